@@ -1,0 +1,381 @@
+package io.echomq.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real {@code redis-server} process listening on {@code 127.0.0.1}, for tests. The binary comes from
+ * {@link RedisBinary#resolve()} unless the builder names one. The server runs without persistence
+ * ({@code save ""}, {@code appendonly no}, unless overridden) in a fresh temporary directory, which also holds its
+ * log, and is stopped by {@link #close()} or, failing that, by a JVM shutdown hook.
+ *
+ * <pre>{@code
+ * try (RedisServer redis = RedisServer.start()) {
+ *     connect(redis.url());
+ * }
+ * }</pre>
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final String HOST = "127.0.0.1";
+    private static final long START_TIMEOUT_MILLIS = 10_000;
+    private static final long STOP_TIMEOUT_MILLIS = 5_000;
+    private static final int PORT_ATTEMPTS = 5;
+    private static final Set<String> RESERVED = Set.of("port", "bind", "dir", "daemonize");
+
+    private final Path binary;
+    private final int port;
+    private final Process process;
+    private final Path dir;
+    private final Thread shutdownHook;
+    private String version;
+    private boolean closed;
+
+    private RedisServer(Path binary, int port, Process process, Path dir) {
+        this.binary = binary;
+        this.port = port;
+        this.process = process;
+        this.dir = dir;
+        this.shutdownHook = new Thread(() -> {
+            process.destroyForcibly();
+            deleteRecursively(dir);
+        }, "echomq-redis-shutdown-" + port);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts a server with default settings on a free port; same as {@code builder().start()}.
+     *
+     * @return a running server that answers {@code PING}
+     * @throws IllegalStateException if the binary cannot be resolved (see {@link RedisBinary#resolve()}), or the
+     *         server does not start and answer within 10 seconds (the message includes the tail of its output)
+     * @throws UncheckedIOException if the temporary directory or log file cannot be created
+     */
+    public static RedisServer start() {
+        return builder().start();
+    }
+
+    /**
+     * Returns a builder for a server with a custom binary, port or configuration.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the address the server listens on.
+     *
+     * @return always {@code "127.0.0.1"}
+     */
+    public String host() {
+        return HOST;
+    }
+
+    /**
+     * Returns the TCP port the server listens on.
+     *
+     * @return the port
+     */
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Returns a connection URL for clients such as Lettuce.
+     *
+     * @return {@code "redis://127.0.0.1:<port>"}
+     */
+    public String url() {
+        return "redis://" + HOST + ":" + port;
+    }
+
+    /**
+     * Returns the executable this server was started from.
+     *
+     * @return the {@code redis-server} path
+     */
+    public Path binary() {
+        return binary;
+    }
+
+    /**
+     * Returns the server version, read from {@code INFO server} at startup.
+     *
+     * @return the {@code redis_version} value, for example {@code "6.2.6"} or {@code "7.0.15"}
+     */
+    public String version() {
+        return version;
+    }
+
+    /**
+     * Tells whether the server process is alive and {@link #close()} has not been called.
+     *
+     * @return {@code true} while running
+     */
+    public synchronized boolean isRunning() {
+        return !closed && process.isAlive();
+    }
+
+    /**
+     * Stops the server: sends {@code SHUTDOWN NOSAVE}, waits up to 5 seconds for the process to exit, kills it
+     * forcibly if needed, and deletes its temporary directory. Idempotent; never throws.
+     */
+    @Override
+    public void close() {
+        stop(true);
+    }
+
+    private synchronized void stop(boolean graceful) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (graceful && process.isAlive()) {
+            try (RawRedis redis = RawRedis.connect(HOST, port)) {
+                redis.call("SHUTDOWN", "NOSAVE");
+            } catch (RuntimeException expected) {
+                // the server closes the connection without replying, or is already gone
+            }
+        } else {
+            process.destroyForcibly();
+        }
+        awaitExit(process);
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException jvmShuttingDown) {
+            // the hook runs anyway
+        }
+        deleteRecursively(dir);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisServer[" + url() + ", " + version + ", " + binary + "]";
+    }
+
+    /** Builds and starts a {@link RedisServer}. Not thread-safe. */
+    public static final class Builder {
+        private Path binary;
+        private int port;
+        private final Map<String, String> config = new LinkedHashMap<>();
+
+        private Builder() {
+            config.put("save", "");
+            config.put("appendonly", "no");
+            config.put("protected-mode", "yes");
+        }
+
+        /**
+         * Uses this executable instead of {@link RedisBinary#resolve()}.
+         *
+         * @param binary a {@code redis-server} executable
+         * @return this builder
+         * @throws NullPointerException if {@code binary} is {@code null}
+         */
+        public Builder binary(Path binary) {
+            this.binary = Objects.requireNonNull(binary, "binary");
+            return this;
+        }
+
+        /**
+         * Sets the port; {@code 0} (the default) picks a free port and retries with another one if it is taken
+         * before the server binds it.
+         *
+         * @param port {@code 0} or a port in 1..65535
+         * @return this builder
+         * @throws IllegalArgumentException if the port is out of range
+         */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * Adds a configuration directive passed on the command line as {@code --name value}, for example
+         * {@code config("appendonly", "yes")} or {@code config("maxmemory", "10mb")}. A later value for the same
+         * name replaces an earlier one and the defaults ({@code save ""}, {@code appendonly no},
+         * {@code protected-mode yes}).
+         *
+         * @param name  the directive name
+         * @param value its value (may contain spaces, for example {@code "900 1"} for {@code save})
+         * @return this builder
+         * @throws IllegalArgumentException if the name is blank or one of {@code port}, {@code bind}, {@code dir},
+         *         {@code daemonize}, which the test kit controls
+         * @throws NullPointerException if an argument is {@code null}
+         */
+        public Builder config(String name, String value) {
+            String key = name.trim().toLowerCase(Locale.ROOT);
+            Objects.requireNonNull(value, "value");
+            if (key.isEmpty() || RESERVED.contains(key)) {
+                throw new IllegalArgumentException("config directive not allowed here: '" + name + "'");
+            }
+            config.put(key, value);
+            return this;
+        }
+
+        /**
+         * Starts the server and waits (at most 10 seconds) until it answers {@code PING}.
+         *
+         * @return the running server
+         * @throws IllegalStateException if the binary cannot be resolved, or the server exits or does not answer in
+         *         time (the message includes the tail of its output), or a free port could not be bound after
+         *         several attempts
+         * @throws UncheckedIOException if the temporary directory or log file cannot be created
+         */
+        public RedisServer start() {
+            Path bin = binary != null ? binary : RedisBinary.resolve();
+            int attempts = port == 0 ? PORT_ATTEMPTS : 1;
+            for (int attempt = 1; ; attempt++) {
+                int p = port == 0 ? freePort() : port;
+                try {
+                    return launch(bin, p, config);
+                } catch (PortTaken e) {
+                    if (attempt >= attempts) {
+                        throw new IllegalStateException("redis-server could not bind 127.0.0.1:" + p + " (" + attempt
+                                + " attempt(s)); output:\n" + e.getMessage());
+                    }
+                }
+            }
+        }
+    }
+
+    private static RedisServer launch(Path binary, int port, Map<String, String> config) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("echomq-redis-" + port + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create a temporary directory", e);
+        }
+        Path log = dir.resolve("redis.log");
+        List<String> command = new ArrayList<>(List.of(binary.toString(),
+                "--port", Integer.toString(port), "--bind", HOST, "--dir", dir.toString(), "--daemonize", "no"));
+        config.forEach((name, value) -> {
+            command.add("--" + name);
+            command.add(value);
+        });
+        Process process;
+        try {
+            process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            deleteRecursively(dir);
+            throw new IllegalStateException("Cannot run " + binary, e);
+        }
+        RedisServer server = new RedisServer(binary, port, process, dir);
+        try {
+            server.version = awaitReady(process, port, log);
+            return server;
+        } catch (RuntimeException e) {
+            server.stop(false); // no SHUTDOWN: the port may belong to someone else
+            throw e;
+        }
+    }
+
+    /** Polls with PING until our own process answers; returns its version. */
+    private static String awaitReady(Process process, int port, Path log) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                String output = tail(log);
+                if (output.contains("already in use")) {
+                    throw new PortTaken(output);
+                }
+                throw new IllegalStateException("redis-server exited with code " + process.exitValue()
+                        + " during startup on port " + port + "; output:\n" + output);
+            }
+            try (RawRedis redis = RawRedis.connect(HOST, port)) {
+                if ("PONG".equals(redis.call("PING"))) {
+                    String info = (String) redis.call("INFO", "server");
+                    // Another process may own the port (a start race): only accept our own server.
+                    if (String.valueOf(process.pid()).equals(field(info, "process_id"))) {
+                        return field(info, "redis_version");
+                    }
+                }
+            } catch (RuntimeException notYet) {
+                // not listening yet, or still loading
+            }
+            try {
+                process.waitFor(20, TimeUnit.MILLISECONDS); // returns at once if the process exits
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while starting redis-server", e);
+            }
+        }
+        throw new IllegalStateException("redis-server did not answer PING on port " + port + " within "
+                + START_TIMEOUT_MILLIS + " ms; output:\n" + tail(log));
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return null;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot find a free port", e);
+        }
+    }
+
+    private static void awaitExit(Process process) {
+        try {
+            if (!process.waitFor(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = List.of(new String(Files.readAllBytes(log), StandardCharsets.UTF_8).split("\n"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            return "(no output: " + e + ")";
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException ignored) {
+            // best effort: it is a temporary directory
+        }
+    }
+
+    /** Startup failed because the port was taken; the message is the server output. */
+    private static final class PortTaken extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PortTaken(String output) {
+            super(output, null, false, false);
+        }
+    }
+}
