@@ -1,0 +1,78 @@
+package io.echomq.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** Argument checks shared by the public API: each throws before Redis is touched. */
+public final class Checks {
+    /** Longest resource or key name accepted, in UTF-8 bytes. */
+    public static final int MAX_NAME_BYTES = 1024;
+
+    private Checks() {
+    }
+
+    /**
+     * @return {@code name}, once known to be non-null, non-empty and at most {@link #MAX_NAME_BYTES}
+     * @throws IllegalArgumentException otherwise, naming {@code what}
+     */
+    public static String name(String name, String what) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException(what + " must not be null or empty");
+        }
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_NAME_BYTES) {
+            throw new IllegalArgumentException(what + " is " + bytes + " bytes long; the maximum is "
+                    + MAX_NAME_BYTES + " bytes");
+        }
+        return name;
+    }
+
+    /**
+     * @return {@code ttl} in whole milliseconds
+     * @throws IllegalArgumentException if null, under 1 ms, or over {@code max}
+     */
+    public static long ttlMillis(Duration ttl, Duration max, String what) {
+        if (ttl == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive, was " + ttl);
+        }
+        if (ttl.compareTo(max) > 0) {
+            throw new IllegalArgumentException(what + " " + ttl + " is above the maximum of " + max);
+        }
+        long ms = ttl.toMillis();
+        if (ms < 1) {
+            throw new IllegalArgumentException(what + " must be at least 1 ms, was " + ttl);
+        }
+        return ms;
+    }
+
+    /**
+     * @return {@code wait} in nanoseconds, saturated at {@link Long#MAX_VALUE}
+     * @throws IllegalArgumentException if null or negative
+     */
+    public static long waitNanos(Duration wait, String what) {
+        if (wait == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException(what + " must not be negative, was " + wait);
+        }
+        try {
+            return wait.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code value} is null, naming {@code what}
+     */
+    public static <T> T notNull(T value, String what) {
+        if (value == null) {
+            throw new IllegalArgumentException(what + " must not be null");
+        }
+        return value;
+    }
+}

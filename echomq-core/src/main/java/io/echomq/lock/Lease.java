@@ -1,0 +1,321 @@
+package io.echomq.lock;
+
+import io.echomq.internal.RedisEngine;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One grant of a lock: the handle that owns it. Ownership belongs to this object, not to a
+ * thread, so a lease may be released from any thread, an executor, a virtual thread or a
+ * {@code CompletableFuture} callback.
+ *
+ * <ol>
+ *   <li>It names the acquisition: {@link #resource()}, {@link #token()} (128 bits from
+ *       {@code SecureRandom}) and, for fenced leases, {@link #fence()}, which strictly increases
+ *       across every grant of the resource.</li>
+ *   <li>It knows how long it may be relied on: {@link #validUntilNanos()} is the monotonic start
+ *       of the acquire + ttl − a drift allowance of ttl/100 + 2 ms. {@link #isHeld()} is false
+ *       from then on unless a renewal moved it.</li>
+ *   <li>It releases by compare-and-delete ({@link #release()}, {@link #close()}) and renews by
+ *       compare-and-{@code PEXPIRE} ({@link #renew()}); neither ever touches a lock that has since
+ *       been granted to someone else.</li>
+ *   <li>Losing it is an event: {@link #lost()} completes and {@link #onLost} listeners run when a
+ *       renewal or release finds the lock gone or taken, or the local deadline passes. Once lost,
+ *       a lease is never renewed again.</li>
+ * </ol>
+ *
+ * <p>Thread-safe.
+ */
+public final class Lease implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Lease.class);
+
+    private enum Status { HELD, RELEASED, LOST }
+
+    private final LockClient client;
+    private final String resource;
+    private final String token;
+    private final long fence;
+    private final boolean watchdog;
+    private volatile long ttlMillis;
+    private volatile long validUntilNanos;
+    private final AtomicReference<Status> status = new AtomicReference<>(Status.HELD);
+    private final CompletableFuture<LossReason> lost = new CompletableFuture<>();
+    private final AtomicBoolean deadlineGuarded = new AtomicBoolean();
+    private volatile ReleaseOutcome releaseOutcome;
+
+    Lease(LockClient client, String resource, String token, long fence, long ttlMillis, long startNanos,
+          boolean watchdog) {
+        this.client = client;
+        this.resource = resource;
+        this.token = token;
+        this.fence = fence;
+        this.ttlMillis = ttlMillis;
+        this.watchdog = watchdog;
+        this.validUntilNanos = deadline(startNanos, ttlMillis);
+        if (watchdog) {
+            deadlineGuarded.set(true);
+        }
+    }
+
+    /** @return start + ttl − (ttl/100 + 2 ms), in nanoseconds */
+    static long deadline(long startNanos, long ttlMillis) {
+        long ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttlMillis);
+        long drift = ttlNanos / 100 + TimeUnit.MILLISECONDS.toNanos(2);
+        return startNanos + ttlNanos - drift;
+    }
+
+    /** @return the locked resource, as passed to acquire */
+    public String resource() {
+        return resource;
+    }
+
+    /** @return this acquisition's token: 128 bits from {@code SecureRandom}, URL-safe base64 */
+    public String token() {
+        return token;
+    }
+
+    /** @return whether this lease was granted by the fenced acquire and so carries a fence */
+    public boolean isFenced() {
+        return fence > 0;
+    }
+
+    /**
+     * @return the fence: a number that strictly increases across every grant of this resource,
+     *     forever. Pass it to a guarded store ({@link FencedStore}, or SQL
+     *     {@code UPDATE … WHERE fence <= ?}) so that it refuses a stale holder.
+     * @throws IllegalStateException if the lease was acquired with {@link AcquireOptions#plain()}
+     */
+    public long fence() {
+        if (fence <= 0) {
+            throw new IllegalStateException("lease on '" + resource + "' was acquired plain and has no fence");
+        }
+        return fence;
+    }
+
+    /** @return the ttl that the last acquire or renewal set */
+    public Duration ttl() {
+        return Duration.ofMillis(ttlMillis);
+    }
+
+    /**
+     * @return the local deadline, on the client's {@link io.echomq.MonotonicClock}: the monotonic
+     *     time at which the acquire (or the last successful renewal) was sent, + ttl − drift.
+     *     Until then the lease is held unless someone deleted the key behind its back.
+     */
+    public long validUntilNanos() {
+        return validUntilNanos;
+    }
+
+    /** @return how long the lease may still be relied on; zero once released, lost or past due */
+    public Duration remaining() {
+        if (status.get() != Status.HELD) {
+            return Duration.ZERO;
+        }
+        long left = validUntilNanos - client.clock().nanoTime();
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    /**
+     * @return whether the holder may still act under this lease: not released, not lost, and
+     *     before its local deadline. A local belief only; fence your writes for certainty.
+     */
+    public boolean isHeld() {
+        return status.get() == Status.HELD && client.clock().nanoTime() < validUntilNanos;
+    }
+
+    /** @return whether the lease was lost (see {@link LossReason}) */
+    public boolean isLost() {
+        return status.get() == Status.LOST;
+    }
+
+    /** @return why the lease was lost, or empty while it is not */
+    public Optional<LossReason> lossReason() {
+        return Optional.ofNullable(lost.getNow(null));
+    }
+
+    /** @return whether the client's watchdog renews this lease */
+    public boolean hasWatchdog() {
+        return watchdog;
+    }
+
+    /**
+     * A future that completes with the reason when the lease is lost: a renewal or release found
+     * it gone or taken, or its local deadline passed. It never completes for a lease released
+     * cleanly. Completing or cancelling the returned copy does not affect the lease.
+     *
+     * <p>Asking for it arms a timer at the local deadline, so it fires even without a watchdog.
+     *
+     * @return a copy of the loss future
+     */
+    public CompletableFuture<LossReason> lost() {
+        guardDeadline();
+        return lost.copy();
+    }
+
+    /**
+     * Runs {@code listener} when the lease is lost, on a pool thread; at once if already lost.
+     * Keep listeners quick: cancel the work, do not block. Exceptions they throw are logged.
+     *
+     * @throws IllegalArgumentException if {@code listener} is null
+     */
+    public void onLost(Consumer<LossReason> listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null");
+        }
+        guardDeadline();
+        lost.thenAcceptAsync(reason -> {
+            try {
+                listener.accept(reason);
+            } catch (RuntimeException e) {
+                log.warn("lease-lost listener for '{}' threw", resource, e);
+            }
+        });
+    }
+
+    /**
+     * Renews with the ttl last used. See {@link #renew(Duration)}.
+     *
+     * @throws io.echomq.RedisCommandException if Redis fails; the outcome is then unknown and the
+     *     renewal may be retried
+     */
+    public RenewOutcome renew() {
+        return renew(Duration.ofMillis(ttlMillis));
+    }
+
+    /**
+     * Sets the lock's ttl to {@code ttl} from now on the server, only while it still holds this
+     * token. On {@link RenewOutcome#RENEWED} the local deadline moves; otherwise the lease is marked
+     * lost. A lease that is already lost, or whose local deadline has passed, is not sent at all:
+     * it answers {@code EXPIRED} (or {@code NOT_OWNER} if that is how it was lost) and is never
+     * revived.
+     *
+     * @throws IllegalArgumentException if {@code ttl} is null, not positive or above
+     *     {@link LockClient#MAX_TTL}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public RenewOutcome renew(Duration ttl) {
+        return RedisEngine.await(renewAsync(ttl), "EVALSHA renew-1", resource);
+    }
+
+    /**
+     * Asynchronous {@link #renew(Duration)}. The future fails with a
+     * {@link io.echomq.RedisCommandException} if Redis fails.
+     *
+     * @throws IllegalArgumentException if {@code ttl} is invalid
+     */
+    public CompletableFuture<RenewOutcome> renewAsync(Duration ttl) {
+        long ms = LockClient.checkTtl(ttl);
+        Optional<RenewOutcome> dead = refuseRenewal();
+        if (dead.isPresent()) {
+            return CompletableFuture.completedFuture(dead.get());
+        }
+        long sentAt = client.clock().nanoTime();
+        return client.renewCommand(client.engine().main(), resource, token, ms)
+                .thenApply(outcome -> {
+                    onRenewReply(outcome, sentAt, ms);
+                    return outcome;
+                });
+    }
+
+    /** @return the answer for a lease that must not be renewed, or empty if it may be */
+    Optional<RenewOutcome> refuseRenewal() {
+        Status s = status.get();
+        if (s == Status.HELD && client.clock().nanoTime() >= validUntilNanos) {
+            markLost(LossReason.DEADLINE_PASSED);
+            s = status.get();
+        }
+        if (s == Status.HELD) {
+            return Optional.empty();
+        }
+        if (s == Status.RELEASED) {
+            return Optional.of(RenewOutcome.EXPIRED);
+        }
+        return Optional.of(lost.getNow(null) == LossReason.NOT_OWNER ? RenewOutcome.NOT_OWNER : RenewOutcome.EXPIRED);
+    }
+
+    /** Applies a renewal's reply: move the deadline, or mark the lease lost. */
+    void onRenewReply(RenewOutcome outcome, long sentAtNanos, long newTtlMillis) {
+        if (outcome == RenewOutcome.RENEWED) {
+            if (status.get() == Status.HELD) {
+                ttlMillis = newTtlMillis;
+                validUntilNanos = deadline(sentAtNanos, newTtlMillis);
+            }
+        } else {
+            markLost(outcome == RenewOutcome.NOT_OWNER ? LossReason.NOT_OWNER : LossReason.EXPIRED);
+        }
+    }
+
+    /**
+     * Deletes the lock only while it still holds this token. Safe to retry: once an answer has
+     * been received it is remembered and returned again without a round trip; after a failure
+     * with an unknown outcome the retry asks Redis again, and {@code EXPIRED} then means the lock
+     * is free either way. {@code NOT_OWNER} or {@code EXPIRED} also mark the lease lost.
+     *
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public ReleaseOutcome release() {
+        return RedisEngine.await(releaseAsync(), "EVALSHA release-2", resource);
+    }
+
+    /** Asynchronous {@link #release()}; the future fails with a {@link io.echomq.RedisCommandException}. */
+    public CompletableFuture<ReleaseOutcome> releaseAsync() {
+        ReleaseOutcome known = releaseOutcome;
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
+        }
+        return client.releaseCommand(resource, token).thenApply(outcome -> {
+            if (outcome == ReleaseOutcome.RELEASED) {
+                status.compareAndSet(Status.HELD, Status.RELEASED);
+            } else {
+                markLost(outcome == ReleaseOutcome.NOT_OWNER ? LossReason.NOT_OWNER : LossReason.EXPIRED);
+            }
+            releaseOutcome = outcome;
+            return outcome;
+        });
+    }
+
+    /**
+     * Releases, as {@link #release()}, so that try-with-resources works. An outcome other than
+     * {@code RELEASED} is logged at DEBUG and otherwise ignored: the lock is not ours either way.
+     *
+     * @throws io.echomq.RedisCommandException if Redis fails; the lock then expires by its ttl
+     */
+    @Override
+    public void close() {
+        ReleaseOutcome outcome = release();
+        if (outcome != ReleaseOutcome.RELEASED) {
+            log.debug("lease on '{}' closed with {}", resource, outcome);
+        }
+    }
+
+    /** Marks the lease lost once; completes {@link #lost()} and runs the listeners. */
+    void markLost(LossReason reason) {
+        if (status.compareAndSet(Status.HELD, Status.LOST)) {
+            log.debug("lease on '{}' (fence {}) lost: {}", resource, fence, reason);
+            lost.complete(reason);
+        }
+    }
+
+    /** @return whether the watchdog or deadline timer should still look after this lease */
+    boolean isActive() {
+        return status.get() == Status.HELD;
+    }
+
+    private void guardDeadline() {
+        if (deadlineGuarded.compareAndSet(false, true)) {
+            client.watchdog().guardDeadline(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Lease[" + resource + (fence > 0 ? ", fence=" + fence : ", plain") + ", " + status.get() + "]";
+    }
+}

@@ -1,0 +1,61 @@
+package io.echomq.lock;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A consistent snapshot of one lock, read in one script: who holds it, for how long, and the
+ * last fence ever granted.
+ */
+public final class LockInfo {
+    private final String resource;
+    private final String holderToken;
+    private final long ttlMillis;
+    private final long lastFence;
+
+    LockInfo(String resource, String holderToken, long ttlMillis, long lastFence) {
+        this.resource = resource;
+        this.holderToken = holderToken == null || holderToken.isEmpty() ? null : holderToken;
+        this.ttlMillis = ttlMillis;
+        this.lastFence = lastFence;
+    }
+
+    /** @return the resource */
+    public String resource() {
+        return resource;
+    }
+
+    /** @return whether anybody holds the lock */
+    public boolean isHeld() {
+        return holderToken != null;
+    }
+
+    /** @return the holder's token, or empty when nobody holds the lock */
+    public Optional<String> holderToken() {
+        return Optional.ofNullable(holderToken);
+    }
+
+    /**
+     * @return the remaining ttl in milliseconds as {@code PTTL} reports it: {@code -2} when not
+     *     held, {@code -1} when held with no expiry (the SETNX-then-crash deadlock)
+     */
+    public long ttlMillis() {
+        return ttlMillis;
+    }
+
+    /** @return the remaining ttl, or empty when not held or held with no expiry */
+    public Optional<Duration> remaining() {
+        return ttlMillis >= 0 ? Optional.of(Duration.ofMillis(ttlMillis)) : Optional.empty();
+    }
+
+    /** @return the last fence granted for this resource, {@code 0} if it was never granted */
+    public long lastFence() {
+        return lastFence;
+    }
+
+    @Override
+    public String toString() {
+        return "LockInfo[" + resource + ", held=" + isHeld() + ", ttlMillis=" + ttlMillis + ", lastFence="
+                + lastFence + "]";
+    }
+}

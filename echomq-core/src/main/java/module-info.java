@@ -1,0 +1,11 @@
+/**
+ * EchoMQ core: the lock API ({@code io.echomq.lock}) and shared types ({@code io.echomq}) over
+ * Lettuce. The engine in {@code io.echomq.internal} is not exported.
+ */
+module io.echomq.core {
+    requires lettuce.core;
+    requires org.slf4j;
+
+    exports io.echomq;
+    exports io.echomq.lock;
+}

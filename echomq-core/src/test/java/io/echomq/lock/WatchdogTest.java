@@ -1,0 +1,109 @@
+package io.echomq.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The opt-in watchdog: keeps leases alive, hears their loss, never renews a lost one. */
+class WatchdogTest extends LockTestBase {
+    private static final Duration SHORT = Duration.ofMillis(300);
+    private static final AcquireOptions WATCHED = AcquireOptions.defaults().withWatchdog();
+
+    private long evalshaCalls() {
+        String stats = (String) raw().call("INFO", "commandstats");
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:")) {
+                return Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+            }
+        }
+        return 0;
+    }
+
+    @Test
+    void theWatchdogKeepsALeaseAlivePastSeveralTtls() {
+        Lease lease = locks.tryAcquire("kept", SHORT, WATCHED).orElseThrow();
+        String key = locks.lockKey("kept");
+        await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(4))
+                .until(() -> lease.token().equals(get(key)) && lease.isHeld());
+        assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        assertThat(get(key)).isNull();
+    }
+
+    @Test
+    void manyLeasesAreRenewedTogether() {
+        List<Lease> leases = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            leases.add(locks.tryAcquire("many-" + i, SHORT, WATCHED).orElseThrow());
+        }
+        await().during(Duration.ofMillis(1_200)).atMost(Duration.ofSeconds(4))
+                .until(() -> leases.stream().allMatch(l -> l.token().equals(get(locks.lockKey(l.resource())))));
+        leases.forEach(Lease::release);
+    }
+
+    @Test
+    void aLeaseDeletedBehindItsBackIsLostHeardAndNeverRenewedAgain() {
+        Lease lease = locks.tryAcquire("deleted", SHORT, WATCHED).orElseThrow();
+        CompletableFuture<LossReason> heard = new CompletableFuture<>();
+        lease.onLost(heard::complete);
+        CompletableFuture<LossReason> lost = lease.lost();
+
+        raw().call("DEL", locks.lockKey("deleted"));
+        await().atMost(Duration.ofSeconds(3)).until(lost::isDone);
+        assertThat(lost.join()).isEqualTo(LossReason.EXPIRED);
+        await().atMost(Duration.ofSeconds(3)).until(heard::isDone);
+        assertThat(heard.join()).isEqualTo(LossReason.EXPIRED);
+        assertThat(lease.isHeld()).isFalse();
+        assertThat(lease.isLost()).isTrue();
+
+        // Someone else takes it; the lost lease's watchdog must never touch it again.
+        raw().call("SET", locks.lockKey("deleted"), "other", "PX", "60000");
+        raw().call("CONFIG", "RESETSTAT");
+        await().during(Duration.ofMillis(3 * SHORT.toMillis())).atMost(Duration.ofSeconds(3))
+                .until(() -> evalshaCalls() == 0);
+        assertThat(get(locks.lockKey("deleted"))).isEqualTo("other");
+        assertThat(lease.renew()).isEqualTo(RenewOutcome.EXPIRED);
+    }
+
+    @Test
+    void aLeaseTakenOverIsLostAsNotOwner() {
+        Lease lease = locks.tryAcquire("taken", SHORT, WATCHED).orElseThrow();
+        raw().call("SET", locks.lockKey("taken"), "intruder", "PX", "60000");
+        await().atMost(Duration.ofSeconds(3)).until(lease::isLost);
+        assertThat(lease.lossReason()).contains(LossReason.NOT_OWNER);
+        assertThat(get(locks.lockKey("taken"))).isEqualTo("intruder");
+    }
+
+    @Test
+    void theWatchdogSurvivesAScriptFlush() {
+        Lease lease = locks.tryAcquire("flushed", SHORT, WATCHED).orElseThrow();
+        raw().call("SCRIPT", "FLUSH");
+        await().during(Duration.ofMillis(1_000)).atMost(Duration.ofSeconds(3))
+                .until(() -> lease.token().equals(get(locks.lockKey("flushed"))));
+        assertThat(lease.isLost()).isFalse();
+    }
+
+    @Test
+    void withoutAWatchdogTheLostSignalFiresAtTheLocalDeadline() {
+        Lease lease = locks.tryAcquire("unwatched", Duration.ofMillis(200)).orElseThrow();
+        CompletableFuture<LossReason> lost = lease.lost();
+        assertThat(lost).isNotDone();
+        assertThat(lost.orTimeout(3, TimeUnit.SECONDS).join()).isEqualTo(LossReason.DEADLINE_PASSED);
+        assertThat(lease.isHeld()).isFalse();
+    }
+
+    @Test
+    void aReleasedLeaseIsNoLongerRenewed() {
+        Lease lease = locks.tryAcquire("released", SHORT, WATCHED).orElseThrow();
+        assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        raw().call("CONFIG", "RESETSTAT");
+        await().during(Duration.ofMillis(2 * SHORT.toMillis())).atMost(Duration.ofSeconds(3))
+                .until(() -> evalshaCalls() == 0);
+        assertThat(lease.lost()).isNotDone();
+    }
+}
