@@ -175,28 +175,29 @@ public final class LockClient implements AutoCloseable {
         try (ReleaseSignals.Waiter waiter = signals.join(keys.channel(r))) {
             Attempt last = first;
             boolean subscribed = false;
+            CompletableFuture<Void> signal = null;
             while (true) {
                 long left = waitNanos - (clock.nanoTime() - start);
                 if (left <= 0) {
                     throw new LockWaitTimeoutException(r, maxWait);
                 }
                 if (!subscribed) {
-                    // Retry only once the subscription is live, so no release can slip past.
-                    subscribed = awaitQuietly(waiter.subscribed(), Math.min(left, pollNanos));
+                    // Retry once the subscription is live, so that no release can slip past. If
+                    // subscribing failed, carry on with the fallback poll alone rather than spin.
+                    awaitQuietly(waiter.subscribed(), Math.min(left, pollNanos));
+                    subscribed = waiter.subscribed().isDone();
                 } else {
                     long pause = jitteredPoll();
                     if (last.pttlMillis > 0) {
                         pause = Math.min(pause, TimeUnit.MILLISECONDS.toNanos(last.pttlMillis) + 1);
                     }
-                    awaitQuietly(waiter.signal(), Math.min(pause, left));
+                    // Taken before the last try: a release during that try ends this wait at once.
+                    awaitQuietly(signal, Math.min(pause, left));
                 }
-                CompletableFuture<Void> nextSignal = waiter.signal();
+                signal = waiter.signal();
                 last = RedisEngine.await(attempt(r, ttlMs, options), op, r);
                 if (last.lease != null) {
                     return last.lease;
-                }
-                if (nextSignal.isDone()) {
-                    continue; // released again while we tried: try at once
                 }
             }
         }
