@@ -48,7 +48,7 @@ public final class Lease implements AutoCloseable {
     private final AtomicReference<Status> status = new AtomicReference<>(Status.HELD);
     private final CompletableFuture<LossReason> lost = new CompletableFuture<>();
     private final AtomicBoolean deadlineGuarded = new AtomicBoolean();
-    private volatile ReleaseOutcome releaseOutcome;
+    private final AtomicReference<ReleaseOutcome> releaseOutcome = new AtomicReference<>();
 
     Lease(LockClient client, String resource, String token, long fence, long ttlMillis, long startNanos,
           boolean watchdog) {
@@ -266,18 +266,19 @@ public final class Lease implements AutoCloseable {
 
     /** Asynchronous {@link #release()}; the future fails with a {@link io.echomq.RedisCommandException}. */
     public CompletableFuture<ReleaseOutcome> releaseAsync() {
-        ReleaseOutcome known = releaseOutcome;
+        ReleaseOutcome known = releaseOutcome.get();
         if (known != null) {
             return CompletableFuture.completedFuture(known);
         }
         return client.releaseCommand(resource, token).thenApply(outcome -> {
             if (outcome == ReleaseOutcome.RELEASED) {
                 status.compareAndSet(Status.HELD, Status.RELEASED);
-            } else {
+            } else if (releaseOutcome.get() == null) {
                 markLost(outcome == ReleaseOutcome.NOT_OWNER ? LossReason.NOT_OWNER : LossReason.EXPIRED);
             }
-            releaseOutcome = outcome;
-            return outcome;
+            // The first answer is the truth about this lease; a concurrent second release that
+            // found the key already gone must not overwrite RELEASED with EXPIRED.
+            return releaseOutcome.compareAndSet(null, outcome) ? outcome : releaseOutcome.get();
         });
     }
 

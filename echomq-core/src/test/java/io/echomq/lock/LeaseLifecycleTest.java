@@ -104,6 +104,19 @@ class LeaseLifecycleTest extends LockTestBase {
     }
 
     @Test
+    void concurrentReleasesAgreeOnTheFirstAnswer() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            Lease lease = locks.tryAcquire("twice-" + i, TTL).orElseThrow();
+            CompletableFuture<ReleaseOutcome> a = lease.releaseAsync();
+            CompletableFuture<ReleaseOutcome> b = lease.releaseAsync();
+            assertThat(a.get(5, TimeUnit.SECONDS)).isEqualTo(ReleaseOutcome.RELEASED);
+            b.get(5, TimeUnit.SECONDS);
+            assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+            assertThat(lease.isLost()).isFalse();
+        }
+    }
+
+    @Test
     void releaseAndRenewAfterExpiryNeverReviveTheLock() {
         Lease lease = locks.tryAcquire("expiry", Duration.ofMillis(50)).orElseThrow();
         String key = locks.lockKey("expiry");
