@@ -56,6 +56,7 @@ public final class RedisEngine implements AutoCloseable {
      * @throws RedisCommandException if the server cannot be reached ({@code CONNECT})
      */
     public static RedisEngine connect(RedisURI uri, Duration commandTimeout) {
+        String redacted = RedisUrls.redact(uri.toString());
         uri.setTimeout(commandTimeout);
         RedisClient client = RedisClient.create(uri);
         client.setOptions(ClientOptions.builder()
@@ -63,7 +64,6 @@ public final class RedisEngine implements AutoCloseable {
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                 .build());
-        String redacted = RedisUrls.redact(uri.toString());
         try {
             return new RedisEngine(client, client.connect(), redacted);
         } catch (RuntimeException e) {

@@ -76,7 +76,10 @@ public final class Lease implements AutoCloseable {
         return resource;
     }
 
-    /** @return this acquisition's token: 128 bits from {@code SecureRandom}, URL-safe base64 */
+    /**
+     * @return this acquisition's token: 128 bits from {@code SecureRandom} as 32 lowercase hex
+     *     characters (never starting with '-', so it is safe as a shell or CLI argument)
+     */
     public String token() {
         return token;
     }

@@ -16,7 +16,7 @@ import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -62,7 +62,7 @@ public final class LockClient implements AutoCloseable {
     /** The default timeout of one Redis command. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
-    private static final Base64.Encoder TOKEN_ENCODING = Base64.getUrlEncoder().withoutPadding();
+    private static final HexFormat TOKEN_ENCODING = HexFormat.of();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RedisEngine engine;
@@ -373,7 +373,7 @@ public final class LockClient implements AutoCloseable {
     private static String newToken() {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
-        return TOKEN_ENCODING.encodeToString(bytes);
+        return TOKEN_ENCODING.formatHex(bytes);
     }
 
     private long jitteredPoll() {

@@ -15,7 +15,9 @@ public final class LockInfo {
 
     LockInfo(String resource, String holderToken, long ttlMillis, long lastFence) {
         this.resource = resource;
-        this.holderToken = holderToken == null || holderToken.isEmpty() ? null : holderToken;
+        // Held is decided by the key's existence (PTTL != -2), not by the token: a foreign client
+        // may have written an empty string, which still blocks SET NX.
+        this.holderToken = ttlMillis == -2 ? null : (holderToken == null ? "" : holderToken);
         this.ttlMillis = ttlMillis;
         this.lastFence = lastFence;
     }

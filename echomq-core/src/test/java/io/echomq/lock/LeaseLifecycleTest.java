@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.echomq.internal.Scripts;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.HexFormat;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -46,7 +46,8 @@ class LeaseLifecycleTest extends LockTestBase {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < 200; i++) {
             Lease lease = locks.tryAcquire("token-" + i, TTL).orElseThrow();
-            assertThat(Base64.getUrlDecoder().decode(lease.token())).hasSize(16);
+            assertThat(lease.token()).matches("[0-9a-f]{32}");
+            assertThat(HexFormat.of().parseHex(lease.token())).hasSize(16);
             seen.add(lease.token());
         }
         assertThat(seen).hasSize(200);
@@ -181,6 +182,12 @@ class LeaseLifecycleTest extends LockTestBase {
 
         raw().call("PERSIST", locks.lockKey("inspect"));
         assertThat(locks.inspect("inspect").ttlMillis()).as("no expiry").isEqualTo(-1);
+
+        // A foreign client's empty value still blocks SET NX, so it is held.
+        raw().call("SET", locks.lockKey("empty"), "");
+        assertThat(locks.tryAcquire("empty", TTL)).isEmpty();
+        assertThat(locks.inspect("empty").isHeld()).isTrue();
+        assertThat(locks.inspect("empty").holderToken()).contains("");
     }
 
     @Test
