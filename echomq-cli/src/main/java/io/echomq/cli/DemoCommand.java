@@ -1,0 +1,75 @@
+package io.echomq.cli;
+
+import io.echomq.RedisCommandException;
+import io.echomq.lock.LockClient;
+import io.echomq.testkit.RedisServer;
+import io.lettuce.core.RedisException;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code emq demo [--redis URL]}: replays the seed's five scenarios ({@link DemoScenarios}) on a
+ * real server, the embedded one unless {@code --redis} names another, and exits 0 only if every
+ * act behaved as the seed says.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Replays the seed's locking scenarios on a real Redis; each act is judged PASS or FAIL.",
+            "Acts: 1 four workers race, one wins; 2 SETNX then EXPIRE with a crash in the gap; 3 a blind DEL "
+                + "after expiry; 4 PX without NX; 5 a stale holder's fenced write.",
+            "Runs on an embedded redis-server unless --redis is given. It touches only its own keys, "
+                + "under the prefix " + DemoScenarios.NAMESPACE + ", and deletes them at the end."})
+final class DemoCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--redis", paramLabel = "URL",
+            description = "Run on this server instead of an embedded one. $" + RedisOptions.ENV
+                + " is not consulted: the demo brings its own server unless told otherwise.")
+    String redisUrl;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (redisUrl != null) {
+            LockClient.builder().redisUrl(redisUrl); // a malformed URL fails here, before anything runs
+        }
+        DemoConsole console = new DemoConsole(spec.commandLine().getOut());
+        console.line("emq demo: distributed locking, R2.02.1 — the seed's scenarios on a real server");
+        if (redisUrl != null) {
+            return run(console, redisUrl, redact(redisUrl));
+        }
+        console.line("Starting an embedded redis-server on a free port…");
+        long start = System.nanoTime();
+        try (RedisServer server = EmbeddedServer.start(0)) {
+            console.line("Started redis-server " + server.version() + " at " + server.url() + " in "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms; it stops when the demo ends.");
+            return run(console, server.url(), server.url());
+        }
+    }
+
+    private int run(DemoConsole console, String url, String shownUrl) throws InterruptedException {
+        try (LockClient locks = LockClient.builder().redisUrl(url).namespace(DemoScenarios.NAMESPACE).build()) {
+            console.line("Server: " + locks.serverDescription() + " at " + shownUrl);
+            console.line("Keys: lock keys " + DemoScenarios.NAMESPACE + "{<resource>}:lock and :fence, raw keys "
+                    + DemoScenarios.NAMESPACE + "…");
+            List<DemoScenarios.ActResult> results;
+            try (DemoScenarios demo = DemoScenarios.open(locks, url, console)) {
+                results = demo.runAll();
+            }
+            return console.summary(results) ? ExitCodes.OK : ExitCodes.NO;
+        } catch (RedisException e) {
+            throw new RedisCommandException("demo command", null, e); // a raw Lettuce command failed
+        }
+    }
+
+    /** @return the URL with any user and password replaced by {@code ***} */
+    static String redact(String url) {
+        int scheme = url.indexOf("://");
+        int at = url.lastIndexOf('@');
+        return scheme < 0 || at < scheme ? url : url.substring(0, scheme + 3) + "***" + url.substring(at);
+    }
+}

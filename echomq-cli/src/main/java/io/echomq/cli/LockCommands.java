@@ -1,0 +1,221 @@
+package io.echomq.cli;
+
+import io.echomq.lock.AcquireOptions;
+import io.echomq.lock.Lease;
+import io.echomq.lock.LockClient;
+import io.echomq.lock.LockInfo;
+import io.echomq.lock.LockWaitTimeoutException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code emq lock}: acquire, release, renew and inspect one lock from a shell. Each subcommand
+ * checks its input before it connects, prints one line on stdout and leaves every lease alone
+ * when it exits: an acquired lock lives until its ttl, and a script keeps the printed token to
+ * release or renew it later.
+ *
+ * <p>Our tokens are hex, but a token minted by another client may start with {@code -}, so these
+ * subcommands have no short
+ * options (only {@code --help}, not {@code -h}): any argument that is not one of their long
+ * options is a value.
+ */
+@Command(name = "lock", mixinStandardHelpOptions = true,
+        description = "Acquire, release, renew and inspect a lock.",
+        subcommands = {LockCommands.Acquire.class, LockCommands.Release.class, LockCommands.Renew.class,
+            LockCommands.Inspect.class})
+final class LockCommands {
+    private static final int MAX_RESOURCE_BYTES = 1024;
+
+    private LockCommands() {
+    }
+
+    /** {@code emq lock acquire <resource> --ttl <ms> [--wait <ms>] [--plain]}. */
+    @Command(name = "acquire",
+            description = {"Acquires <resource> for --ttl milliseconds; prints OK token=<token> fence=<n>.",
+                "Prints nil (exit code 1) when someone else holds it. The lock is not released when the "
+                    + "command exits: it lives until its ttl runs out, or until released with its token."})
+    static final class Acquire implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Mixin
+        HelpOption help;
+        @Mixin
+        RedisOptions redis;
+        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
+        String resource;
+        @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "Lease ttl in milliseconds.")
+        long ttlMillis;
+        @Option(names = "--wait", paramLabel = "<ms>",
+                description = "Wait up to this long for the holder to release it or for its ttl to run out.")
+        Long waitMillis;
+        @Option(names = "--plain",
+                description = "Plain SET <lock> <token> NX PX <ttl>, without a fence (prints fence=none).")
+        boolean plain;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            checkName(spec, resource, "<resource>");
+            Duration ttl = ttl(spec, ttlMillis);
+            Duration wait = waitMillis == null ? null : waitTime(spec, waitMillis);
+            AcquireOptions options = plain ? AcquireOptions.defaults().plain() : AcquireOptions.defaults();
+            PrintWriter out = spec.commandLine().getOut();
+            Optional<Lease> lease;
+            try (LockClient locks = redis.connect()) {
+                lease = wait == null ? locks.tryAcquire(resource, ttl, options) : await(locks, ttl, wait, options);
+            }
+            if (lease.isEmpty()) {
+                out.println("nil");
+                return ExitCodes.NO;
+            }
+            Lease l = lease.get();
+            out.println("OK token=" + l.token() + " fence=" + (l.isFenced() ? Long.toString(l.fence()) : "none"));
+            return ExitCodes.OK;
+        }
+
+        private Optional<Lease> await(LockClient locks, Duration ttl, Duration wait, AcquireOptions options)
+                throws InterruptedException {
+            try {
+                return Optional.of(locks.acquire(resource, ttl, wait, options));
+            } catch (LockWaitTimeoutException e) {
+                spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** {@code emq lock release <resource> <token>}. */
+    @Command(name = "release",
+            description = {"Releases <resource> if it still holds <token> (compare-and-delete).",
+                "Prints RELEASED, NOT_OWNER (someone else holds it now) or EXPIRED (nobody holds it); "
+                    + "each is an answer, with exit code 0."})
+    static final class Release implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Mixin
+        HelpOption help;
+        @Mixin
+        RedisOptions redis;
+        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
+        String resource;
+        @Parameters(index = "1", paramLabel = "<token>",
+                description = "The token printed by acquire (it may start with '-').")
+        String token;
+
+        @Override
+        public Integer call() {
+            checkName(spec, resource, "<resource>");
+            checkName(spec, token, "<token>");
+            try (LockClient locks = redis.connect()) {
+                spec.commandLine().getOut().println(locks.release(resource, token));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code emq lock renew <resource> <token> --ttl <ms>}. */
+    @Command(name = "renew",
+            description = {"Sets the ttl of <resource> to --ttl ms if it still holds <token>.",
+                "Prints RENEWED, NOT_OWNER or EXPIRED (exit code 0); an expired lock is never revived."})
+    static final class Renew implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Mixin
+        HelpOption help;
+        @Mixin
+        RedisOptions redis;
+        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
+        String resource;
+        @Parameters(index = "1", paramLabel = "<token>",
+                description = "The token printed by acquire (it may start with '-').")
+        String token;
+        @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "New ttl in milliseconds.")
+        long ttlMillis;
+
+        @Override
+        public Integer call() {
+            checkName(spec, resource, "<resource>");
+            checkName(spec, token, "<token>");
+            Duration ttl = ttl(spec, ttlMillis);
+            try (LockClient locks = redis.connect()) {
+                spec.commandLine().getOut().println(locks.renew(resource, token, ttl));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code emq lock inspect <resource>}. */
+    @Command(name = "inspect",
+            description = {"Prints the holder's token, its remaining ttl and the last fence.",
+                "Read in one step, as%n  held token=<token> ttl_ms=<ms> fence=<n>%nor%n  free fence=<n>%n"
+                    + "ttl_ms=-1 (no expiry) marks a lock set without a ttl, which nothing will ever evict."})
+    static final class Inspect implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Mixin
+        HelpOption help;
+        @Mixin
+        RedisOptions redis;
+        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
+        String resource;
+
+        @Override
+        public Integer call() {
+            checkName(spec, resource, "<resource>");
+            LockInfo info;
+            try (LockClient locks = redis.connect()) {
+                info = locks.inspect(resource);
+            }
+            spec.commandLine().getOut().println(describe(info));
+            return ExitCodes.OK;
+        }
+
+        /** @return {@code held token=… ttl_ms=… fence=…} or {@code free fence=…} */
+        static String describe(LockInfo info) {
+            if (!info.isHeld()) {
+                return "free fence=" + info.lastFence();
+            }
+            String ttl = info.ttlMillis() == -1 ? "-1 (no expiry)" : Long.toString(info.ttlMillis());
+            return "held token=" + info.holderToken().orElseThrow() + " ttl_ms=" + ttl + " fence=" + info.lastFence();
+        }
+    }
+
+    // ------------------------------------------------------------------ input checks, before Redis
+
+    private static void checkName(CommandSpec spec, String value, String label) {
+        if (value == null || value.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), label + " must not be empty");
+        }
+        int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_RESOURCE_BYTES) {
+            throw new ParameterException(spec.commandLine(), label + " is " + bytes + " bytes long; the maximum is "
+                    + MAX_RESOURCE_BYTES);
+        }
+    }
+
+    private static Duration ttl(CommandSpec spec, long millis) {
+        long max = LockClient.MAX_TTL.toMillis();
+        if (millis < 1 || millis > max) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--ttl': " + millis
+                    + " is not a ttl; give 1.." + max + " milliseconds");
+        }
+        return Duration.ofMillis(millis);
+    }
+
+    private static Duration waitTime(CommandSpec spec, long millis) {
+        if (millis < 0) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--wait': " + millis
+                    + " is negative; give 0 or more milliseconds");
+        }
+        return Duration.ofMillis(millis);
+    }
+}

@@ -1,0 +1,190 @@
+package io.echomq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.echomq.testkit.RedisExtension;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@code emq lock …} against a real server: exact outputs and exit codes. */
+class LockCommandsTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    private static final Pattern GRANTED = Pattern.compile("OK token=([0-9a-f]{32}) fence=(\\d+)\n");
+
+    @BeforeEach
+    void flush() {
+        REDIS.flushAll();
+    }
+
+    private static EmqRun emq(String... args) {
+        return EmqRun.at(REDIS.url(), args);
+    }
+
+    /** Acquires {@code resource} fenced and returns the token, asserting the printed fence. */
+    private static String acquire(String resource, long ttlMillis, long expectedFence) {
+        EmqRun run = emq("lock", "acquire", resource, "--ttl", Long.toString(ttlMillis));
+        assertThat(run.err()).isEmpty();
+        assertThat(run.code()).isZero();
+        Matcher m = GRANTED.matcher(run.out());
+        assertThat(m.matches()).as("output %s", run.out()).isTrue();
+        assertThat(Long.parseLong(m.group(2))).isEqualTo(expectedFence);
+        return m.group(1);
+    }
+
+    @Test
+    void acquirePrintsTokenAndFenceAndLeavesTheLeaseInPlace() {
+        String token = acquire("orders", 30_000, 1);
+
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
+        assertThat((Long) REDIS.raw().call("PTTL", "emq:lock:{orders}:lock")).isBetween(1L, 30_000L);
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:fence")).isEqualTo("1");
+    }
+
+    @Test
+    void fenceIncrementsWithEveryGrant() {
+        String first = acquire("orders", 30_000, 1);
+        assertThat(emq("lock", "release", "orders", first).out()).isEqualTo("RELEASED\n");
+        String second = acquire("orders", 30_000, 2);
+        assertThat(emq("lock", "release", "orders", second).out()).isEqualTo("RELEASED\n");
+        acquire("orders", 30_000, 3);
+        assertThat(second).isNotEqualTo(first);
+    }
+
+    @Test
+    void secondAcquirePrintsNilAndExitsOne() {
+        String token = acquire("orders", 30_000, 1);
+
+        EmqRun again = emq("lock", "acquire", "orders", "--ttl", "30000");
+
+        assertThat(again).isEqualTo(new EmqRun(1, "nil\n", ""));
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:fence")).isEqualTo("1");
+    }
+
+    @Test
+    void plainAcquirePrintsFenceNoneAndTouchesNoFence() {
+        EmqRun run = emq("lock", "acquire", "jobs", "--ttl", "30000", "--plain");
+
+        assertThat(run.code()).isZero();
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).matches("OK token=[0-9a-f]{32} fence=none\n");
+        String token = run.out().substring("OK token=".length(), run.out().indexOf(" fence="));
+        assertThat(REDIS.raw().call("GET", "emq:lock:{jobs}:lock")).isEqualTo(token);
+        assertThat(REDIS.raw().call("EXISTS", "emq:lock:{jobs}:fence")).isEqualTo(0L);
+        assertThat(emq("lock", "acquire", "jobs", "--ttl", "30000", "--plain")).isEqualTo(new EmqRun(1, "nil\n", ""));
+    }
+
+    @Test
+    void releaseAnswersReleasedThenExpired() {
+        String token = acquire("orders", 30_000, 1);
+
+        assertThat(emq("lock", "release", "orders", token)).isEqualTo(new EmqRun(0, "RELEASED\n", ""));
+        assertThat(REDIS.raw().call("EXISTS", "emq:lock:{orders}:lock")).isEqualTo(0L);
+        assertThat(emq("lock", "release", "orders", token)).isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+    }
+
+    @Test
+    void releaseWithAnotherTokenIsNotOwnerAndKeepsTheLock() {
+        String token = acquire("orders", 30_000, 1);
+
+        assertThat(emq("lock", "release", "orders", "someone-else")).isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
+    }
+
+    @Test
+    void renewAnswersRenewedNotOwnerAndExpired() {
+        String token = acquire("orders", 1_000, 1);
+
+        assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000")).isEqualTo(new EmqRun(0, "RENEWED\n", ""));
+        assertThat((Long) REDIS.raw().call("PTTL", "emq:lock:{orders}:lock")).isBetween(30_001L, 60_000L);
+
+        assertThat(emq("lock", "renew", "orders", "someone-else", "--ttl", "60000"))
+                .isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
+
+        assertThat(emq("lock", "release", "orders", token).out()).isEqualTo("RELEASED\n");
+        assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000")).isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+        assertThat(REDIS.raw().call("EXISTS", "emq:lock:{orders}:lock")).as("never revived").isEqualTo(0L);
+    }
+
+    @Test
+    void tokensThatStartWithADashAreValuesNotOptions() {
+        for (String token : new String[] {"-h3kQ9xP_qLm2Zt7Yb4Wc1A", "-V3kQ9xP_qLm2Zt7Yb4Wc1A",
+            "--ttl9xP_qLm2Zt7Yb4Wc1A", "--9xP_qLm2Zt7Yb4Wc1Ax"}) {
+            REDIS.raw().call("SET", "emq:lock:{dash}:lock", token, "PX", "30000");
+            assertThat(emq("lock", "renew", "dash", token, "--ttl", "60000")).isEqualTo(new EmqRun(0, "RENEWED\n", ""));
+            assertThat(emq("lock", "release", "dash", token)).isEqualTo(new EmqRun(0, "RELEASED\n", ""));
+        }
+    }
+
+    @Test
+    void inspectShowsHolderTtlAndFence() {
+        assertThat(emq("lock", "inspect", "orders")).isEqualTo(new EmqRun(0, "free fence=0\n", ""));
+
+        String token = acquire("orders", 30_000, 1);
+        EmqRun held = emq("lock", "inspect", "orders");
+        assertThat(held.code()).isZero();
+        assertThat(held.err()).isEmpty();
+        Matcher m = Pattern.compile("held token=(\\S+) ttl_ms=(\\d+) fence=1\n").matcher(held.out());
+        assertThat(m.matches()).as("output %s", held.out()).isTrue();
+        assertThat(m.group(1)).isEqualTo(token);
+        assertThat(Long.parseLong(m.group(2))).isBetween(1L, 30_000L);
+
+        emq("lock", "release", "orders", token);
+        assertThat(emq("lock", "inspect", "orders")).isEqualTo(new EmqRun(0, "free fence=1\n", ""));
+    }
+
+    @Test
+    void inspectFlagsALockWithoutExpiry() {
+        REDIS.raw().call("SETNX", "emq:lock:{stuck}:lock", "crashed-before-expire");
+
+        assertThat(emq("lock", "inspect", "stuck"))
+                .isEqualTo(new EmqRun(0, "held token=crashed-before-expire ttl_ms=-1 (no expiry) fence=0\n", ""));
+    }
+
+    @Test
+    void waitThatRunsOutPrintsNilAndAReason() {
+        acquire("orders", 30_000, 1);
+
+        EmqRun run = emq("lock", "acquire", "orders", "--ttl", "1000", "--wait", "300");
+
+        assertThat(run.code()).isEqualTo(1);
+        assertThat(run.out()).isEqualTo("nil\n");
+        assertThat(run.err()).isEqualTo("emq lock acquire: Timed out after 300 ms waiting for lock 'orders': still held\n");
+    }
+
+    @Test
+    void waitGetsTheLockOnceTheHolderExpires() {
+        acquire("orders", 200, 1);
+
+        EmqRun run = emq("lock", "acquire", "orders", "--ttl", "30000", "--wait", "10000");
+
+        assertThat(run.err()).isEmpty();
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).matches("OK token=\\S+ fence=2\n");
+    }
+
+    @Test
+    void redisOptionOverridesTheEnvironment() {
+        String deadUrl = "redis://127.0.0.1:" + EmqRun.closedPort();
+
+        EmqRun run = EmqRun.at(deadUrl, "lock", "inspect", "orders", "--redis", REDIS.url());
+
+        assertThat(run).isEqualTo(new EmqRun(0, "free fence=0\n", ""));
+    }
+
+    @Test
+    void urlComesFromTheEnvironmentElseTheLocalDefault() {
+        String help = EmqRun.run(Map.of(), "lock", "inspect", "--help").out();
+        assertThat(help).contains("(now: redis://127.0.0.1:6379)");
+
+        String fromEnv = EmqRun.at("redis://10.1.2.3:7000", "lock", "inspect", "--help").out();
+        assertThat(fromEnv).contains("(now: redis://10.1.2.3:7000)");
+    }
+}

@@ -1,0 +1,70 @@
+package io.echomq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.echomq.testkit.RawRedis;
+import io.echomq.testkit.RedisExtension;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import picocli.CommandLine;
+
+/** {@code emq server}: a real redis-server in the foreground, until stopped. */
+class ServerCommandTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    @Test
+    void servesUntilStoppedAndPrintsItsUrlAndVersion() throws Exception {
+        CommandLine cli = Emq.commandLine(Map.of());
+        StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(new StringWriter(), true));
+        ServerCommand server = cli.getSubcommands().get("server").getCommand();
+
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cli.execute("server", "--port", "0"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> out.toString().contains("Ctrl-C"));
+
+        Matcher m = Pattern.compile("redis-server (\\d+\\.\\d+\\.\\d+) listening at redis://127\\.0\\.0\\.1:(\\d+)"
+                + " — Ctrl-C to stop\n").matcher(out.toString());
+        assertThat(m.matches()).as("output %s", out).isTrue();
+        int port = Integer.parseInt(m.group(2));
+        try (RawRedis raw = RawRedis.connect("127.0.0.1", port)) {
+            assertThat(raw.call("PING")).isEqualTo("PONG");
+        }
+        EmqRun locked = EmqRun.run(Map.of(), "lock", "acquire", "r", "--ttl", "1000",
+                "--redis", "redis://127.0.0.1:" + port);
+        assertThat(locked.out()).startsWith("OK token=");
+
+        server.stop();
+        assertThat(exit.get(15, TimeUnit.SECONDS)).isZero();
+        assertThat(canConnect(port)).as("stopped").isFalse();
+    }
+
+    @Test
+    void aTakenPortExitsThree() {
+        EmqRun run = EmqRun.run(Map.of(), "server", "--port", Integer.toString(REDIS.server().port()));
+
+        assertThat(run.code()).isEqualTo(3);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("emq server: cannot start redis-server on port " + REDIS.server().port()
+                + ": the port is already in use (is another Redis running? try --port 0 for a free port)\n");
+    }
+
+    private static boolean canConnect(int port) {
+        try (RawRedis raw = RawRedis.connect("127.0.0.1", port)) {
+            return "PONG".equals(raw.call("PING"));
+        } catch (UncheckedIOException e) {
+            return false;
+        }
+    }
+}
