@@ -39,12 +39,8 @@ final class LockCommands {
     private LockCommands() {
     }
 
-    /** {@code emq lock acquire <resource> --ttl <ms> [--wait <ms>] [--plain]}. */
-    @Command(name = "acquire",
-            description = {"Acquires <resource> for --ttl milliseconds; prints OK token=<token> fence=<n>.",
-                "Prints nil (exit code 1) when someone else holds it. The lock is not released when the "
-                    + "command exits: it lives until its ttl runs out, or until released with its token."})
-    static final class Acquire implements Callable<Integer> {
+    /** What every lock subcommand takes: help, the Redis URL and the resource. */
+    abstract static class Subcommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
         @Mixin
@@ -53,6 +49,14 @@ final class LockCommands {
         RedisOptions redis;
         @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
         String resource;
+    }
+
+    /** {@code emq lock acquire <resource> --ttl <ms> [--wait <ms>] [--plain]}. */
+    @Command(name = "acquire",
+            description = {"Acquires <resource> for --ttl milliseconds; prints OK token=<token> fence=<n>.",
+                "Prints nil (exit code 1) when someone else holds it. The lock is not released when the "
+                    + "command exits: it lives until its ttl runs out, or until released with its token."})
+    static final class Acquire extends Subcommand {
         @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "Lease ttl in milliseconds.")
         long ttlMillis;
         @Option(names = "--wait", paramLabel = "<ms>",
@@ -98,15 +102,7 @@ final class LockCommands {
             description = {"Releases <resource> if it still holds <token> (compare-and-delete).",
                 "Prints RELEASED, NOT_OWNER (someone else holds it now) or EXPIRED (nobody holds it); "
                     + "each is an answer, with exit code 0."})
-    static final class Release implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        HelpOption help;
-        @Mixin
-        RedisOptions redis;
-        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
-        String resource;
+    static final class Release extends Subcommand {
         @Parameters(index = "1", paramLabel = "<token>",
                 description = "The token printed by acquire (it may start with '-').")
         String token;
@@ -126,15 +122,7 @@ final class LockCommands {
     @Command(name = "renew",
             description = {"Sets the ttl of <resource> to --ttl ms if it still holds <token>.",
                 "Prints RENEWED, NOT_OWNER or EXPIRED (exit code 0); an expired lock is never revived."})
-    static final class Renew implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        HelpOption help;
-        @Mixin
-        RedisOptions redis;
-        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
-        String resource;
+    static final class Renew extends Subcommand {
         @Parameters(index = "1", paramLabel = "<token>",
                 description = "The token printed by acquire (it may start with '-').")
         String token;
@@ -158,15 +146,7 @@ final class LockCommands {
             description = {"Prints the holder's token, its remaining ttl and the last fence.",
                 "Read in one step, as%n  held token=<token> ttl_ms=<ms> fence=<n>%nor%n  free fence=<n>%n"
                     + "ttl_ms=-1 (no expiry) marks a lock set without a ttl, which nothing will ever evict."})
-    static final class Inspect implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @Mixin
-        HelpOption help;
-        @Mixin
-        RedisOptions redis;
-        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
-        String resource;
+    static final class Inspect extends Subcommand {
 
         @Override
         public Integer call() {

@@ -20,6 +20,17 @@ class WaitTest extends LockTestBase {
         return (Long) reply.get(1);
     }
 
+    /** Starts {@code client.acquire(resource, 30 s, wait 30 s)} on another thread. */
+    private static CompletableFuture<Lease> acquireLater(LockClient client, String resource, AcquireOptions options) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return client.acquire(resource, Duration.ofSeconds(30), Duration.ofSeconds(30), options);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     @Test
     void aWaiterWakesOnReleaseLongBeforeItsFallbackPoll() throws Exception {
         // The fallback poll is 10 s (jittered to at least 5 s), the holder's ttl 60 s: only the
@@ -27,13 +38,7 @@ class WaitTest extends LockTestBase {
         LockClient waiterClient = client(b -> b.pollInterval(LONG_POLL));
         Lease holder = locks.tryAcquire("handoff", Duration.ofSeconds(60)).orElseThrow();
 
-        CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> {
-            try {
-                return waiterClient.acquire("handoff", Duration.ofSeconds(30), Duration.ofSeconds(30));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Lease> waiter = acquireLater(waiterClient, "handoff", AcquireOptions.defaults());
         String channel = "emq:lock:{handoff}:released";
         await().atMost(Duration.ofSeconds(5)).until(() -> subscribers(channel) == 1);
 
@@ -52,13 +57,7 @@ class WaitTest extends LockTestBase {
     void aWaiterTakesAnExpiredLockAtItsTtlNotAtThePoll() throws Exception {
         LockClient waiterClient = client(b -> b.pollInterval(LONG_POLL));
         Lease holder = locks.tryAcquire("expires", Duration.ofMillis(300)).orElseThrow();
-        CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> {
-            try {
-                return waiterClient.acquire("expires", Duration.ofSeconds(30), Duration.ofSeconds(30));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Lease> waiter = acquireLater(waiterClient, "expires", AcquireOptions.defaults());
         // The holder never releases: the waiter paces itself by the lock's remaining ttl.
         Lease next = waiter.get(4, TimeUnit.SECONDS);
         assertThat(next.fence()).isEqualTo(holder.fence() + 1);
@@ -108,14 +107,7 @@ class WaitTest extends LockTestBase {
         LockClient waiterClient = client(b -> b.pollInterval(LONG_POLL));
         Lease holder = locks.tryAcquire("plain-wait", Duration.ofSeconds(60), AcquireOptions.defaults().plain())
                 .orElseThrow();
-        CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> {
-            try {
-                return waiterClient.acquire("plain-wait", Duration.ofSeconds(30), Duration.ofSeconds(30),
-                        AcquireOptions.defaults().plain());
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Lease> waiter = acquireLater(waiterClient, "plain-wait", AcquireOptions.defaults().plain());
         await().atMost(Duration.ofSeconds(5)).until(() -> subscribers("emq:lock:{plain-wait}:released") == 1);
         holder.release();
         assertThat(waiter.get(4, TimeUnit.SECONDS).isFenced()).isFalse();

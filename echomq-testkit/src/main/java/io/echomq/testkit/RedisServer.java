@@ -148,8 +148,8 @@ public final class RedisServer implements AutoCloseable {
         }
         closed = true;
         if (graceful && process.isAlive()) {
-            try (RawRedis redis = RawRedis.connect(HOST, port)) {
-                redis.call("SHUTDOWN", "NOSAVE");
+            try (RawRedis conn = RawRedis.connect(HOST, port)) {
+                conn.call("SHUTDOWN", "NOSAVE");
             } catch (RuntimeException expected) {
                 // the server closes the connection without replying, or is already gone
             }
@@ -303,9 +303,9 @@ public final class RedisServer implements AutoCloseable {
                 throw new IllegalStateException("redis-server exited with code " + process.exitValue()
                         + " during startup on port " + port + "; output:\n" + output);
             }
-            try (RawRedis redis = RawRedis.connect(HOST, port)) {
-                if ("PONG".equals(redis.call("PING"))) {
-                    String info = (String) redis.call("INFO", "server");
+            try (RawRedis conn = RawRedis.connect(HOST, port)) {
+                if ("PONG".equals(conn.call("PING"))) {
+                    String info = (String) conn.call("INFO", "server");
                     // Another process may own the port (a start race): only accept our own server.
                     if (String.valueOf(process.pid()).equals(field(info, "process_id"))) {
                         return field(info, "redis_version");
