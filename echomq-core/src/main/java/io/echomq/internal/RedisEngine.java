@@ -39,8 +39,8 @@ public final class RedisEngine implements AutoCloseable {
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> main;
     private final String redactedUrl;
-    private volatile StatefulRedisConnection<String, String> pipelined;
-    private volatile StatefulRedisPubSubConnection<String, String> pubSub;
+    private StatefulRedisConnection<String, String> pipelined;      // guarded by this
+    private StatefulRedisPubSubConnection<String, String> pubSub;   // guarded by this
     private volatile ServerFeatures features;
 
     private RedisEngine(RedisClient client, StatefulRedisConnection<String, String> main, String redactedUrl) {
@@ -77,35 +77,24 @@ public final class RedisEngine implements AutoCloseable {
         return main;
     }
 
-    /** @return the connection whose commands are sent only on {@code flushCommands()} */
-    public StatefulRedisConnection<String, String> pipelined() {
-        StatefulRedisConnection<String, String> c = pipelined;
-        if (c == null) {
-            synchronized (this) {
-                c = pipelined;
-                if (c == null) {
-                    c = openOrFail(client::connect, "CONNECT (pipelined)");
-                    c.setAutoFlushCommands(false);
-                    pipelined = c;
-                }
-            }
+    /**
+     * @return the connection whose commands are sent only on {@code flushCommands()}, opened on
+     *     first use. Called once per watchdog batch, so a plain monitor is cheap enough.
+     */
+    public synchronized StatefulRedisConnection<String, String> pipelined() {
+        if (pipelined == null) {
+            pipelined = openOrFail(client::connect, "CONNECT (pipelined)");
+            pipelined.setAutoFlushCommands(false);
         }
-        return c;
+        return pipelined;
     }
 
-    /** @return the dedicated pub/sub connection */
-    public StatefulRedisPubSubConnection<String, String> pubSub() {
-        StatefulRedisPubSubConnection<String, String> c = pubSub;
-        if (c == null) {
-            synchronized (this) {
-                c = pubSub;
-                if (c == null) {
-                    c = openOrFail(client::connectPubSub, "CONNECT (pub/sub)");
-                    pubSub = c;
-                }
-            }
+    /** @return the dedicated pub/sub connection, opened on first use */
+    public synchronized StatefulRedisPubSubConnection<String, String> pubSub() {
+        if (pubSub == null) {
+            pubSub = openOrFail(client::connectPubSub, "CONNECT (pub/sub)");
         }
-        return c;
+        return pubSub;
     }
 
     /** @return what the server supports, detected once on first call */

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ReleaseSignals {
     private final RedisEngine engine;
     private final Map<String, Channel> channels = new HashMap<>();
-    private volatile StatefulRedisPubSubConnection<String, String> connection;
+    private StatefulRedisPubSubConnection<String, String> connection; // guarded by channels
 
     private static final class Channel {
         int waiters;
@@ -59,11 +59,19 @@ final class ReleaseSignals {
 
     /** Joins the waiters of {@code channel}, subscribing if it is the first. */
     Waiter join(String channel) {
-        StatefulRedisPubSubConnection<String, String> conn = connection();
         synchronized (channels) {
+            if (connection == null) {
+                connection = engine.pubSub();
+                connection.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String channel, String message) {
+                        onMessage(channel);
+                    }
+                });
+            }
             Channel c = channels.computeIfAbsent(channel, k -> new Channel());
             if (c.waiters++ == 0) {
-                c.subscribed = conn.async().subscribe(channel).toCompletableFuture();
+                c.subscribed = connection.async().subscribe(channel).toCompletableFuture();
             }
             return new Waiter(channel, c);
         }
@@ -87,25 +95,5 @@ final class ReleaseSignals {
         if (c != null) {
             c.signal.getAndSet(new CompletableFuture<>()).complete(null);
         }
-    }
-
-    private StatefulRedisPubSubConnection<String, String> connection() {
-        StatefulRedisPubSubConnection<String, String> c = connection;
-        if (c == null) {
-            synchronized (this) {
-                c = connection;
-                if (c == null) {
-                    c = engine.pubSub();
-                    c.addListener(new RedisPubSubAdapter<>() {
-                        @Override
-                        public void message(String channel, String message) {
-                            onMessage(channel);
-                        }
-                    });
-                    connection = c;
-                }
-            }
-        }
-        return c;
     }
 }
