@@ -151,10 +151,23 @@ public final class RedisEngine implements AutoCloseable {
      */
     public static <T> T await(CompletableFuture<T> future, String command, String resource) {
         try {
-            return future.get();
+            return awaitInterruptibly(future, command, resource);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisCommandException(command, resource, e);
+        }
+    }
+
+    /**
+     * As {@link #await}, for callers whose contract is to throw {@link InterruptedException}.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while waiting
+     * @throws RedisCommandException if the future failed
+     */
+    public static <T> T awaitInterruptibly(CompletableFuture<T> future, String command, String resource)
+            throws InterruptedException {
+        try {
+            return future.get();
         } catch (ExecutionException e) {
             throw failure(e, command, resource);
         }

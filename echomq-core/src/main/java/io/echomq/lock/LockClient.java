@@ -155,8 +155,9 @@ public final class LockClient implements AutoCloseable {
      * @return the lease
      * @throws IllegalArgumentException if any argument is invalid, or maxWait is negative
      * @throws LockWaitTimeoutException if the lock was still held when {@code maxWait} ran out
-     * @throws InterruptedException if the calling thread is interrupted while waiting; nothing
-     *     is then held
+     * @throws InterruptedException if the calling thread is interrupted while waiting or while
+     *     an attempt is in flight; nothing is then held, except that an attempt interrupted in
+     *     flight may have been granted on the server, and that grant expires by its ttl
      * @throws RedisCommandException if Redis fails
      */
     public Lease acquire(String resource, Duration ttl, Duration maxWait, AcquireOptions options)
@@ -168,7 +169,7 @@ public final class LockClient implements AutoCloseable {
         String op = options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX";
         long start = clock.nanoTime();
 
-        Attempt first = RedisEngine.await(attempt(r, ttlMs, options), op, r);
+        Attempt first = RedisEngine.awaitInterruptibly(attempt(r, ttlMs, options), op, r);
         if (first.lease != null) {
             return first.lease;
         }
@@ -195,7 +196,7 @@ public final class LockClient implements AutoCloseable {
                     awaitQuietly(signal, Math.min(pause, left));
                 }
                 signal = waiter.signal();
-                last = RedisEngine.await(attempt(r, ttlMs, options), op, r);
+                last = RedisEngine.awaitInterruptibly(attempt(r, ttlMs, options), op, r);
                 if (last.lease != null) {
                     return last.lease;
                 }
