@@ -8,4 +8,5 @@ module io.echomq.core {
 
     exports io.echomq;
     exports io.echomq.lock;
+    exports io.echomq.queue;
 }

@@ -9,6 +9,9 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  *       work such as lease renewals: the caller writes many commands, then flushes once.</li>
  *   <li>One pub/sub connection, opened on first use: blocking and subscribing never share the
  *       command connection (DESIGN §6).</li>
+ *   <li>One binary command connection (text keys, byte values), opened on first use, for the
+ *       queue: job payloads are bytes, not text.</li>
  * </ol>
  *
  * <p>Scripts are called with {@code EVALSHA} on their locally computed SHA. A {@code NOSCRIPT}
@@ -36,11 +41,13 @@ import java.util.concurrent.TimeUnit;
  * reached the server long after its caller gave up would grant a lock that nobody knows it holds.
  */
 public final class RedisEngine implements AutoCloseable {
+    private static final RedisCodec<String, byte[]> BINARY = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> main;
     private final String redactedUrl;
     private StatefulRedisConnection<String, String> pipelined;      // guarded by this
     private StatefulRedisPubSubConnection<String, String> pubSub;   // guarded by this
+    private StatefulRedisConnection<String, byte[]> binary;         // guarded by this
     private volatile ServerFeatures features;
 
     private RedisEngine(RedisClient client, StatefulRedisConnection<String, String> main, String redactedUrl) {
@@ -97,6 +104,14 @@ public final class RedisEngine implements AutoCloseable {
         return pubSub;
     }
 
+    /** @return the auto-flushed connection with text keys and byte-array values, opened on first use */
+    public synchronized StatefulRedisConnection<String, byte[]> binary() {
+        if (binary == null) {
+            binary = openOrFail(() -> client.connect(BINARY), "CONNECT (binary)");
+        }
+        return binary;
+    }
+
     /** @return what the server supports, detected once on first call */
     public ServerFeatures features() {
         ServerFeatures f = features;
@@ -120,13 +135,14 @@ public final class RedisEngine implements AutoCloseable {
      *
      * @throws IllegalStateException if {@code keys} does not match the script's declared key count
      */
-    public <T> CompletableFuture<T> run(StatefulRedisConnection<String, String> connection, LuaScript script,
-                                        ScriptOutputType type, String[] keys, String... args) {
+    @SafeVarargs
+    public final <V, T> CompletableFuture<T> run(StatefulRedisConnection<String, V> connection, LuaScript script,
+                                                ScriptOutputType type, String[] keys, V... args) {
         if (keys.length != script.numKeys()) {
             throw new IllegalStateException(script + " declares " + script.numKeys() + " keys, caller passed "
                     + keys.length);
         }
-        RedisAsyncCommands<String, String> async = connection.async();
+        RedisAsyncCommands<String, V> async = connection.async();
         CompletableFuture<T> first = async.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
         return first.exceptionallyCompose(e -> {
             if (unwrap(e) instanceof RedisNoScriptException) {
@@ -140,7 +156,7 @@ public final class RedisEngine implements AutoCloseable {
 
     /** Runs a script on the shared command connection. */
     public <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, String[] keys, String... args) {
-        return run(main, script, type, keys, args);
+        return this.<String, T>run(main, script, type, keys, args);
     }
 
     /**

@@ -15,11 +15,35 @@ public final class Scripts {
     /** Write a value only if the writer's fence is not older than the stored one. */
     public static final LuaScript FENCED_WRITE = LuaScript.load("fenced-write", 1);
 
+    /** Queue: add one or many jobs, with idempotency keys, delays and priorities. */
+    public static final LuaScript ENQUEUE = LuaScript.load("enqueue", 4);
+    /** Queue: complete the previous job, promote due delayed jobs, claim up to N jobs. */
+    public static final LuaScript CLAIM = LuaScript.load("claim", 7);
+    /** Queue: fenced failure, to a backoff retry or to dead. */
+    public static final LuaScript FAIL = LuaScript.load("fail", 4);
+    /** Queue: fenced lease extension of many jobs, active score and lock subkey together. */
+    public static final LuaScript EXTEND = LuaScript.load("extend", 1);
+    /** Queue: fenced progress report. */
+    public static final LuaScript PROGRESS = LuaScript.load("progress", 1);
+    /** Queue: give a lease back without spending the attempt. */
+    public static final LuaScript RETURN = LuaScript.load("return", 3);
+    /** Queue: bounded return of expired leases, on the server clock. */
+    public static final LuaScript REAP = LuaScript.load("reap", 4);
+    /** Queue: remove a job unless its lock subkey is held (or forced). */
+    public static final LuaScript REMOVE = LuaScript.load("remove", 4);
+    /** Queue: move dead jobs back to pending with a fresh budget. */
+    public static final LuaScript REDRIVE = LuaScript.load("redrive", 4);
+    /** Queue: delete dead jobs. */
+    public static final LuaScript PURGE = LuaScript.load("purge", 1);
+    /** Queue: one snapshot of the counts. */
+    public static final LuaScript STATS = LuaScript.load("stats", 5);
+
     private Scripts() {
     }
 
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
-        return List.of(ACQUIRE, RELEASE, RENEW, INSPECT, FENCED_WRITE);
+        return List.of(ACQUIRE, RELEASE, RENEW, INSPECT, FENCED_WRITE,
+                ENQUEUE, CLAIM, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS);
     }
 }

@@ -2,6 +2,7 @@ package io.echomq.lock;
 
 import io.echomq.MonotonicClock;
 import io.echomq.RedisCommandException;
+import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
 import io.echomq.internal.LockKeys;
 import io.echomq.internal.RedisEngine;
@@ -69,7 +70,7 @@ public final class LockClient implements AutoCloseable {
     private final LockKeys keys;
     private final MonotonicClock clock;
     private final long pollNanos;
-    private final ReleaseSignals signals;
+    private final ChannelSignals signals;
     private final FencedStore fencedStore;
     private volatile Watchdog watchdog;
 
@@ -78,7 +79,7 @@ public final class LockClient implements AutoCloseable {
         this.keys = new LockKeys(b.namespace);
         this.clock = b.clock;
         this.pollNanos = b.pollInterval.toNanos();
-        this.signals = new ReleaseSignals(engine);
+        this.signals = new ChannelSignals(engine);
         this.fencedStore = new FencedStore(engine);
     }
 
@@ -173,7 +174,7 @@ public final class LockClient implements AutoCloseable {
         if (first.lease != null) {
             return first.lease;
         }
-        try (ReleaseSignals.Waiter waiter = signals.join(keys.channel(r))) {
+        try (ChannelSignals.Waiter waiter = signals.join(keys.channel(r))) {
             Attempt last = first;
             boolean subscribed = false;
             CompletableFuture<Void> signal = null;

@@ -1,6 +1,5 @@
-package io.echomq.lock;
+package io.echomq.internal;
 
-import io.echomq.internal.RedisEngine;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.HashMap;
@@ -9,14 +8,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Wakes waiters when a lock is released. The release script publishes on the lock's channel;
- * this class keeps one subscription per channel that has waiters, on the dedicated pub/sub
- * connection, and completes the channel's current signal on every message.
+ * Wakes waiters when a message arrives on a pub/sub channel: a lock's release channel, or a
+ * queue's wake channel. Keeps one subscription per channel that has waiters, on the engine's
+ * dedicated pub/sub connection, and completes the channel's current signal on every message.
  *
- * <p>A waiter takes the current signal <em>before</em> it tries to acquire, so a release that
- * lands between its failed try and its wait still wakes it.
+ * <p>A waiter takes the current signal <em>before</em> it tries (to acquire, to claim), so a
+ * message that lands between its failed try and its wait still wakes it.
  */
-final class ReleaseSignals {
+public final class ChannelSignals {
     private final RedisEngine engine;
     private final Map<String, Channel> channels = new HashMap<>();
     private StatefulRedisPubSubConnection<String, String> connection; // guarded by channels
@@ -28,7 +27,7 @@ final class ReleaseSignals {
     }
 
     /** A waiter's membership of one channel; closing it drops the subscription with the last waiter. */
-    final class Waiter implements AutoCloseable {
+    public final class Waiter implements AutoCloseable {
         private final String name;
         private final Channel channel;
 
@@ -38,27 +37,29 @@ final class ReleaseSignals {
         }
 
         /** @return completes once the server has confirmed the subscription */
-        CompletableFuture<Void> subscribed() {
+        public CompletableFuture<Void> subscribed() {
             return channel.subscribed;
         }
 
         /** @return completes on the next release message */
-        CompletableFuture<Void> signal() {
+        public CompletableFuture<Void> signal() {
             return channel.signal.get();
         }
 
+        /** Leaves the channel; the last waiter to leave drops the subscription. */
         @Override
         public void close() {
             leave(name, channel);
         }
     }
 
-    ReleaseSignals(RedisEngine engine) {
+    /** @param engine whose pub/sub connection carries the subscriptions */
+    public ChannelSignals(RedisEngine engine) {
         this.engine = engine;
     }
 
     /** Joins the waiters of {@code channel}, subscribing if it is the first. */
-    Waiter join(String channel) {
+    public Waiter join(String channel) {
         synchronized (channels) {
             if (connection == null) {
                 connection = engine.pubSub();

@@ -1,0 +1,122 @@
+package io.echomq.internal;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Key naming for one queue. The queue name is the hash tag, so every key of a queue shares one
+ * cluster slot: {@code emq:{<q>}:pending}, {@code :active}, {@code :delayed}, {@code :dead},
+ * {@code :seq}, {@code :stats}, {@code :wake} (a channel), {@code :job:<id>},
+ * {@code :job:<id>:lock} and {@code :idem:<key>}. Scripts receive {@link #prefix()} and build job
+ * keys from it, which stays in the slot because the prefix carries the tag.
+ */
+public final class QueueKeys {
+    /** The namespace every queue key starts with. */
+    public static final String NAMESPACE = "emq:";
+    /** Longest queue name accepted, in UTF-8 bytes. */
+    public static final int MAX_QUEUE_NAME_BYTES = 256;
+
+    private final String queue;
+    private final String prefix;
+    private final String[] claimKeys;
+
+    private QueueKeys(String queue) {
+        this.queue = queue;
+        this.prefix = NAMESPACE + '{' + queue + "}:";
+        this.claimKeys = new String[] {pending(), active(), delayed(), dead(), seq(), stats(), wake()};
+    }
+
+    /**
+     * @return the keys of queue {@code name}
+     * @throws IllegalArgumentException if the name is null, empty, over 256 bytes, or contains
+     *     '{', '}', whitespace or a control character (which would move the hash tag or make the
+     *     keys unreadable in the CLI)
+     */
+    public static QueueKeys of(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("queue name must not be null or empty");
+        }
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_QUEUE_NAME_BYTES) {
+            throw new IllegalArgumentException("queue name is " + bytes + " bytes long; the maximum is "
+                    + MAX_QUEUE_NAME_BYTES + " bytes");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '{' || c == '}' || Character.isWhitespace(c) || Character.isISOControl(c)) {
+                throw new IllegalArgumentException("queue name must not contain '{', '}', whitespace or control "
+                        + "characters; found " + describe(c) + " at index " + i);
+            }
+        }
+        return new QueueKeys(name);
+    }
+
+    private static String describe(char c) {
+        return Character.isISOControl(c) || Character.isWhitespace(c)
+                ? String.format("U+%04X", (int) c) : "'" + c + "'";
+    }
+
+    /** @return the queue name */
+    public String queue() {
+        return queue;
+    }
+
+    /** @return {@code emq:{<q>}:}, the prefix of every key of the queue */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** @return {@code emq:{<q>}:pending} */
+    public String pending() {
+        return prefix + "pending";
+    }
+
+    /** @return {@code emq:{<q>}:active} */
+    public String active() {
+        return prefix + "active";
+    }
+
+    /** @return {@code emq:{<q>}:delayed} */
+    public String delayed() {
+        return prefix + "delayed";
+    }
+
+    /** @return {@code emq:{<q>}:dead} */
+    public String dead() {
+        return prefix + "dead";
+    }
+
+    /** @return {@code emq:{<q>}:seq} */
+    public String seq() {
+        return prefix + "seq";
+    }
+
+    /** @return {@code emq:{<q>}:stats} */
+    public String stats() {
+        return prefix + "stats";
+    }
+
+    /** @return {@code emq:{<q>}:wake}, the channel enqueue publishes on */
+    public String wake() {
+        return prefix + "wake";
+    }
+
+    /** @return {@code emq:{<q>}:job:<id>} */
+    public String job(String id) {
+        return prefix + "job:" + id;
+    }
+
+    /** @return {@code emq:{<q>}:job:<id>:lock} */
+    public String lock(String id) {
+        return prefix + "job:" + id + ":lock";
+    }
+
+    /** @return the seven keys of {@code claim-7.lua}, in order (a shared array: do not modify) */
+    public String[] claimKeys() {
+        return claimKeys;
+    }
+
+    /** @return the lock resource the reaper and promoter of this queue take once per interval */
+    public String maintenanceResource() {
+        return "queue:" + queue + ":maintenance";
+    }
+}

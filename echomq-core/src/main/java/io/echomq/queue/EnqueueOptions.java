@@ -1,0 +1,191 @@
+package io.echomq.queue;
+
+import io.echomq.internal.Checks;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * How to enqueue one job. Immutable: each {@code with…} returns a copy. Every value is checked
+ * when it is set, so a bad option fails before Redis is touched.
+ *
+ * <pre>{@code
+ * EnqueueOptions.defaults()
+ *     .withPriority(10)                                 // claimed before priority 0
+ *     .withDelay(Duration.ofMinutes(5))                 // due in 5 minutes, server clock
+ *     .withMaxAttempts(5)
+ *     .withBackoff(Duration.ofSeconds(2), Duration.ofMinutes(10))
+ *     .withIdempotencyKey("invoice-42", Duration.ofHours(1));
+ * }</pre>
+ */
+public final class EnqueueOptions {
+    /** Lowest priority accepted. */
+    public static final int MIN_PRIORITY = -1000;
+    /** Highest priority accepted; higher priorities are claimed first. */
+    public static final int MAX_PRIORITY = 1000;
+    /** Attempts a job gets when none is given (also for jobs written by other clients). */
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    /** Most attempts accepted. */
+    public static final int MAX_ATTEMPTS = 1000;
+    /** Base retry delay when none is given: the first retry waits 0.5 to 1 times this. */
+    public static final Duration DEFAULT_BACKOFF = Duration.ofSeconds(1);
+    /** Retry delay cap when none is given. */
+    public static final Duration DEFAULT_BACKOFF_CAP = Duration.ofHours(1);
+    /** Longest delay, backoff or idempotency window accepted. */
+    public static final Duration MAX_DELAY = Duration.ofDays(365);
+
+    private static final EnqueueOptions DEFAULTS = new EnqueueOptions(0, 0, 0, 0, 0, 0, "", 0);
+
+    final int priority;
+    final long delayMs;
+    final long runAtMs;
+    final int maxAttempts;
+    final long backoffMs;
+    final long backoffCapMs;
+    final String idempotencyKey;
+    final long idempotencyWindowMs;
+
+    private EnqueueOptions(int priority, long delayMs, long runAtMs, int maxAttempts, long backoffMs,
+                           long backoffCapMs, String idempotencyKey, long idempotencyWindowMs) {
+        this.priority = priority;
+        this.delayMs = delayMs;
+        this.runAtMs = runAtMs;
+        this.maxAttempts = maxAttempts;
+        this.backoffMs = backoffMs;
+        this.backoffCapMs = backoffCapMs;
+        this.idempotencyKey = idempotencyKey;
+        this.idempotencyWindowMs = idempotencyWindowMs;
+    }
+
+    /** @return priority 0, no delay, 3 attempts, 1 s backoff capped at 1 h, no idempotency key */
+    public static EnqueueOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * @param priority -1000..1000; higher is claimed first, FIFO within one priority
+     * @throws IllegalArgumentException if out of range
+     */
+    public EnqueueOptions withPriority(int priority) {
+        if (priority < MIN_PRIORITY || priority > MAX_PRIORITY) {
+            throw new IllegalArgumentException("priority must be in " + MIN_PRIORITY + ".." + MAX_PRIORITY
+                    + ", was " + priority);
+        }
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs,
+                idempotencyKey, idempotencyWindowMs);
+    }
+
+    /**
+     * @param delay how long after enqueue (on the server clock) the job becomes due; zero for none
+     * @throws IllegalArgumentException if null, negative or over {@link #MAX_DELAY}
+     */
+    public EnqueueOptions withDelay(Duration delay) {
+        Checks.notNull(delay, "delay");
+        if (delay.isNegative() || delay.compareTo(MAX_DELAY) > 0) {
+            throw new IllegalArgumentException("delay must be in 0.." + MAX_DELAY + ", was " + delay);
+        }
+        return new EnqueueOptions(priority, delay.toMillis(), 0, maxAttempts, backoffMs, backoffCapMs,
+                idempotencyKey, idempotencyWindowMs);
+    }
+
+    /**
+     * @param runAt when the job becomes due, compared with the server's clock; a time in the past
+     *     makes it due at once. Replaces any delay.
+     * @throws IllegalArgumentException if null, before 1970 or more than {@link #MAX_DELAY} past now
+     */
+    public EnqueueOptions withRunAt(Instant runAt) {
+        Checks.notNull(runAt, "runAt");
+        if (runAt.isBefore(Instant.EPOCH) || runAt.isAfter(Instant.now().plus(MAX_DELAY))) {
+            throw new IllegalArgumentException("runAt must be between 1970 and now + " + MAX_DELAY + ", was " + runAt);
+        }
+        return new EnqueueOptions(priority, 0, Math.max(1, runAt.toEpochMilli()), maxAttempts, backoffMs,
+                backoffCapMs, idempotencyKey, idempotencyWindowMs);
+    }
+
+    /**
+     * @param maxAttempts 1..1000 attempts before the job goes to dead; a lease that expires counts
+     * @throws IllegalArgumentException if out of range
+     */
+    public EnqueueOptions withMaxAttempts(int maxAttempts) {
+        if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
+            throw new IllegalArgumentException("maxAttempts must be in 1.." + MAX_ATTEMPTS + ", was " + maxAttempts);
+        }
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs,
+                idempotencyKey, idempotencyWindowMs);
+    }
+
+    /**
+     * Exponential backoff with jitter: retry n waits between half and all of
+     * {@code min(cap, base * 2^(n-1))}, on the server clock.
+     *
+     * @param base the first retry's full delay, at least 1 ms
+     * @param cap  the largest delay, at least {@code base}
+     * @throws IllegalArgumentException if either is null, under 1 ms, over {@link #MAX_DELAY}, or cap &lt; base
+     */
+    public EnqueueOptions withBackoff(Duration base, Duration cap) {
+        long b = Checks.ttlMillis(base, MAX_DELAY, "backoff base");
+        long c = Checks.ttlMillis(cap, MAX_DELAY, "backoff cap");
+        if (c < b) {
+            throw new IllegalArgumentException("backoff cap " + cap + " is below its base " + base);
+        }
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, b, c, idempotencyKey, idempotencyWindowMs);
+    }
+
+    /**
+     * Enqueue once per key within the window: a second enqueue with the same key while the window
+     * runs adds nothing and returns the first job's id.
+     *
+     * @param key    1..1024 bytes of UTF-8
+     * @param window how long the key is remembered, 1 ms..{@link #MAX_DELAY}
+     * @throws IllegalArgumentException if the key or window is invalid
+     */
+    public EnqueueOptions withIdempotencyKey(String key, Duration window) {
+        Checks.name(key, "idempotency key");
+        long w = Checks.ttlMillis(window, MAX_DELAY, "idempotency window");
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, key, w);
+    }
+
+    /** @return the priority */
+    public int priority() {
+        return priority;
+    }
+
+    /** @return the delay in ms, 0 for none */
+    public long delayMillis() {
+        return delayMs;
+    }
+
+    /** @return the max attempts, 0 meaning {@link #DEFAULT_MAX_ATTEMPTS} */
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** @return the idempotency key, empty for none */
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    /** Appends this job's nine values of {@code enqueue-4.lua} to {@code args}. */
+    void appendArgs(byte[] payload, java.util.List<byte[]> args) {
+        args.add(payload);
+        args.add(num(priority));
+        args.add(num(delayMs));
+        args.add(num(runAtMs));
+        args.add(num(maxAttempts));
+        args.add(num(backoffMs));
+        args.add(num(backoffCapMs));
+        args.add(idempotencyKey.getBytes(StandardCharsets.UTF_8));
+        args.add(num(idempotencyWindowMs));
+    }
+
+    static byte[] num(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    public String toString() {
+        return "EnqueueOptions[priority=" + priority + ", delayMs=" + delayMs + ", runAtMs=" + runAtMs
+                + ", maxAttempts=" + maxAttempts + ", backoffMs=" + backoffMs + ", backoffCapMs=" + backoffCapMs
+                + ", idempotencyKey=" + idempotencyKey + ", windowMs=" + idempotencyWindowMs + "]";
+    }
+}

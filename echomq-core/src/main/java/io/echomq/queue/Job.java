@@ -1,0 +1,344 @@
+package io.echomq.queue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One claimed job: its id, payload and the attempt it was granted, and the fenced calls that
+ * settle it. Each call runs one script that checks, on the server, that this attempt is still the
+ * job's current attempt, that the job is active, and that its lease has not run out; otherwise
+ * it answers {@link AckOutcome#LEASE_LOST} and changes nothing. So a worker that was paused past
+ * its lease, and whose job was reaped and claimed again, can never complete or fail the newer
+ * attempt.
+ *
+ * <p>A job is settled by its first accepted or refused {@link #complete()}, {@link #fail},
+ * {@link #returnLease()}: later settling calls throw {@link IllegalStateException}.
+ * {@link #extend} and {@link #progress} may be called any number of times before that.
+ *
+ * <p>Thread-safe. Calls block for one round trip and throw
+ * {@link io.echomq.RedisCommandException} when Redis fails; the outcome is then unknown, and the
+ * lease, if it was not extended, runs out and the reaper returns the job.
+ */
+public final class Job {
+    private static final int MAX_ERROR_CHARS = 16 * 1024;
+
+    private final Queue queue;
+    private final String id;
+    private final byte[] payload;
+    private final long attempt;
+    private final long spent;
+    private final long maxAttempts;
+    private final String attemptText;
+    private final long leaseMs;
+    private volatile long localDeadlineNanos;
+    private final AtomicReference<AckOutcome> settled = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
+    private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
+    private volatile Thread handlerThread;   // set by the worker while a handler runs this job
+
+    Job(Queue queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long leaseMs,
+        long claimStartNanos) {
+        this.queue = queue;
+        this.id = id;
+        this.payload = payload;
+        this.attempt = attempt;
+        this.spent = spent;
+        this.maxAttempts = maxAttempts;
+        this.attemptText = Long.toString(attempt);
+        this.leaseMs = leaseMs;
+        this.localDeadlineNanos = claimStartNanos + localValidityNanos(leaseMs);
+    }
+
+    /** Lease minus the drift allowance (1% + 2 ms), as for locks, in nanoseconds. */
+    static long localValidityNanos(long leaseMs) {
+        return (leaseMs - leaseMs / 100 - 2) * 1_000_000L;
+    }
+
+    /** @return the queue the job belongs to */
+    public String queueName() {
+        return queue.name();
+    }
+
+    /** @return the job id, unique within its queue */
+    public String id() {
+        return id;
+    }
+
+    /** @return a copy of the payload bytes */
+    public byte[] payload() {
+        return payload.clone();
+    }
+
+    /** @return the payload decoded as UTF-8 */
+    public String payloadUtf8() {
+        return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** @return the attempt this claim was granted: the job's fence, 1 on the first claim */
+    public long attempt() {
+        return attempt;
+    }
+
+    /** @return attempts spent against {@link #maxAttempts()}, this one included */
+    public long spentAttempts() {
+        return spent;
+    }
+
+    /** @return attempts allowed before the job goes to dead */
+    public long maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** @return the lease this job was claimed (or last extended) with */
+    public Duration lease() {
+        return Duration.ofMillis(leaseMs);
+    }
+
+    /**
+     * @return true once the lease is known to be lost: a fenced call was refused, renewal was
+     *     refused, or renewal could not succeed before the local deadline. A handler that sees
+     *     true should stop; its result would be refused.
+     */
+    public boolean leaseLost() {
+        return lost.isDone();
+    }
+
+    /** @return why the lease was lost, or empty while it is believed held */
+    public Optional<LeaseLossReason> lossReason() {
+        return Optional.ofNullable(lost.getNow(null));
+    }
+
+    /** @return a future completed with the reason when the lease is lost; never completed otherwise */
+    public CompletableFuture<LeaseLossReason> lost() {
+        return lost.copy();
+    }
+
+    /** @return the settling outcome, or empty while the job is unsettled */
+    public Optional<AckOutcome> outcome() {
+        return Optional.ofNullable(settled.get());
+    }
+
+    /** @return true once complete, fail or returnLease has answered */
+    public boolean isSettled() {
+        return settled.get() != null;
+    }
+
+    /**
+     * Completes the job: removes it from active, drops its lock subkey, and marks it done.
+     *
+     * @return {@link AckOutcome#COMPLETED}, or {@link AckOutcome#LEASE_LOST}
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public AckOutcome complete() {
+        return settleWith("complete", code -> AckOutcome.COMPLETED, () -> queue.completeCode(this));
+    }
+
+    /**
+     * Completes the job and claims the next one in the same round trip.
+     *
+     * @param lease the lease of the next job
+     * @return the next job, or empty when none is pending; {@link #outcome()} holds this job's answer
+     * @throws IllegalArgumentException if the lease is invalid
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public Optional<Job> completeAndClaimNext(Duration lease) {
+        long ms = Queue.checkLease(lease);
+        Queue.Claimed[] box = new Queue.Claimed[1];
+        settleWith("complete", code -> AckOutcome.COMPLETED, () -> {
+            box[0] = queue.claimBatch(1, ms, this);
+            return box[0].ackCode();
+        });
+        Queue.Claimed c = box[0];
+        return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
+    }
+
+    /**
+     * Fails this attempt with {@code error}: a retry after the backoff, or dead once the attempts
+     * are spent.
+     *
+     * @param error the error to keep, truncated to 16 KiB characters; null becomes empty
+     * @return {@link AckOutcome#RETRYING}, {@link AckOutcome#DEAD} or {@link AckOutcome#LEASE_LOST}
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public AckOutcome fail(String error) {
+        return fail(error, true);
+    }
+
+    /**
+     * Fails this attempt with the stack trace of {@code error}.
+     *
+     * @return as {@link #fail(String)}; a {@link NonRetryableException} goes to dead at once
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public AckOutcome fail(Throwable error) {
+        return fail(stackTrace(error), !(error instanceof NonRetryableException));
+    }
+
+    /**
+     * Fails this attempt and sends the job to dead at once, whatever attempts are left.
+     *
+     * @return {@link AckOutcome#DEAD} or {@link AckOutcome#LEASE_LOST}
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public AckOutcome failWithoutRetry(String error) {
+        return fail(error, false);
+    }
+
+    private AckOutcome fail(String error, boolean retry) {
+        String text = error == null ? "" : error;
+        if (text.length() > MAX_ERROR_CHARS) {
+            text = text.substring(0, MAX_ERROR_CHARS) + "\n… (truncated)";
+        }
+        String kept = text;
+        return settleWith("fail", code -> code == 3 ? AckOutcome.DEAD : AckOutcome.RETRYING,
+                () -> queue.failCode(this, kept, retry));
+    }
+
+    /**
+     * Renews the lease to the server's now plus {@code lease}: the active score and the lock
+     * subkey move together. Never revives a lease that has run out. A {@link Worker} does this by
+     * itself at a third of the lease; manual claimers call it.
+     *
+     * @return {@link AckOutcome#EXTENDED} or {@link AckOutcome#LEASE_LOST}
+     * @throws IllegalArgumentException if the lease is invalid
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public AckOutcome extend(Duration lease) {
+        long ms = Queue.checkLease(lease);
+        long start = queue.clockNanos();
+        long code = queue.extendCodes(ms, java.util.List.of(this)).get(0);
+        return onExtended(code, start, ms);
+    }
+
+    /**
+     * Stores {@code progress} in the job hash's {@code progress} field.
+     *
+     * @return {@link AckOutcome#RECORDED} or {@link AckOutcome#LEASE_LOST}
+     * @throws IllegalArgumentException if progress is null or over the payload limit
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public AckOutcome progress(byte[] progress) {
+        long code = queue.progressCode(this, progress);
+        if (code == 1) {
+            return AckOutcome.RECORDED;
+        }
+        markLost(LeaseLossReason.ofCode(code));
+        return AckOutcome.LEASE_LOST;
+    }
+
+    /** As {@link #progress(byte[])} with UTF-8 text. */
+    public AckOutcome progress(String progress) {
+        return progress(progress == null ? null : progress.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Gives the lease back without spending the attempt: the job returns to pending at its old
+     * place. Used by graceful shutdown.
+     *
+     * @return {@link AckOutcome#RETURNED} or {@link AckOutcome#LEASE_LOST}
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public AckOutcome returnLease() {
+        return settleWith("return", code -> AckOutcome.RETURNED, () -> queue.returnCode(this));
+    }
+
+    // ----- package-private plumbing for Queue and Worker -----
+
+    String attemptText() {
+        return attemptText;
+    }
+
+    long localDeadlineNanos() {
+        return localDeadlineNanos;
+    }
+
+    /** Applies one extend answer: a new local deadline, or the loss. */
+    AckOutcome onExtended(long code, long sentAtNanos, long ms) {
+        if (code == 1) {
+            localDeadlineNanos = sentAtNanos + localValidityNanos(ms);
+            return AckOutcome.EXTENDED;
+        }
+        markLost(LeaseLossReason.ofCode(code));
+        return AckOutcome.LEASE_LOST;
+    }
+
+    /** Marks the lease lost (first reason wins) and interrupts a running handler. */
+    void markLost(LeaseLossReason reason) {
+        if (lost.complete(reason)) {
+            Thread t = handlerThread;
+            if (t != null) {
+                synchronized (this) {
+                    if (handlerThread == t) {
+                        t.interrupt();
+                    }
+                }
+            }
+        }
+    }
+
+    /** Called by the worker around the handler so that a loss interrupts the right thread. */
+    void bindHandlerThread(Thread t) {
+        synchronized (this) {
+            handlerThread = t;
+        }
+    }
+
+    /** Runs one settling call: claims the right to settle, and gives it back if Redis fails. */
+    private AckOutcome settleWith(String what, java.util.function.LongFunction<AckOutcome> accepted,
+                                  java.util.function.LongSupplier call) {
+        checkUnsettled(what);
+        long code;
+        try {
+            code = call.getAsLong();
+        } catch (RuntimeException e) {
+            settling.set(false);
+            throw e;
+        }
+        return settle(accepted.apply(code), code);
+    }
+
+    /** Records the settling answer: {@code accepted} for a non-negative code, else the loss. */
+    private AckOutcome settle(AckOutcome accepted, long code) {
+        AckOutcome out = accepted;
+        if (code < 0) {
+            markLost(LeaseLossReason.ofCode(code));
+            out = AckOutcome.LEASE_LOST;
+        }
+        settled.set(out);
+        return out;
+    }
+
+    /** Claims the right to settle; a second settling call, even a concurrent one, throws. */
+    private void checkUnsettled(String what) {
+        if (!settling.compareAndSet(false, true)) {
+            AckOutcome s = settled.get();
+            throw new IllegalStateException("cannot " + what + " job " + id + " of queue " + queue.name()
+                    + " (attempt " + attempt + "): it is already " + (s == null ? "being settled" : "settled as " + s));
+        }
+    }
+
+    static String stackTrace(Throwable t) {
+        if (t == null) {
+            return "";
+        }
+        StringWriter w = new StringWriter();
+        t.printStackTrace(new PrintWriter(w));
+        return w.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "Job[" + queue.name() + "/" + id + " attempt " + attempt + "]";
+    }
+}

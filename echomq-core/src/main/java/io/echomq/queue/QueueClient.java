@@ -1,0 +1,218 @@
+package io.echomq.queue;
+
+import io.echomq.MonotonicClock;
+import io.echomq.RedisCommandException;
+import io.echomq.internal.ChannelSignals;
+import io.echomq.internal.Checks;
+import io.echomq.internal.QueueKeys;
+import io.echomq.internal.RedisEngine;
+import io.echomq.internal.RedisUrls;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The entry point of the EchoMQ job queue on one Redis or Valkey server: hands out
+ * {@link Queue}s and {@link Worker}s that share its connections.
+ *
+ * <pre>{@code
+ * try (QueueClient client = QueueClient.create("redis://127.0.0.1:6379")) {
+ *     client.queue("emails").enqueue("hello");
+ *     try (Worker worker = client.worker("emails", job -> send(job.payloadUtf8()))
+ *             .concurrency(8).lease(Duration.ofSeconds(30)).start()) {
+ *         ...
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe; one client serves a whole process. {@link #close()} shuts down the workers it
+ * started (gracefully, returning unfinished leases) and then its connections.
+ */
+public final class QueueClient implements AutoCloseable {
+    /** Default largest payload: 1 MiB. */
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
+    /** Largest payload limit that may be configured: 64 MiB. */
+    public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
+    /** Default time a completed job's hash is kept (state {@code done}) before Redis expires it. */
+    public static final Duration DEFAULT_RETAIN_COMPLETED = Duration.ofHours(1);
+    /** Default timeout of one Redis command. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+    private final RedisEngine engine;
+    private final int maxPayloadBytes;
+    private final long retainCompletedMs;
+    private final MonotonicClock clock;
+    private final Map<String, Queue> queues = new ConcurrentHashMap<>();
+    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    private final ChannelSignals wakeSignals;
+
+    private QueueClient(Builder b, RedisEngine engine) {
+        this.engine = engine;
+        this.maxPayloadBytes = b.maxPayloadBytes;
+        this.retainCompletedMs = b.retainCompleted.toMillis();
+        this.clock = b.clock;
+        this.wakeSignals = new ChannelSignals(engine);
+    }
+
+    /**
+     * Connects with every default.
+     *
+     * @param redisUrl {@code redis://[user:password@]host[:port][/db]} or {@code rediss://…}
+     * @throws IllegalArgumentException if the URL is malformed
+     * @throws RedisCommandException if the server cannot be reached
+     */
+    public static QueueClient create(String redisUrl) {
+        return builder().redisUrl(redisUrl).build();
+    }
+
+    /** @return a builder; {@link Builder#redisUrl} is required */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * @param name 1..256 bytes of UTF-8 without '{', '}', whitespace or control characters
+     * @return the queue of that name (the same instance for the same name)
+     * @throws IllegalArgumentException if the name is invalid
+     */
+    public Queue queue(String name) {
+        QueueKeys keys = QueueKeys.of(name);
+        return queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine));
+    }
+
+    /**
+     * Starts configuring a worker; nothing runs until {@link Worker.Builder#start()}.
+     *
+     * @param queueName the queue to work
+     * @param handler   the code run for each job
+     * @throws IllegalArgumentException if the name is invalid or the handler null
+     */
+    public Worker.Builder worker(String queueName, JobHandler handler) {
+        Checks.notNull(handler, "handler");
+        return new Worker.Builder(this, queue(queueName), handler);
+    }
+
+    /** @return the server's product and version, for example {@code Redis 7.0.15} */
+    public String serverDescription() {
+        return engine.features().describe();
+    }
+
+    /** Stops every worker started from this client (each with its grace), then closes the connections. */
+    @Override
+    public void close() {
+        for (Worker w : workers) {
+            w.close();
+        }
+        engine.close();
+    }
+
+    int maxPayloadBytes() {
+        return maxPayloadBytes;
+    }
+
+    long retainCompletedMillis() {
+        return retainCompletedMs;
+    }
+
+    MonotonicClock clock() {
+        return clock;
+    }
+
+    RedisEngine engine() {
+        return engine;
+    }
+
+    ChannelSignals wakeSignals() {
+        return wakeSignals;
+    }
+
+    void register(Worker w) {
+        workers.add(w);
+    }
+
+    void unregister(Worker w) {
+        workers.remove(w);
+    }
+
+    /** Configures a {@link QueueClient}. Not thread-safe; build once. */
+    public static final class Builder {
+        private String redisUrl;
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+        private Duration retainCompleted = DEFAULT_RETAIN_COMPLETED;
+        private MonotonicClock clock = MonotonicClock.SYSTEM;
+
+        private Builder() {
+        }
+
+        /**
+         * @param redisUrl the server to use (required)
+         * @throws IllegalArgumentException if null
+         */
+        public Builder redisUrl(String redisUrl) {
+            this.redisUrl = Checks.notNull(redisUrl, "redisUrl");
+            return this;
+        }
+
+        /**
+         * @param timeout how long one command may take, 1 ms..1 hour
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder commandTimeout(Duration timeout) {
+            Checks.ttlMillis(timeout, Duration.ofHours(1), "commandTimeout");
+            this.commandTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param bytes the largest payload (and progress value) accepted, 1..{@link #MAX_PAYLOAD_LIMIT}
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxPayloadBytes(int bytes) {
+            if (bytes < 1 || bytes > MAX_PAYLOAD_LIMIT) {
+                throw new IllegalArgumentException("maxPayloadBytes must be in 1.." + MAX_PAYLOAD_LIMIT + ", was " + bytes);
+            }
+            this.maxPayloadBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @param retain how long a completed job's hash stays readable (state {@code done});
+         *     zero deletes it at completion. At most 365 days.
+         * @throws IllegalArgumentException if null, negative or too long
+         */
+        public Builder retainCompleted(Duration retain) {
+            Checks.notNull(retain, "retainCompleted");
+            if (retain.isNegative() || retain.compareTo(Duration.ofDays(365)) > 0) {
+                throw new IllegalArgumentException("retainCompleted must be in 0..365 days, was " + retain);
+            }
+            this.retainCompleted = retain;
+            return this;
+        }
+
+        /**
+         * @param clock the monotonic clock for local lease deadlines (tests inject one)
+         * @throws IllegalArgumentException if null
+         */
+        public Builder clock(MonotonicClock clock) {
+            this.clock = Checks.notNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Connects.
+         *
+         * @throws IllegalArgumentException if the URL is missing or malformed
+         * @throws RedisCommandException if the server cannot be reached
+         */
+        public QueueClient build() {
+            if (redisUrl == null) {
+                throw new IllegalArgumentException("redisUrl is required");
+            }
+            RedisEngine engine = RedisEngine.connect(RedisUrls.parse(redisUrl), commandTimeout);
+            return new QueueClient(this, engine);
+        }
+    }
+}

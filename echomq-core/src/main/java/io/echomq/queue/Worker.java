@@ -1,0 +1,655 @@
+package io.echomq.queue;
+
+import io.echomq.internal.ChannelSignals;
+import io.echomq.internal.Checks;
+import io.echomq.internal.LockKeys;
+import io.echomq.internal.RedisEngine;
+import io.lettuce.core.SetArgs;
+import java.lang.reflect.Method;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a {@link JobHandler} for the jobs of one queue, with N handlers at once.
+ *
+ * <ul>
+ *   <li><b>Claiming.</b> One dispatcher thread claims as many jobs as there are free handlers, in
+ *       one script. A handler that finishes completes its job and claims the next one in the same
+ *       round trip while the queue has work.</li>
+ *   <li><b>Idle.</b> When the queue is empty the dispatcher waits on the queue's wake channel
+ *       (enqueue publishes on it), so a new job starts within milliseconds. Without a message it
+ *       looks again after the idle poll (5 s by default) or when the earliest delayed job is due,
+ *       whichever is first: an idle worker sends about one command per second.</li>
+ *   <li><b>Leases.</b> One scheduler renews every held lease at about a third of the lease, in
+ *       one batched script call per tick, never from a handler's thread. A lease that is lost
+ *       (renewal refused, or not renewed before the local deadline) interrupts its handler and
+ *       marks the {@link Job}.</li>
+ *   <li><b>Maintenance.</b> Every worker tries, once per maintenance interval, to take the
+ *       queue's maintenance lock ({@code SET NX PX}, our lock's plain acquire, never released so
+ *       it runs out after one interval); the holder reaps expired leases and promotes due delayed
+ *       jobs. So maintenance runs at most once per interval across all processes.</li>
+ *   <li><b>Failures.</b> A handler that throws fails its job with the stack trace (retry with
+ *       backoff, or dead); a poison job never stops the loop. A malformed job hash never reaches
+ *       a handler: the claim script moves it to dead with a reason.</li>
+ *   <li><b>Shutdown.</b> {@link #shutdown(Duration)}: stop claiming, wait up to the grace for
+ *       running jobs, then give unfinished leases back without spending their attempt and
+ *       interrupt their handlers.</li>
+ * </ul>
+ *
+ * <p>Handlers run on virtual threads when the JVM has them (Java 21+), otherwise on a fixed pool
+ * of {@code concurrency} threads, unless an executor is given. The dispatcher thread is not a
+ * daemon: a started worker keeps the JVM alive until it is shut down.
+ */
+public final class Worker implements AutoCloseable {
+    /** Most handlers one worker may run at once. */
+    public static final int MAX_CONCURRENCY = 10_000;
+    /** Default lease of each claimed job. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+    /** Default time {@link #close()} waits for running jobs. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /** Default interval between maintenance runs (reap and promote) across all workers. */
+    public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofSeconds(2);
+    /** Default longest idle wait without a wake message before looking at the queue again. */
+    public static final Duration DEFAULT_IDLE_POLL = Duration.ofSeconds(5);
+    /** Expired leases reaped, and due jobs promoted, per maintenance run. */
+    static final int MAINTENANCE_BATCH = 1000;
+    /** Jobs per extend script call. */
+    static final int EXTEND_CHUNK = 500;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final QueueClient client;
+    private final Queue queue;
+    private final JobHandler handler;
+    private final WorkerListener listener;
+    private final int concurrency;
+    private final long leaseMs;
+    private final long renewEveryNanos;
+    private final Duration defaultGrace;
+    private final long maintenanceMs;
+    private final long idlePollMs;
+    private final ExecutorService executor;
+    private final boolean ownExecutor;
+    private final ScheduledExecutorService scheduler;
+    private final Thread dispatcher;
+    private final Semaphore slots;
+    private final Map<Job, Long> held = new ConcurrentHashMap<>();   // job -> next renewal (nanos)
+    private final AtomicInteger busy = new AtomicInteger();
+    private final Object idleMonitor = new Object();
+    private final CompletableFuture<Void> stopping = new CompletableFuture<>();
+    private final ChannelSignals.Waiter wake;
+    private final String maintenanceKey;
+    private final String maintenanceToken;
+    private final String name;
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder retrying = new LongAdder();
+    private final LongAdder dead = new LongAdder();
+    private final LongAdder leaseLost = new LongAdder();
+    private final LongAdder returned = new LongAdder();
+    private final LongAdder ackErrors = new LongAdder();
+    private volatile boolean running = true;
+    private volatile boolean abandoned;
+    private volatile boolean queueDry;
+    private ShutdownReport report;   // guarded by this
+
+    private Worker(Builder b) {
+        this.client = b.client;
+        this.queue = b.queue;
+        this.handler = b.handler;
+        this.listener = b.listener;
+        this.concurrency = b.concurrency;
+        this.leaseMs = b.leaseMs;
+        this.renewEveryNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMs / 3));
+        this.defaultGrace = b.shutdownGrace;
+        this.maintenanceMs = b.maintenanceInterval.toMillis();
+        this.idlePollMs = b.idlePoll.toMillis();
+        this.name = "emq-worker-" + queue.name() + "-" + SEQUENCE.incrementAndGet();
+        this.slots = new Semaphore(concurrency);
+        this.ownExecutor = b.executor == null;
+        this.executor = ownExecutor ? defaultExecutor(name, concurrency) : b.executor;
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name + "-leases");
+            t.setDaemon(true);
+            return t;
+        });
+        this.maintenanceKey = new LockKeys(LockKeys.DEFAULT_NAMESPACE).lock(queue.keys().maintenanceResource());
+        byte[] token = new byte[16];
+        RANDOM.nextBytes(token);
+        this.maintenanceToken = HexFormat.of().formatHex(token);
+        this.wake = client.wakeSignals().join(queue.keys().wake());
+        this.dispatcher = new Thread(this::dispatchLoop, name + "-dispatch");
+    }
+
+    private void begin() {
+        try {
+            RedisEngine.await(wake.subscribed(), "SUBSCRIBE " + queue.keys().wake(), queue.name());
+        } catch (RuntimeException e) {
+            wake.close();
+            scheduler.shutdownNow();
+            if (ownExecutor) {
+                executor.shutdownNow();
+            }
+            throw e;
+        }
+        long tick = Math.max(5, leaseMs / 6);
+        scheduler.scheduleAtFixedRate(this::renewTick, tick, tick, TimeUnit.MILLISECONDS);
+        long firstMaintenance = ThreadLocalRandom.current().nextLong(1, maintenanceMs + 1);
+        scheduler.scheduleAtFixedRate(this::maintenanceTick, firstMaintenance, maintenanceMs, TimeUnit.MILLISECONDS);
+        client.register(this);
+        dispatcher.start();
+        LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
+    }
+
+    /** @return the queue this worker works */
+    public String queueName() {
+        return queue.name();
+    }
+
+    /** @return true until shutdown (or abandon) begins */
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** @return true when no handler is running and the last claim found the queue empty */
+    public boolean isIdle() {
+        return running && busy.get() == 0 && queueDry;
+    }
+
+    /** @return how many handlers are running now */
+    public int runningJobs() {
+        return busy.get();
+    }
+
+    /** @return what this worker has done so far */
+    public WorkerCounts counts() {
+        return new WorkerCounts(completed.sum(), retrying.sum(), dead.sum(), leaseLost.sum(), returned.sum(),
+                ackErrors.sum());
+    }
+
+    /** Graceful shutdown with the builder's grace (30 s by default); see {@link #shutdown(Duration)}. */
+    @Override
+    public void close() {
+        shutdown(defaultGrace);
+    }
+
+    /**
+     * Graceful shutdown: stops claiming, waits up to {@code grace} for running jobs to finish,
+     * then gives every unfinished lease back to pending <em>without</em> spending its attempt and
+     * interrupts its handler (whose late result the fence will refuse). Idempotent: a second call
+     * returns the first report.
+     *
+     * @throws IllegalArgumentException if grace is null or negative
+     */
+    public synchronized ShutdownReport shutdown(Duration grace) {
+        long graceNanos = Checks.waitNanos(grace, "grace");
+        if (report != null) {
+            return report;
+        }
+        int atStart = busy.get();
+        stopDispatcher();
+        long deadline = System.nanoTime() + graceNanos;
+        synchronized (idleMonitor) {
+            while (busy.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(idleMonitor, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        long back = 0;
+        long notBack = 0;
+        for (Job job : new ArrayList<>(held.keySet())) {
+            try {
+                if (job.returnLease() == AckOutcome.RETURNED) {
+                    back++;
+                    returned.increment();
+                } else {
+                    notBack++;
+                }
+            } catch (IllegalStateException settledMeanwhile) {
+                // the handler settled it between the snapshot and now
+            } catch (RuntimeException e) {
+                notBack++;
+                LOG.warn("{}: could not return the lease of {}: {}", name, job, e.toString());
+            }
+            job.markLost(LeaseLossReason.NOT_ACTIVE);
+        }
+        finish();
+        long finished = Math.max(0, atStart - (back + notBack));
+        report = new ShutdownReport(finished, back, notBack);
+        LOG.info("{} stopped: {}", name, report);
+        return report;
+    }
+
+    /**
+     * Stops at once, as a process killed with {@code kill -9} would: no further command is sent,
+     * nothing is completed or returned, handlers are interrupted. The leases run out and the
+     * reaper returns the jobs, each having spent an attempt. For tests and demonstrations of
+     * crash recovery.
+     */
+    public synchronized void abandon() {
+        if (report != null) {
+            return;
+        }
+        abandoned = true;
+        scheduler.shutdownNow();
+        stopDispatcher();
+        finish();
+        report = new ShutdownReport(0, 0, held.size());
+    }
+
+    private void stopDispatcher() {
+        running = false;
+        stopping.complete(null);
+        slots.release(concurrency + 1);   // wakes a dispatcher blocked on a free slot
+        try {
+            dispatcher.join(client.engine().main().getTimeout().toMillis() + 1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void finish() {
+        scheduler.shutdownNow();
+        if (ownExecutor) {
+            executor.shutdownNow();
+        }
+        wake.close();
+        client.unregister(this);
+    }
+
+    // ------------------------------------------------------------------ dispatcher
+
+    private void dispatchLoop() {
+        while (running) {
+            try {
+                slots.acquire();
+            } catch (InterruptedException e) {
+                return;
+            }
+            int n = 1 + slots.drainPermits();
+            if (!running) {
+                return;
+            }
+            if (n > Queue.MAX_CLAIM) {
+                slots.release(n - Queue.MAX_CLAIM);
+                n = Queue.MAX_CLAIM;
+            }
+            CompletableFuture<Void> signal = wake.signal();
+            Queue.Claimed claimed;
+            try {
+                claimed = queue.claimAsync(n, leaseMs, null).get();
+            } catch (InterruptedException e) {
+                slots.release(n);
+                return;
+            } catch (ExecutionException e) {
+                slots.release(n);
+                LOG.warn("{}: claim failed, retrying in 1 s: {}", name, RedisEngine.unwrap(e).toString());
+                await(CompletableFuture.anyOf(stopping), 1000);
+                continue;
+            }
+            int got = claimed.jobs().size();
+            slots.release(n - got);
+            queueDry = got < n;
+            for (Job job : claimed.jobs()) {
+                start(job);
+            }
+            if (claimed.deadCount() > 0) {
+                LOG.warn("{}: {} malformed job(s) moved to dead", name, claimed.deadCount());
+            }
+            if (queueDry) {
+                long wait = idlePollMs;
+                if (claimed.nextDueMs() >= 0) {
+                    wait = Math.max(1, Math.min(wait, claimed.nextDueMs()));
+                }
+                await(CompletableFuture.anyOf(signal, stopping), wait);
+            }
+        }
+    }
+
+    private static void await(CompletableFuture<?> f, long ms) {
+        try {
+            f.get(ms, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // a timeout is the idle poll; a failed signal only means "look again"
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void start(Job job) {
+        track(job);
+        busy.incrementAndGet();
+        try {
+            executor.execute(() -> runChain(job));
+        } catch (RejectedExecutionException e) {
+            busy.decrementAndGet();
+            held.remove(job);
+            slots.release();
+            LOG.warn("{}: executor refused {}; its lease runs out and the reaper returns it", name, job);
+        }
+    }
+
+    private void track(Job job) {
+        held.put(job, queue.clockNanos() + renewEveryNanos);
+    }
+
+    // ------------------------------------------------------------------ handlers
+
+    private void runChain(Job first) {
+        try {
+            Job job = first;
+            while (job != null) {
+                job = runOne(job);
+                if (job != null) {
+                    track(job);
+                }
+            }
+        } finally {
+            slots.release();
+            if (busy.decrementAndGet() == 0) {
+                synchronized (idleMonitor) {
+                    idleMonitor.notifyAll();
+                }
+            }
+        }
+    }
+
+    private Job runOne(Job job) {
+        Throwable error = null;
+        job.bindHandlerThread(Thread.currentThread());
+        try {
+            if (!job.leaseLost()) {
+                handler.handle(job);
+            }
+        } catch (Throwable t) {
+            error = t;
+        } finally {
+            job.bindHandlerThread(null);
+            Thread.interrupted();   // a loss interrupt must not leak into the next job
+        }
+        if (abandoned) {
+            return null;
+        }
+        Job next = null;
+        AckOutcome outcome = null;
+        try {
+            Optional<LeaseLossReason> lost = job.lossReason();
+            if (job.isSettled()) {
+                outcome = job.outcome().orElse(null);
+            } else if (lost.isPresent() && lost.get() != LeaseLossReason.LOCAL_DEADLINE) {
+                outcome = AckOutcome.LEASE_LOST;   // the server already refused this attempt
+            } else if (error == null) {
+                if (running && !queueDry) {
+                    next = job.completeAndClaimNext(Duration.ofMillis(leaseMs)).orElse(null);
+                    if (next == null) {
+                        queueDry = true;
+                    }
+                } else {
+                    job.complete();
+                }
+                outcome = job.outcome().orElse(null);
+            } else {
+                outcome = job.fail(error);
+            }
+        } catch (IllegalStateException settledConcurrently) {
+            outcome = job.outcome().orElse(null);
+        } catch (RuntimeException e) {
+            ackErrors.increment();
+            LOG.warn("{}: could not settle {}; its lease runs out and the reaper returns it: {}", name, job,
+                    e.toString());
+        } finally {
+            held.remove(job);
+        }
+        if (outcome != null) {
+            count(outcome);
+            try {
+                listener.onSettled(job, outcome, error);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: listener failed on {}", name, job, e);
+            }
+        }
+        return next;
+    }
+
+    private void count(AckOutcome outcome) {
+        switch (outcome) {
+            case COMPLETED -> completed.increment();
+            case RETRYING -> retrying.increment();
+            case DEAD -> dead.increment();
+            case LEASE_LOST -> leaseLost.increment();
+            default -> {
+                // RETURNED is counted by shutdown
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ lease renewal
+
+    private void renewTick() {
+        try {
+            long now = queue.clockNanos();
+            List<Job> due = new ArrayList<>();
+            for (Map.Entry<Job, Long> e : held.entrySet()) {
+                Job job = e.getKey();
+                if (job.leaseLost() || job.isSettled()) {
+                    continue;
+                }
+                if (now - job.localDeadlineNanos() >= 0) {
+                    lose(job, LeaseLossReason.LOCAL_DEADLINE);
+                } else if (now - e.getValue() >= 0) {
+                    due.add(job);
+                    e.setValue(now + renewEveryNanos);
+                }
+            }
+            for (int from = 0; from < due.size(); from += EXTEND_CHUNK) {
+                List<Job> chunk = due.subList(from, Math.min(due.size(), from + EXTEND_CHUNK));
+                queue.extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
+                                RedisEngine.unwrap(failure).toString());
+                        long retry = queue.clockNanos();
+                        for (Job job : chunk) {
+                            held.computeIfPresent(job, (j, at) -> retry);
+                        }
+                        return;
+                    }
+                    for (int i = 0; i < chunk.size(); i++) {
+                        Job job = chunk.get(i);
+                        if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
+                            leaseLostHeard(job);
+                        }
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("{}: renewal tick failed", name, e);
+        }
+    }
+
+    private void lose(Job job, LeaseLossReason reason) {
+        job.markLost(reason);
+        leaseLostHeard(job);
+    }
+
+    private void leaseLostHeard(Job job) {
+        LOG.warn("{}: lease of {} lost: {}", name, job, job.lossReason().orElse(null));
+        try {
+            listener.onLeaseLost(job, job.lossReason().orElse(LeaseLossReason.LOCAL_DEADLINE));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: listener failed on {}", name, job, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ maintenance
+
+    private void maintenanceTick() {
+        if (!running) {
+            return;
+        }
+        try {
+            client.engine().main().async()
+                    .set(maintenanceKey, maintenanceToken, SetArgs.Builder.nx().px(maintenanceMs))
+                    .toCompletableFuture()
+                    .thenCompose(ok -> {
+                        if (!"OK".equals(ok)) {
+                            return CompletableFuture.completedFuture(null);
+                        }
+                        return queue.reapAsync(MAINTENANCE_BATCH).thenCompose(reaped -> {
+                            long back = (Long) reaped.get(0);
+                            long died = (Long) reaped.get(1);
+                            if (back + died > 0) {
+                                LOG.info("{}: reaped {} expired lease(s): {} back to pending, {} to dead", name,
+                                        back + died, back, died);
+                            }
+                            return queue.promoteAsync(MAINTENANCE_BATCH);
+                        });
+                    })
+                    .whenComplete((ignored, failure) -> {
+                        if (failure != null) {
+                            LOG.warn("{}: maintenance failed: {}", name, RedisEngine.unwrap(failure).toString());
+                        }
+                    });
+        } catch (RuntimeException e) {
+            LOG.warn("{}: maintenance failed: {}", name, e.toString());
+        }
+    }
+
+    // ------------------------------------------------------------------ threads
+
+    private static ExecutorService defaultExecutor(String name, int concurrency) {
+        try {
+            Method m = Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
+            return (ExecutorService) m.invoke(null);
+        } catch (ReflectiveOperationException | RuntimeException noVirtualThreads) {
+            AtomicInteger n = new AtomicInteger();
+            return Executors.newFixedThreadPool(concurrency, r -> {
+                Thread t = new Thread(r, name + "-handler-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /**
+     * Configures a {@link Worker}; from {@link QueueClient#worker(String, JobHandler)}. Each setter
+     * checks its value and throws {@link IllegalArgumentException} for a bad one.
+     */
+    public static final class Builder {
+        private final QueueClient client;
+        private final Queue queue;
+        private final JobHandler handler;
+        private int concurrency = Runtime.getRuntime().availableProcessors() * 4;
+        private long leaseMs = DEFAULT_LEASE.toMillis();
+        private Duration shutdownGrace = DEFAULT_SHUTDOWN_GRACE;
+        private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
+        private Duration idlePoll = DEFAULT_IDLE_POLL;
+        private ExecutorService executor;
+        private WorkerListener listener = new WorkerListener() { };
+
+        Builder(QueueClient client, Queue queue, JobHandler handler) {
+            this.client = client;
+            this.queue = queue;
+            this.handler = handler;
+        }
+
+        /** @param n handlers at once, 1..{@link #MAX_CONCURRENCY}; default 4 per CPU */
+        public Builder concurrency(int n) {
+            if (n < 1 || n > MAX_CONCURRENCY) {
+                throw new IllegalArgumentException("concurrency must be in 1.." + MAX_CONCURRENCY + ", was " + n);
+            }
+            this.concurrency = n;
+            return this;
+        }
+
+        /** @param lease each job's lease, {@link Queue#MIN_LEASE}..{@link Queue#MAX_LEASE}; renewed at a third */
+        public Builder lease(Duration lease) {
+            this.leaseMs = Queue.checkLease(lease);
+            return this;
+        }
+
+        /** @param grace how long {@link Worker#close()} waits for running jobs; zero or more */
+        public Builder shutdownGrace(Duration grace) {
+            Checks.waitNanos(grace, "shutdownGrace");
+            this.shutdownGrace = grace;
+            return this;
+        }
+
+        /** @param interval how often reaping and promotion run across all workers, 10 ms..1 hour */
+        public Builder maintenanceInterval(Duration interval) {
+            Checks.ttlMillis(interval, Duration.ofHours(1), "maintenanceInterval");
+            if (interval.toMillis() < 10) {
+                throw new IllegalArgumentException("maintenanceInterval must be at least 10 ms, was " + interval);
+            }
+            this.maintenanceInterval = interval;
+            return this;
+        }
+
+        /** @param poll longest idle wait without a wake message, 10 ms..1 hour */
+        public Builder idlePoll(Duration poll) {
+            Checks.ttlMillis(poll, Duration.ofHours(1), "idlePoll");
+            if (poll.toMillis() < 10) {
+                throw new IllegalArgumentException("idlePoll must be at least 10 ms, was " + poll);
+            }
+            this.idlePoll = poll;
+            return this;
+        }
+
+        /** @param executor runs the handlers; the worker does not shut it down. Default: see {@link Worker}. */
+        public Builder executor(ExecutorService executor) {
+            this.executor = Checks.notNull(executor, "executor");
+            return this;
+        }
+
+        /** @param listener hears every settled job and every lost lease */
+        public Builder listener(WorkerListener listener) {
+            this.listener = Checks.notNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Subscribes to the wake channel and starts claiming.
+         *
+         * @return the running worker
+         * @throws io.echomq.RedisCommandException if the subscription fails
+         */
+        public Worker start() {
+            Worker w = new Worker(this);
+            w.begin();
+            return w;
+        }
+    }
+}

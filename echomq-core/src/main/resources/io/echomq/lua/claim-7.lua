@@ -1,0 +1,138 @@
+-- claim-7.lua: the worker's one step. In this order, all atomic:
+--   1. optionally complete the job the caller just finished (fenced by its attempt);
+--   2. promote delayed jobs that are due, at most a bounded number;
+--   3. claim up to N pending jobs: ZPOPMIN the lowest score, HINCRBY attempts 1 (the fence),
+--      HINCRBY spent 1, state=active, TIME, ZADD active now + lease, SET the lock subkey with
+--      the same deadline. A malformed job hash is moved to dead with a reason instead.
+-- Complete alone is this script with N = 0 and no promotion; promote alone is N = 0, no ack.
+--
+-- KEYS[1] pending   emq:{q}:pending  ZSET
+-- KEYS[2] active    emq:{q}:active   ZSET, score = lease deadline in server ms
+-- KEYS[3] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
+-- KEYS[4] dead      emq:{q}:dead     ZSET, score = time of death in server ms
+-- KEYS[5] seq       emq:{q}:seq      STRING integer (promotion gives a job a fresh place)
+-- KEYS[6] stats     emq:{q}:stats    HASH of counters (completed)
+-- KEYS[7] wake      emq:{q}:wake     pub/sub channel, told when promotion readies jobs nobody took
+-- ARGV[1] prefix    emq:{q}:
+-- ARGV[2] lease     lease in ms for the jobs claimed
+-- ARGV[3] claim     how many jobs to claim at most (0 = none)
+-- ARGV[4] promote   how many due delayed jobs to promote at most (0 = none)
+-- ARGV[5] ack id    id of the job to complete first, or '' for none
+-- ARGV[6] ack att   the attempt that job was granted
+-- ARGV[7] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once
+--
+-- Returns an array: {ack, next_due, dead, promoted, id1, payload1, attempt1, spent1, max1, id2, ...}
+--   ack       1 COMPLETED · 0 no ack asked · -1 SUPERSEDED (attempts moved on) · -2 EXPIRED
+--             (lease deadline passed) · -3 NOT_ACTIVE (job not in state active) · -4 MISSING
+--   next_due  ms until the earliest delayed job is due, when pending ran dry; -1 otherwise
+--   dead      how many malformed jobs were moved to dead during this call
+--   promoted  how many delayed jobs were promoted to pending during this call
+--   then five values per claimed job: id, payload, attempt (the fence), spent attempts, max attempts
+local pending, active, delayed, dead, seqKey, stats, wake =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local prefix = ARGV[1]
+local lease = tonumber(ARGV[2])
+local want = tonumber(ARGV[3])
+local promoteMax = tonumber(ARGV[4])
+local ackId = ARGV[5]
+local SHIFT = 4398046511104
+
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+local function isInt(v)
+  return v == false or v == nil or string.match(v, '^%-?%d+$') ~= nil
+end
+
+-- 1. complete
+local ack = 0
+if ackId ~= '' then
+  local jk = prefix .. 'job:' .. ackId
+  local h = redis.call('HMGET', jk, 'state', 'attempts')
+  local deadline = redis.call('ZSCORE', active, ackId)
+  if not h[1] and not h[2] then ack = -4
+  elseif h[2] ~= ARGV[6] then ack = -1
+  elseif h[1] ~= 'active' then ack = -3
+  elseif not deadline or tonumber(deadline) <= now then ack = -2
+  else
+    redis.call('ZREM', active, ackId)
+    redis.call('DEL', jk .. ':lock')
+    local retain = tonumber(ARGV[7])
+    if retain > 0 then
+      redis.call('HSET', jk, 'state', 'done', 'finished_at', now)
+      redis.call('PEXPIRE', jk, retain)
+    else
+      redis.call('DEL', jk)
+    end
+    redis.call('HINCRBY', stats, 'completed', 1)
+    ack = 1
+  end
+end
+
+-- 2. promote due delayed jobs, each to the back of its priority band
+local promoted = 0
+if promoteMax > 0 then
+  local due = redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, promoteMax)
+  for _, id in ipairs(due) do
+    local jk = prefix .. 'job:' .. id
+    local ok, p = pcall(redis.call, 'HGET', jk, 'priority')
+    local priority = 0
+    if ok and p and isInt(p) then priority = tonumber(p) end
+    local seq = redis.call('INCR', seqKey)
+    redis.call('ZREM', delayed, id)
+    redis.call('ZADD', pending, seq - priority * SHIFT, id)
+    if ok then redis.call('HSET', jk, 'state', 'pending') end
+    promoted = promoted + 1
+  end
+end
+
+-- 3. claim
+local out = {ack, -1, 0, promoted}
+local claimed = 0
+local deadCount = 0
+local pops = 0
+while claimed < want and pops < want + 64 do
+  pops = pops + 1
+  local popped = redis.call('ZPOPMIN', pending)
+  if #popped == 0 then break end
+  local id, score = popped[1], popped[2]
+  local jk = prefix .. 'job:' .. id
+  local ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
+    'priority', 'backoff_ms', 'backoff_max_ms')
+  local reason = nil
+  if not ok then
+    reason = 'job key is not a hash'
+  elseif not h[1] then
+    if not h[2] and not h[3] then reason = 'job hash is missing' else reason = 'job hash has no payload' end
+  elseif not isInt(h[2]) then reason = 'attempts is not an integer: ' .. h[2]
+  elseif not isInt(h[3]) then reason = 'spent is not an integer: ' .. h[3]
+  elseif not isInt(h[4]) or (h[4] and tonumber(h[4]) < 1) then reason = 'max_attempts is not a positive integer: ' .. h[4]
+  elseif not isInt(h[5]) or (h[5] and math.abs(tonumber(h[5])) > 1000) then reason = 'priority is not an integer in -1000..1000: ' .. h[5]
+  elseif not isInt(h[6]) or not isInt(h[7]) then reason = 'backoff_ms or backoff_max_ms is not an integer'
+  end
+  if reason then
+    if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', now) end
+    redis.call('ZADD', dead, now, id)
+    deadCount = deadCount + 1
+  else
+    local attempt = redis.call('HINCRBY', jk, 'attempts', 1)
+    local spent = redis.call('HINCRBY', jk, 'spent', 1)
+    redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', now)
+    redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
+    redis.call('ZADD', active, now + lease, id)
+    out[#out + 1] = id
+    out[#out + 1] = h[1]
+    out[#out + 1] = attempt
+    out[#out + 1] = spent
+    out[#out + 1] = tonumber(h[4] or '3')
+    claimed = claimed + 1
+  end
+end
+out[3] = deadCount
+
+if claimed < want then
+  local first = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
+  if first[2] then out[2] = math.max(0, tonumber(first[2]) - now) end
+end
+if promoted > claimed then redis.call('PUBLISH', wake, promoted - claimed) end
+return out

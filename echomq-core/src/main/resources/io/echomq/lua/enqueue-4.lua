@@ -1,0 +1,75 @@
+-- enqueue-4.lua: adds one or many jobs to a queue in one atomic step. Each job gets the next id
+-- from the queue's sequence, a hash, and a place either in pending (ready now) or in delayed
+-- (due later, on the server clock). An idempotency key that is still inside its window returns
+-- the id it already maps to and adds nothing.
+--
+-- KEYS[1] pending   emq:{q}:pending  ZSET, score = seq - priority * 2^42 (lowest claimed first)
+-- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
+-- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
+-- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call that readied jobs
+-- ARGV[1] prefix    emq:{q}:  (job keys are <prefix>job:<id>, idempotency keys <prefix>idem:<key>)
+-- ARGV[2] count     number of jobs n that follow, >= 1
+-- ARGV[3..]         n groups of 9 values, one group per job, in this order:
+--                     payload, priority (-1000..1000), delay ms (0 = none), run-at epoch ms
+--                     (0 = none; wins over delay), max attempts (0 = default 3), backoff base ms
+--                     (0 = default 1000), backoff cap ms (0 = default 3600000),
+--                     idempotency key ('' = none), idempotency window ms
+--
+-- Returns a flat array of 2n values: for each job in order, its id and 1 if it was created or
+-- 0 if its idempotency key already named the existing id that is returned instead.
+local pending, delayed, seqKey, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local prefix = ARGV[1]
+local count = tonumber(ARGV[2])
+local SHIFT = 4398046511104 -- 2^42: priorities are whole bands of the score
+
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local out = {}
+local ready = 0
+
+for i = 0, count - 1 do
+  local b = 3 + i * 9
+  local idem = ARGV[b + 7]
+  local idemKey = nil
+  local existing = false
+  if idem ~= '' then
+    idemKey = prefix .. 'idem:' .. idem
+    local known = redis.call('GET', idemKey)
+    if known then
+      out[#out + 1] = known
+      out[#out + 1] = 0
+      existing = true
+    end
+  end
+  if not existing then
+    local id = string.format('%d', redis.call('INCR', seqKey))
+    local jk = prefix .. 'job:' .. id
+    local priority = tonumber(ARGV[b + 1])
+    local delay = tonumber(ARGV[b + 2])
+    local runAt = tonumber(ARGV[b + 3])
+    redis.call('HSET', jk, 'payload', ARGV[b], 'attempts', 0, 'created_at', now)
+    if priority ~= 0 then redis.call('HSET', jk, 'priority', priority) end
+    if ARGV[b + 4] ~= '0' then redis.call('HSET', jk, 'max_attempts', ARGV[b + 4]) end
+    if ARGV[b + 5] ~= '0' then redis.call('HSET', jk, 'backoff_ms', ARGV[b + 5]) end
+    if ARGV[b + 6] ~= '0' then redis.call('HSET', jk, 'backoff_max_ms', ARGV[b + 6]) end
+    if idemKey then
+      redis.call('SET', idemKey, id, 'PX', ARGV[b + 8])
+      redis.call('HSET', jk, 'idem', idem)
+    end
+    local due = 0
+    if runAt > 0 then due = runAt elseif delay > 0 then due = now + delay end
+    if due > now then
+      redis.call('HSET', jk, 'state', 'delayed')
+      redis.call('ZADD', delayed, due, id)
+    else
+      redis.call('HSET', jk, 'state', 'pending')
+      redis.call('ZADD', pending, tonumber(id) - priority * SHIFT, id)
+      ready = ready + 1
+    end
+    out[#out + 1] = id
+    out[#out + 1] = 1
+  end
+end
+
+if ready > 0 then redis.call('PUBLISH', wake, ready) end
+return out

@@ -1,0 +1,48 @@
+-- reap-4.lua: returns expired leases to pending, at most a bounded number per call, on the
+-- server clock. A lease is expired when its active score (the deadline) is at or before now; a
+-- lease extended in time has a later score and is never touched. The reaped attempt counts: a
+-- job that has spent max_attempts goes to dead with the reason instead. Safe to run from every
+-- worker at once: each expired id is moved by exactly one call.
+--
+-- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
+-- KEYS[2] pending   emq:{q}:pending  ZSET
+-- KEYS[3] dead      emq:{q}:dead     ZSET, score = time of death in server ms
+-- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were returned
+-- ARGV[1] prefix    emq:{q}:
+-- ARGV[2] limit     the most expired leases to handle in this call
+--
+-- Returns a two-element array {returned, dead}: jobs put back in pending, jobs moved to dead.
+local active, pending, dead, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local prefix = ARGV[1]
+
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+local returned, died = 0, 0
+local expired = redis.call('ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(expired) do
+  local jk = prefix .. 'job:' .. id
+  redis.call('ZREM', active, id)
+  redis.call('DEL', jk .. ':lock')
+  local ok, h = pcall(redis.call, 'HMGET', jk, 'attempts', 'spent', 'max_attempts', 'score')
+  if not ok then
+    redis.call('ZADD', dead, now, id)
+    died = died + 1
+  else
+    local spent = tonumber(h[2] or '0') or 0
+    local maxAttempts = tonumber(h[3] or '3') or 3
+    local note = 'lease expired on attempt ' .. (h[1] or '?') .. ' (the worker stopped renewing it)'
+    if spent >= maxAttempts or not h[1] then
+      redis.call('HSET', jk, 'state', 'dead', 'last_error', note, 'finished_at', now,
+        'dead_reason', 'lease expired on ' .. spent .. ' of ' .. maxAttempts .. ' attempts')
+      redis.call('ZADD', dead, now, id)
+      died = died + 1
+    else
+      redis.call('HSET', jk, 'state', 'pending', 'last_error', note)
+      redis.call('ZADD', pending, tonumber(h[4] or '0') or 0, id)
+      returned = returned + 1
+    end
+  end
+end
+if returned > 0 then redis.call('PUBLISH', wake, returned) end
+return {returned, died}

@@ -1,0 +1,41 @@
+-- redrive-4.lua: moves dead jobs back to pending with a fresh budget of attempts. spent is reset
+-- to 0 while attempts (the fence) keeps rising. Each job goes to the back of its priority band.
+-- A dead entry whose hash is missing or has no payload stays in dead.
+--
+-- KEYS[1] dead      emq:{q}:dead     ZSET, score = time of death in server ms
+-- KEYS[2] pending   emq:{q}:pending  ZSET
+-- KEYS[3] seq       emq:{q}:seq      STRING integer
+-- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were readied
+-- ARGV[1] prefix    emq:{q}:
+-- ARGV[2] limit     the most jobs to redrive, oldest death first, when no ids follow
+-- ARGV[3..]         optional ids to redrive instead of the oldest
+--
+-- Returns an integer: how many jobs were moved to pending.
+local dead, pending, seqKey, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local prefix = ARGV[1]
+local SHIFT = 4398046511104
+
+local ids = {}
+if #ARGV > 2 then
+  for i = 3, #ARGV do ids[#ids + 1] = ARGV[i] end
+else
+  ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[2]) - 1)
+end
+
+local moved = 0
+for _, id in ipairs(ids) do
+  local jk = prefix .. 'job:' .. id
+  if redis.call('ZSCORE', dead, id) and redis.call('TYPE', jk)['ok'] == 'hash'
+      and redis.call('HEXISTS', jk, 'payload') == 1 then
+    local p = tonumber(redis.call('HGET', jk, 'priority') or '0') or 0
+    local seq = redis.call('INCR', seqKey)
+    redis.call('HSET', jk, 'state', 'pending', 'spent', 0)
+    redis.call('HDEL', jk, 'dead_reason', 'finished_at')
+    redis.call('PERSIST', jk)
+    redis.call('ZREM', dead, id)
+    redis.call('ZADD', pending, seq - p * SHIFT, id)
+    moved = moved + 1
+  end
+end
+if moved > 0 then redis.call('PUBLISH', wake, moved) end
+return moved

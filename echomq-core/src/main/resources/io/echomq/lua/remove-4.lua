@@ -1,0 +1,34 @@
+-- remove-4.lua: deletes a job wherever it is. Refuses while the job's lock subkey is held (a
+-- worker is running it), unless forced by an operator. Also drops the job's idempotency key when
+-- that key still names this job.
+--
+-- KEYS[1] pending   emq:{q}:pending  ZSET
+-- KEYS[2] active    emq:{q}:active   ZSET
+-- KEYS[3] delayed   emq:{q}:delayed  ZSET
+-- KEYS[4] dead      emq:{q}:dead     ZSET
+-- ARGV[1] prefix    emq:{q}:
+-- ARGV[2] id        the job id
+-- ARGV[3] force     1 to remove even while the lock subkey is held
+--
+-- Returns an integer:
+--    1  REMOVED
+--    0  LOCKED   the lock subkey emq:{q}:job:<id>:lock exists and force was not given
+--   -1  MISSING  no hash and no set entry for this id
+local prefix, id = ARGV[1], ARGV[2]
+local jk = prefix .. 'job:' .. id
+local lk = jk .. ':lock'
+
+if ARGV[3] ~= '1' and redis.call('EXISTS', lk) == 1 then return 0 end
+
+local found = redis.call('EXISTS', jk)
+for i = 1, 4 do found = found + redis.call('ZREM', KEYS[i], id) end
+if found == 0 then return -1 end
+
+if redis.call('TYPE', jk)['ok'] == 'hash' then
+  local idem = redis.call('HGET', jk, 'idem')
+  if idem and redis.call('GET', prefix .. 'idem:' .. idem) == id then
+    redis.call('DEL', prefix .. 'idem:' .. idem)
+  end
+end
+redis.call('DEL', jk, lk)
+return 1

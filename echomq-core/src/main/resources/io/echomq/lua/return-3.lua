@@ -1,0 +1,38 @@
+-- return-3.lua: gives a lease back without spending an attempt (graceful shutdown). The job goes
+-- back to pending at the score it was claimed with, so it keeps its place; spent drops by one,
+-- while attempts (the fence) is left alone, so the returning worker's attempt stays stale forever.
+--
+-- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
+-- KEYS[2] pending   emq:{q}:pending  ZSET
+-- KEYS[3] wake      emq:{q}:wake     pub/sub channel, told that a job is ready
+-- ARGV[1] prefix    emq:{q}:
+-- ARGV[2] id        the job id
+-- ARGV[3] attempt   the attempt the caller was granted
+--
+-- Returns an integer:
+--    1  RETURNED
+--   -1  SUPERSEDED  attempts moved on
+--   -2  EXPIRED     the lease deadline passed; the reaper owns the job (and charges the attempt)
+--   -3  NOT_ACTIVE  the job is not in state active
+--   -4  MISSING     the job hash does not exist
+local active, pending, wake = KEYS[1], KEYS[2], KEYS[3]
+local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
+local jk = prefix .. 'job:' .. id
+
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+local h = redis.call('HMGET', jk, 'state', 'attempts', 'score')
+if not h[1] and not h[2] then return -4 end
+if h[2] ~= attempt then return -1 end
+if h[1] ~= 'active' then return -3 end
+local deadline = redis.call('ZSCORE', active, id)
+if not deadline or tonumber(deadline) <= now then return -2 end
+
+redis.call('ZREM', active, id)
+redis.call('DEL', jk .. ':lock')
+redis.call('HINCRBY', jk, 'spent', -1)
+redis.call('HSET', jk, 'state', 'pending')
+redis.call('ZADD', pending, tonumber(h[3] or '0'), id)
+redis.call('PUBLISH', wake, 1)
+return 1

@@ -1,0 +1,58 @@
+package io.echomq.queue;
+
+import io.echomq.testkit.RawRedis;
+import io.echomq.testkit.RedisExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** One real redis-server per test class; a fresh keyspace, client and queue per test. */
+abstract class QueueTestBase {
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    private final List<QueueClient> clients = new ArrayList<>();
+    QueueClient client;
+    Queue queue;
+
+    @BeforeEach
+    void connect() {
+        REDIS.flushAll();
+        client = client(b -> { });
+        queue = client.queue("q");
+    }
+
+    @AfterEach
+    void disconnect() {
+        clients.forEach(c -> {
+            try {
+                c.close();
+            } catch (RuntimeException ignored) {
+                // best effort
+            }
+        });
+        clients.clear();
+    }
+
+    /** A further client, closed after the test. */
+    QueueClient client(Consumer<QueueClient.Builder> config) {
+        QueueClient.Builder b = QueueClient.builder().redisUrl(REDIS.url());
+        config.accept(b);
+        QueueClient c = b.build();
+        clients.add(c);
+        return c;
+    }
+
+    RawRedis raw() {
+        return REDIS.raw();
+    }
+
+    /** Raw HGET of a job field, as text, or null. */
+    String field(String id, String name) {
+        Object v = raw().call("HGET", "emq:{q}:job:" + id, name);
+        return v == null ? null : v instanceof byte[] b ? new String(b) : v.toString();
+    }
+}
