@@ -22,7 +22,8 @@ final class ExitCodes {
     static final String FOOTER_HEADING = "%nExit codes:%n";
     /** The footer listing every exit code. */
     static final String[] FOOTER = {
-        "  0  success, or an answer (RELEASED, NOT_OWNER, EXPIRED, RENEWED, held, free, REMOVED)",
+        "  0  success, or an answer (RELEASED, NOT_OWNER, EXPIRED, RENEWED, held, free,",
+        "     REMOVED, an enqueued job's id); worker: it stopped cleanly",
         "  1  the lock is held: acquire printed nil (also when --wait ran out);",
         "     queue remove printed LOCKED or MISSING; queue inspect found no such job;",
         "     demo: an act did not behave as the seed says",

@@ -154,15 +154,15 @@ final class WorkerCommand implements Callable<Integer> {
                     .shutdownGrace(Duration.ofMillis(grace))
                     .executor(handlers)
                     .start();
-            ShutdownReport report = null;
             try {
                 err.println(who + ": concurrency " + n + ", lease " + lease + " ms, server "
                         + client.serverDescription());
                 err.flush();
                 run(worker, q, who, err);
             } finally {
-                report = worker.shutdown(Duration.ofMillis(grace));
+                ShutdownReport report = worker.shutdown(Duration.ofMillis(grace));
                 shell.killAll();   // commands whose handler was interrupted but has not killed them yet
+                awaitHandlers(handlers);   // so that the summary counts them out
                 err.println(who + ": stopped (" + stopReason + "): " + summary(worker) + " returned="
                         + report.returned() + (report.notReturned() > 0 ? " not_returned=" + report.notReturned() : ""));
                 err.flush();
@@ -220,6 +220,16 @@ final class WorkerCommand implements Callable<Integer> {
     void stop() {
         stopReason = "signal";
         stop.countDown();
+    }
+
+    /** Lets the handlers still unwinding after an interrupt finish, for a bounded time. */
+    private static void awaitHandlers(ExecutorService handlers) {
+        handlers.shutdown();
+        try {
+            handlers.awaitTermination(KILL_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void removeHook(Thread hook) {
