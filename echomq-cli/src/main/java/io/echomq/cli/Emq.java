@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -8,12 +9,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code emq} command: lock administration, an embedded Redis server and the demo that replays
- * the seed's locking scenarios.
+ * The {@code emq} command: lock and queue administration, a shell-command worker, an embedded Redis
+ * server and the demo that replays the seed's locking scenarios.
  *
  * <pre>
  * emq lock acquire orders --ttl 30000      # OK token=… fence=1
  * emq lock inspect orders                  # held token=… ttl_ms=29950 fence=1
+ * emq queue enqueue emails '{"to":"ada"}'  # 1
+ * emq queue stats emails                   # pending=1 active=0 delayed=0 dead=0 …
+ * emq worker emails --exec 'send-mail'     # runs send-mail once per job, payload on stdin
  * emq server                               # a redis-server on 127.0.0.1:6379
  * emq demo                                 # the five acts, each with PASS or FAIL
  * </pre>
@@ -24,8 +28,9 @@ import picocli.CommandLine.Command;
 @Command(name = "emq",
         mixinStandardHelpOptions = true,
         versionProvider = Emq.Version.class,
-        description = "EchoMQ: leases and fenced locks on Redis or Valkey.",
-        subcommands = {LockCommands.class, ServerCommand.class, DemoCommand.class})
+        description = "EchoMQ: leases, fenced locks and a claim-lease job queue on Redis or Valkey.",
+        subcommands = {LockCommands.class, QueueCommands.class, WorkerCommand.class, ServerCommand.class,
+            DemoCommand.class})
 public final class Emq {
 
     Emq() {
@@ -53,6 +58,20 @@ public final class Emq {
      * @return a ready command line; set its out and err writers to capture output
      */
     public static CommandLine commandLine(Map<String, String> env) {
+        return commandLine(env, System.in);
+    }
+
+    /**
+     * As {@link #commandLine(Map)}, with the stream {@code emq queue enqueue <queue> -} reads its
+     * payload from instead of {@link System#in}.
+     *
+     * @param env   the environment to read {@value RedisOptions#ENV} from
+     * @param stdin the standard input of the commands; not closed by them
+     * @return a ready command line; set its out and err writers to capture output
+     * @throws NullPointerException if stdin is null
+     */
+    public static CommandLine commandLine(Map<String, String> env, InputStream stdin) {
+        java.util.Objects.requireNonNull(stdin, "stdin");
         CommandLine cli = new CommandLine(new Emq());
         // A token minted by another client may start with '-': take such an argument as a value, and
         // never split it into clustered short options.
@@ -62,6 +81,8 @@ public final class Emq {
         cli.setParameterExceptionHandler(new Failures());
         cli.setExecutionExceptionHandler(new Failures());
         addFooter(cli);
+        QueueCommands.Enqueue enqueue = cli.getSubcommands().get("queue").getSubcommands().get("enqueue").getCommand();
+        enqueue.stdin = stdin;
         return cli;
     }
 

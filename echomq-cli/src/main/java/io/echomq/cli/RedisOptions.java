@@ -1,6 +1,7 @@
 package io.echomq.cli;
 
 import io.echomq.lock.LockClient;
+import io.echomq.queue.QueueClient;
 import java.lang.reflect.Field;
 import java.util.Map;
 import picocli.CommandLine.IDefaultValueProvider;
@@ -31,6 +32,16 @@ final class RedisOptions {
      */
     LockClient connect() {
         return LockClient.create(url);
+    }
+
+    /**
+     * Connects a queue client to {@link #url}.
+     *
+     * @throws IllegalArgumentException if the URL is malformed
+     * @throws io.echomq.RedisCommandException if the server cannot be reached
+     */
+    QueueClient connectQueue() {
+        return QueueClient.create(url);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.echomq.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -18,9 +19,17 @@ import picocli.CommandLine;
  */
 record EmqRun(int code, String out, String err) {
 
-    /** Runs {@code emq args} through the same command tree as {@link Emq#main}, with {@code env}. */
+    /**
+     * Runs {@code emq args} through the same command tree as {@link Emq#main}, with {@code env} and
+     * an empty stdin.
+     */
     static EmqRun run(Map<String, String> env, String... args) {
-        CommandLine cli = Emq.commandLine(env);
+        return run(env, InputStream.nullInputStream(), args);
+    }
+
+    /** Runs {@code emq args} with {@code env}, reading {@code stdin} as the standard input. */
+    static EmqRun run(Map<String, String> env, InputStream stdin, String... args) {
+        CommandLine cli = Emq.commandLine(env, stdin);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));

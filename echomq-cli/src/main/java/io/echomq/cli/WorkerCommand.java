@@ -1,0 +1,403 @@
+package io.echomq.cli;
+
+import io.echomq.RedisCommandException;
+import io.echomq.queue.Job;
+import io.echomq.queue.JobHandler;
+import io.echomq.queue.Queue;
+import io.echomq.queue.QueueClient;
+import io.echomq.queue.ShutdownReport;
+import io.echomq.queue.Worker;
+import io.echomq.queue.WorkerCounts;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code emq worker <q> --exec '<shell command>'}: a {@link Worker} whose handler runs
+ * {@code /bin/sh -c <command>} once per job, with the payload on its stdin. Exit status 0
+ * completes the job; any other fails it with the tail of the command's stderr. The worker renews
+ * the lease while the command runs; when the lease is lost (or the grace of a shutdown runs out)
+ * the command and its children are killed.
+ *
+ * <p>It runs until SIGTERM or SIGINT (a shutdown hook triggers the graceful shutdown), or, with
+ * {@code --exit-when-idle}, until the queue is drained. It is meant to run as its own process
+ * ({@code java -jar emq.jar worker …}); {@link #call()} returns once the worker has stopped and
+ * every command it started is gone, so {@link Emq#main} then exits the JVM.
+ */
+@Command(name = "worker",
+        description = {"Works <queue>: runs /bin/sh -c <command> once per job, up to --concurrency at once.",
+            "Each command gets the payload on stdin and EMQ_QUEUE, EMQ_JOB_ID and EMQ_JOB_ATTEMPT in its "
+                + "environment. Its stdout is passed through to the worker's stdout, line by line; its stderr is "
+                + "captured. Exit status 0 completes the job; any other fails it (retry after a backoff, or dead "
+                + "once its attempts are spent) with the last 16 KiB of stderr and 'exit status N' as the error. "
+                + "The lease is renewed while the command runs; if it is lost, the command and its children are "
+                + "killed (SIGKILL).",
+            "On stderr: a start line (worker <queue>: concurrency N, lease M ms, server <server>), a summary "
+                + "every 5 s while there is work (completed=N retrying=N dead=N lost=N running=N), and a final "
+                + "summary that adds returned=N (leases given back unspent at shutdown).",
+            "Runs until SIGTERM or SIGINT, then stops claiming, waits up to --grace for running commands, gives "
+                + "the other leases back without spending their attempt, kills their commands and exits; the JVM "
+                + "then reports exit status 143 (SIGTERM) or 130 (SIGINT), as for any signal. Ctrl-C in a terminal "
+                + "also reaches the running commands. With --exit-when-idle it exits 0 once it is idle and the "
+                + "queue has nothing pending, active or delayed (looked at every 200 ms).",
+            "Exit code 2 for bad input and 3 when Redis cannot be reached at start; later Redis failures are "
+                + "logged and retried."})
+final class WorkerCommand implements Callable<Integer> {
+    /** Most stderr kept per command, in bytes. */
+    static final int STDERR_TAIL_BYTES = 16 * 1024;
+    /** The longest error a job keeps, in characters ({@link Job#fail(String)} cuts longer ones at the end). */
+    static final int MAX_ERROR_CHARS = 16 * 1024;
+    /** How often the stop, the --exit-when-idle condition and the summary are looked at. */
+    static final long CHECK_EVERY_MS = 200;
+    /** How often the summary line is printed while there is work. */
+    static final long SUMMARY_EVERY_MS = 5_000;
+    /** How long a finished command's output streams may take to reach end of file. */
+    static final long DRAIN_WAIT_MS = 2_000;
+    /** How long a killed command may take to die before the worker gives up waiting. */
+    static final long KILL_WAIT_MS = 5_000;
+    /** How long the shutdown hook waits, beyond the grace, for {@link #call()} to finish. */
+    static final long HOOK_MARGIN_MS = 15_000;
+
+    @Spec
+    CommandSpec spec;
+    @Mixin
+    HelpOption help;
+    @Mixin
+    RedisOptions redis;
+    @Parameters(index = "0", paramLabel = "<queue>",
+            description = "The queue to work: 1..256 bytes of UTF-8 without '{', '}', whitespace or control "
+                + "characters.")
+    String queue;
+    @Option(names = "--exec", required = true, paramLabel = "<shell command>",
+            description = "The shell command run for each job, as /bin/sh -c <shell command>.")
+    String command;
+    @Option(names = "--concurrency", paramLabel = "<n>", defaultValue = "4",
+            description = "Commands at once, 1.." + Worker.MAX_CONCURRENCY + ". Default: ${DEFAULT-VALUE}.")
+    int concurrency;
+    @Option(names = "--lease", paramLabel = "<ms>", defaultValue = "30000",
+            description = "Each job's lease, 20..86400000 ms, renewed at a third of it while the command runs. "
+                + "Default: ${DEFAULT-VALUE}.")
+    long leaseMillis;
+    @Option(names = "--grace", paramLabel = "<ms>", defaultValue = "30000",
+            description = "At shutdown, how long running commands may take to finish, 0..86400000 ms. "
+                + "Default: ${DEFAULT-VALUE}.")
+    long graceMillis;
+    @Option(names = "--exit-when-idle",
+            description = "Exit 0 once the worker is idle and the queue has nothing pending, active or delayed.")
+    boolean exitWhenIdle;
+
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private volatile String stopReason = "stopped";
+
+    @Override
+    public Integer call() throws InterruptedException {
+        QueueCommands.checkQueue(spec, queue);
+        if (command.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--exec must not be empty");
+        }
+        int n = (int) QueueCommands.inRange(spec, "--concurrency", concurrency, 1, Worker.MAX_CONCURRENCY, "");
+        long lease = QueueCommands.inRange(spec, "--lease", leaseMillis, Queue.MIN_LEASE.toMillis(),
+                Queue.MAX_LEASE.toMillis(), " milliseconds");
+        long grace = QueueCommands.inRange(spec, "--grace", graceMillis, 0, Queue.MAX_LEASE.toMillis(),
+                " milliseconds");
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String who = "worker " + queue;
+
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stopReason = "signal";
+            stop.countDown();
+            try {
+                finished.await(grace + HOOK_MARGIN_MS, TimeUnit.MILLISECONDS);   // let call() shut down and report
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "emq-worker-shutdown");
+        ExecutorService handlers = Executors.newFixedThreadPool(n, daemon("emq-worker-" + queue + "-exec"));
+        ExecutorService pumps = Executors.newCachedThreadPool(daemon("emq-worker-" + queue + "-io"));
+        ShellHandler shell = new ShellHandler(command, out, pumps);
+        try (QueueClient client = redis.connectQueue()) {
+            // Before the worker starts: a signal from now on stops it gracefully.
+            Runtime.getRuntime().addShutdownHook(hook);
+            Queue q = client.queue(queue);
+            Worker worker = client.worker(queue, shell)
+                    .concurrency(n)
+                    .lease(Duration.ofMillis(lease))
+                    .shutdownGrace(Duration.ofMillis(grace))
+                    .executor(handlers)
+                    .start();
+            try {
+                err.println(who + ": concurrency " + n + ", lease " + lease + " ms, server "
+                        + client.serverDescription());
+                err.flush();
+                run(worker, q, who, err);
+            } finally {
+                ShutdownReport report = worker.shutdown(Duration.ofMillis(grace));
+                shell.killAll();   // commands whose handler was interrupted but has not killed them yet
+                awaitHandlers(handlers);   // so that the summary counts them out
+                err.println(who + ": stopped (" + stopReason + "): " + summary(worker) + " returned="
+                        + report.returned() + (report.notReturned() > 0 ? " not_returned=" + report.notReturned() : ""));
+                err.flush();
+            }
+        } finally {
+            handlers.shutdownNow();
+            pumps.shutdownNow();
+            finished.countDown();
+            removeHook(hook);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Waits for a stop: a signal, or with --exit-when-idle a drained queue; prints the summaries. */
+    private void run(Worker worker, Queue q, String who, PrintWriter err) throws InterruptedException {
+        long nextSummary = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SUMMARY_EVERY_MS);
+        String lastSummary = summary(worker);
+        long nextStatsWarning = System.nanoTime();
+        while (!stop.await(CHECK_EVERY_MS, TimeUnit.MILLISECONDS)) {
+            if (System.nanoTime() - nextSummary >= 0) {
+                nextSummary = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SUMMARY_EVERY_MS);
+                String now = summary(worker);
+                if (!now.equals(lastSummary) || worker.runningJobs() > 0) {
+                    err.println(who + ": " + now);
+                    err.flush();
+                    lastSummary = now;
+                }
+            }
+            if (exitWhenIdle && worker.isIdle()) {
+                try {
+                    if (q.stats().drained() && worker.isIdle()) {
+                        stopReason = "queue drained";
+                        return;
+                    }
+                } catch (RedisCommandException e) {
+                    if (System.nanoTime() - nextStatsWarning >= 0) {
+                        err.println(who + ": cannot read the queue's counts, still working: "
+                                + Failures.oneLine(Failures.withRootCause(e)));
+                        err.flush();
+                        nextStatsWarning = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SUMMARY_EVERY_MS);
+                    }
+                }
+            }
+        }
+    }
+
+    /** @return {@code completed=N retrying=N dead=N lost=N running=N} */
+    static String summary(Worker worker) {
+        WorkerCounts c = worker.counts();
+        return "completed=" + c.completed() + " retrying=" + c.retrying() + " dead=" + c.dead() + " lost="
+                + c.leaseLost() + " running=" + worker.runningJobs();
+    }
+
+    /** Stops a running {@link #call()} as SIGTERM would, for tests. */
+    void stop() {
+        stopReason = "signal";
+        stop.countDown();
+    }
+
+    /** Lets the handlers still unwinding after an interrupt finish, for a bounded time. */
+    private static void awaitHandlers(ExecutorService handlers) {
+        handlers.shutdown();
+        try {
+            handlers.awaitTermination(KILL_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is shutting down: the hook is running, and is now released by 'finished'
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * Runs the shell command for one job. Three helper threads per job feed stdin, pass stdout
+     * through line by line and keep the tail of stderr, so the handler thread only waits for the
+     * process, interruptibly: a lost lease interrupts it, and the process tree is killed.
+     */
+    static final class ShellHandler implements JobHandler {
+        private final String command;
+        private final PrintWriter out;
+        private final ExecutorService pumps;
+        private final Set<Process> running = ConcurrentHashMap.newKeySet();
+
+        ShellHandler(String command, PrintWriter out, ExecutorService pumps) {
+            this.command = command;
+            this.out = out;
+            this.pumps = pumps;
+        }
+
+        @Override
+        public void handle(Job job) throws Exception {
+            ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", command);
+            Map<String, String> env = pb.environment();
+            env.put("EMQ_QUEUE", job.queueName());
+            env.put("EMQ_JOB_ID", job.id());
+            env.put("EMQ_JOB_ATTEMPT", Long.toString(job.attempt()));
+            Process process = pb.start();
+            running.add(process);
+            int status;
+            Tail stderr = new Tail(STDERR_TAIL_BYTES);
+            try {
+                byte[] payload = job.payload();
+                pumps.execute(() -> feed(process.getOutputStream(), payload));
+                Future<?> stdout = pumps.submit(() -> passThrough(process.getInputStream()));
+                Future<?> errors = pumps.submit(() -> stderr.readAll(process.getErrorStream()));
+                try {
+                    status = process.waitFor();
+                } catch (InterruptedException lost) {
+                    kill(process);   // the lease is lost, or the shutdown's grace ran out
+                    throw lost;
+                }
+                drain(stdout);
+                drain(errors);
+            } finally {
+                running.remove(process);
+            }
+            if (status != 0) {
+                job.fail(error(stderr.text(), status));
+            }
+        }
+
+        /** Kills every command still running, and waits a little for each to die. */
+        void killAll() {
+            for (Process p : new ArrayList<>(running)) {
+                kill(p);
+            }
+            for (Process p : new ArrayList<>(running)) {
+                try {
+                    p.waitFor(KILL_WAIT_MS, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
+        private static void feed(OutputStream stdin, byte[] payload) {
+            try (stdin) {
+                stdin.write(payload);
+            } catch (IOException commandDidNotRead) {
+                // a command that exits without reading its stdin closes the pipe: not an error
+            }
+        }
+
+        private void passThrough(InputStream stdout) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8
+                    .newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    out.println(line);   // one line at a time, so concurrent commands do not mix within a line
+                    out.flush();
+                }
+            } catch (IOException closed) {
+                // the process was killed
+            }
+        }
+
+        private static void drain(Future<?> pump) throws InterruptedException {
+            try {
+                pump.get(DRAIN_WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // a background child still holds the stream open; leave the pump to finish on its own
+            } catch (ExecutionException e) {
+                // the pump failed; what it read so far is kept
+            }
+        }
+
+        /** Kills the process and every descendant it started, at once. */
+        static void kill(Process process) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+
+        /** @return the stderr tail and {@code exit status N}, at most {@link #MAX_ERROR_CHARS} characters */
+        static String error(String stderr, int status) {
+            String suffix = "exit status " + status;
+            String text = stderr.isEmpty() ? suffix : stderr + (stderr.endsWith("\n") ? "" : "\n") + suffix;
+            if (text.length() > MAX_ERROR_CHARS) {
+                text = "…" + text.substring(text.length() - (MAX_ERROR_CHARS - 1));
+            }
+            return text;
+        }
+    }
+
+    /** The last {@code capacity} bytes written, in a ring. */
+    static final class Tail {
+        private final byte[] ring;
+        private long written;
+
+        Tail(int capacity) {
+            this.ring = new byte[capacity];
+        }
+
+        Void readAll(InputStream in) {
+            try (in) {
+                byte[] buf = new byte[8192];
+                for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+                    write(buf, n);
+                }
+            } catch (IOException closed) {
+                // the process was killed
+            }
+            return null;
+        }
+
+        synchronized void write(byte[] b, int n) {
+            for (int i = 0; i < n; i++) {
+                ring[(int) (written++ % ring.length)] = b[i];
+            }
+        }
+
+        /** @return the kept bytes as UTF-8 (a character cut at the start becomes U+FFFD), "…" first if cut */
+        synchronized String text() {
+            int len = (int) Math.min(written, ring.length);
+            byte[] copy = new byte[len];
+            int start = (int) ((written - len) % ring.length);
+            for (int i = 0; i < len; i++) {
+                copy[i] = ring[(start + i) % ring.length];
+            }
+            String s = new String(copy, StandardCharsets.UTF_8);
+            return written > ring.length ? "…" + s : s;
+        }
+    }
+}
