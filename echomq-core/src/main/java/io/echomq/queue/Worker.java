@@ -71,6 +71,8 @@ public final class Worker implements AutoCloseable {
     public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofSeconds(2);
     /** Default longest idle wait without a wake message before looking at the queue again. */
     public static final Duration DEFAULT_IDLE_POLL = Duration.ofSeconds(5);
+    /** How long shutdown waits for handlers it interrupted to return, after the grace. */
+    static final Duration INTERRUPTED_HANDLER_WAIT = Duration.ofSeconds(2);
     /** Expired leases reaped, and due jobs promoted, per maintenance run. */
     static final int MAINTENANCE_BATCH = 1000;
     /** Jobs per extend script call. */
@@ -197,8 +199,9 @@ public final class Worker implements AutoCloseable {
     /**
      * Graceful shutdown: stops claiming, waits up to {@code grace} for running jobs to finish,
      * then gives every unfinished lease back to pending <em>without</em> spending its attempt and
-     * interrupts its handler (whose late result the fence will refuse). Idempotent: a second call
-     * returns the first report.
+     * interrupts its handler (whose late result the fence will refuse), and waits up to 2 s more
+     * for those handlers to return. A handler that ignores the interrupt may still be running when
+     * this method returns. Idempotent: a second call returns the first report.
      *
      * @throws IllegalArgumentException if grace is null or negative
      */
@@ -209,21 +212,7 @@ public final class Worker implements AutoCloseable {
         }
         int atStart = busy.get();
         stopDispatcher();
-        long deadline = System.nanoTime() + graceNanos;
-        synchronized (idleMonitor) {
-            while (busy.get() > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(idleMonitor, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
+        awaitHandlers(System.nanoTime() + graceNanos);
         long back = 0;
         long notBack = 0;
         for (Job job : new ArrayList<>(held.keySet())) {
@@ -242,6 +231,7 @@ public final class Worker implements AutoCloseable {
             }
             job.markLost(LeaseLossReason.NOT_ACTIVE);
         }
+        awaitHandlers(System.nanoTime() + INTERRUPTED_HANDLER_WAIT.toNanos());
         finish();
         long finished = Math.max(0, atStart - (back + notBack));
         report = new ShutdownReport(finished, back, notBack);
@@ -264,6 +254,24 @@ public final class Worker implements AutoCloseable {
         stopDispatcher();
         finish();
         report = new ShutdownReport(0, 0, held.size());
+    }
+
+    /** Waits until no handler runs, or the deadline passes, or this thread is interrupted. */
+    private void awaitHandlers(long deadlineNanos) {
+        synchronized (idleMonitor) {
+            while (busy.get() > 0) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(idleMonitor, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private void stopDispatcher() {
