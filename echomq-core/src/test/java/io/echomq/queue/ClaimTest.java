@@ -56,6 +56,23 @@ class ClaimTest extends SemanticsTestBase {
     }
 
     @Test
+    void inspectReadsTheWholeHash() {
+        String id = queue.enqueue("x");
+        JobInfo pending = queue.inspect(id).orElseThrow();
+        assertThat(pending.state()).isEqualTo("pending");
+        assertThat(pending.attempts()).isZero();
+        assertThat(pending.field("payload")).isEqualTo("x");
+
+        queue.claim(LONG_LEASE).orElseThrow();
+        JobInfo active = queue.inspect(id).orElseThrow();
+        assertThat(active.state()).isEqualTo("active");
+        assertThat(active.attempts()).isEqualTo(1);
+        assertThat(active.field("spent")).isEqualTo("1");
+        assertThat(active.fields().keySet()).isEqualTo(hash(id).keySet());
+        assertThat(queue.inspect("404")).isEmpty();
+    }
+
+    @Test
     void attemptsIsAnIncrementOfWhateverTheHashHolds() {
         // A job that already used 6 attempts (say, redriven) gets the fence 7, and spent counts on from its own value.
         raw().call("HSET", jobKey("77"), "payload", "p", "attempts", "6", "spent", "0", "state", "pending");

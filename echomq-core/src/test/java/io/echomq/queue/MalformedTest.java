@@ -1,7 +1,9 @@
 package io.echomq.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.echomq.RedisCommandException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -123,6 +125,22 @@ class MalformedTest extends SemanticsTestBase {
         DeadJob stringy = queue.dead(100).stream().filter(d -> d.id().equals("a-string")).findFirst().orElseThrow();
         assertThat(stringy.payload()).isNull();
         assertThat(stringy.attempts()).isZero();
+    }
+
+    @Test
+    void deadAndInspectCopeWithEntriesWhoseKeyIsMissingOrNotAHash() {
+        raw().call("ZADD", DEAD, "1", "phantom");
+        raw().call("SET", jobKey("stringy"), "junk");
+        raw().call("ZADD", DEAD, "2", "stringy");
+
+        List<DeadJob> dead = queue.dead(10);
+        assertThat(dead).extracting(DeadJob::id).containsExactly("phantom", "stringy");
+        assertThat(dead).extracting(DeadJob::reason).containsExactly("job hash is missing", "job key is not a hash");
+        assertThat(dead).allSatisfy(d -> assertThat(d.payload()).isNull());
+
+        assertThat(queue.inspect("phantom")).isEmpty();
+        assertThatThrownBy(() -> queue.inspect("stringy")).isInstanceOf(RedisCommandException.class);
+        assertThat(dbSize()).as("listing wrote nothing").isEqualTo(2);
     }
 
     @Test
