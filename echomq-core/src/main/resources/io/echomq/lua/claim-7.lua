@@ -44,6 +44,12 @@ local function isInt(v)
   return v == false or v == nil or string.match(v, '^%-?%d+$') ~= nil
 end
 
+-- a counter HINCRBY can add 1 to: Redis's own integer syntax (no leading zero, no -0), at most
+-- 15 digits. Anything else would fail HINCRBY after ZPOPMIN took the job, losing it from every set.
+local function isCounter(v)
+  return v == false or v == nil or ((v == '0' or string.match(v, '^%-?[1-9]%d*$') ~= nil) and #v <= 16)
+end
+
 -- 1. complete
 local ack = 0
 if ackId ~= '' then
@@ -104,8 +110,8 @@ while claimed < want and pops < want + 64 do
     reason = 'job key is not a hash'
   elseif not h[1] then
     if not h[2] and not h[3] then reason = 'job hash is missing' else reason = 'job hash has no payload' end
-  elseif not isInt(h[2]) then reason = 'attempts is not an integer: ' .. h[2]
-  elseif not isInt(h[3]) then reason = 'spent is not an integer: ' .. h[3]
+  elseif not isCounter(h[2]) then reason = 'attempts is not an integer: ' .. h[2]
+  elseif not isCounter(h[3]) then reason = 'spent is not an integer: ' .. h[3]
   elseif not isInt(h[4]) or (h[4] and tonumber(h[4]) < 1) then reason = 'max_attempts is not a positive integer: ' .. h[4]
   elseif not isInt(h[5]) or (h[5] and math.abs(tonumber(h[5])) > 1000) then reason = 'priority is not an integer in -1000..1000: ' .. h[5]
   elseif not isInt(h[6]) or not isInt(h[7]) then reason = 'backoff_ms or backoff_max_ms is not an integer'

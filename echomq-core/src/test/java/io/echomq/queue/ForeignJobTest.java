@@ -1,0 +1,112 @@
+package io.echomq.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Jobs written by another client with plain commands (the minimal wire contract: a hash with
+ * payload, attempts 0 and state pending, plus a pending entry) are first-class jobs with the
+ * documented defaults: 3 attempts, 1 s backoff.
+ */
+@Timeout(60)
+class ForeignJobTest extends SemanticsTestBase {
+
+    /** Writes a job the way a client in another language would. */
+    private void writeForeign(String id, String payload, long score) {
+        raw().call("HSET", jobKey(id), "payload", payload, "attempts", "0", "state", "pending");
+        raw().call("ZADD", PENDING, Long.toString(score), id);
+    }
+
+    @Test
+    void foreignJobsAreClaimedInScoreOrderAndCompleted() {
+        writeForeign("5001", "héllo wörld", 20);
+        writeForeign("5000", "{\"n\":1}", 10);
+
+        Job first = queue.claim(LONG_LEASE).orElseThrow();
+        assertThat(first.id()).isEqualTo("5000");
+        assertThat(first.payloadUtf8()).isEqualTo("{\"n\":1}");
+        assertThat(first.attempt()).isEqualTo(1);
+        assertThat(first.spentAttempts()).isEqualTo(1);
+        assertThat(first.maxAttempts()).isEqualTo(EnqueueOptions.DEFAULT_MAX_ATTEMPTS);
+        assertThat(hash("5000")).containsEntry("state", "active").containsEntry("score", "10");
+        assertThat(get(lockKey("5000"))).isEqualTo("1");
+        assertThat(first.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(field("5000", "state")).isEqualTo("done");
+
+        Job second = queue.claim(LONG_LEASE).orElseThrow();
+        assertThat(second.payload()).isEqualTo("héllo wörld".getBytes(StandardCharsets.UTF_8));
+        assertThat(second.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(queue.stats().completed()).isEqualTo(2);
+    }
+
+    @Test
+    void aHashWithOnlyAPayloadIsEnough() {
+        raw().call("HSET", jobKey("x1"), "payload", "bare");
+        raw().call("ZADD", PENDING, "1", "x1");
+        Job job = queue.claim(LONG_LEASE).orElseThrow();
+        assertThat(job.id()).isEqualTo("x1");
+        assertThat(job.attempt()).isEqualTo(1);
+        assertThat(job.maxAttempts()).isEqualTo(3);
+        assertThat(job.fail("boom")).isEqualTo(AckOutcome.RETRYING);
+    }
+
+    @Test
+    void foreignJobsFailWithTheDefaultBackoffAndAttempts() {
+        writeForeign("7000", "p", 1);
+        long[] fullDelays = {1000, 2000};
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            Job job = queue.claim(LONG_LEASE).orElseThrow();
+            assertThat(job.attempt()).isEqualTo(attempt);
+            long t0 = serverMillis();
+            assertThat(job.fail("boom " + attempt)).isEqualTo(AckOutcome.RETRYING);
+            long t1 = serverMillis();
+            long d = fullDelays[attempt - 1];
+            assertThat(score(DELAYED, "7000")).isBetween(t0 + d / 2, t1 + d);
+            assertThat(field("7000", "last_error")).isEqualTo("boom " + attempt);
+            makeDue("7000");
+        }
+        Job last = queue.claim(LONG_LEASE).orElseThrow();
+        assertThat(last.attempt()).isEqualTo(3);
+        assertThat(last.fail("boom 3")).isEqualTo(AckOutcome.DEAD);
+        assertThat(field("7000", "dead_reason")).isEqualTo("failed on attempt 3 of 3");
+        assertThat(queue.dead(10)).extracting(DeadJob::id).containsExactly("7000");
+    }
+
+    @Test
+    void foreignJobsAreReapedBackToTheirPlaceAndDieAfterThreeExpiries() {
+        writeForeign("8000", "p", 5);
+        writeForeign("8001", "q", 6);
+        Job held = queue.claim(Duration.ofMillis(50)).orElseThrow();
+        assertThat(held.id()).isEqualTo("8000");
+        awaitLeaseExpired("8000");
+        assertThat(queue.reap(10)).isEqualTo(new ReapResult(1, 0));
+        assertThat(field("8000", "state")).isEqualTo("pending");
+        assertThat(score(PENDING, "8000")).as("back at the score the writer chose").isEqualTo(5);
+        assertThat(members(PENDING)).containsExactly("8000", "8001");
+
+        for (int attempt = 2; attempt <= 3; attempt++) {
+            Job job = queue.claim(Duration.ofMillis(50)).orElseThrow();
+            assertThat(job.id()).isEqualTo("8000");
+            assertThat(job.attempt()).isEqualTo(attempt);
+            awaitLeaseExpired("8000");
+            assertThat(queue.reap(10)).isEqualTo(attempt < 3 ? new ReapResult(1, 0) : new ReapResult(0, 1));
+        }
+        assertThat(field("8000", "dead_reason")).isEqualTo("lease expired on 3 of 3 attempts");
+        assertThat(members(PENDING)).containsExactly("8001");
+    }
+
+    @Test
+    void foreignFieldsForOptionsAreHonoured() {
+        raw().call("HSET", jobKey("9000"), "payload", "p", "attempts", "0", "state", "pending",
+                "max_attempts", "1", "backoff_ms", "100");
+        raw().call("ZADD", PENDING, "1", "9000");
+        Job job = queue.claim(LONG_LEASE).orElseThrow();
+        assertThat(job.maxAttempts()).isEqualTo(1);
+        assertThat(job.fail("once")).isEqualTo(AckOutcome.DEAD);
+        assertThat(field("9000", "dead_reason")).isEqualTo("failed on attempt 1 of 1");
+    }
+}
