@@ -13,16 +13,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code emq demo [--redis URL]}: replays the seed's five scenarios ({@link DemoScenarios}) on a
+ * {@code emq demo [--redis URL]}: replays the seed's six scenarios ({@link DemoScenarios}) on a
  * real server, the embedded one unless {@code --redis} names another, and exits 0 only if every
  * act behaved as the seed says.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Replays the seed's locking scenarios on a real Redis; each act is judged PASS or FAIL.",
             "Acts: 1 four workers race, one wins; 2 SETNX then EXPIRE with a crash in the gap; 3 a blind DEL "
-                + "after expiry; 4 PX without NX; 5 a stale holder's fenced write.",
+                + "after expiry; 4 PX without NX; 5 a stale holder's fenced write; 6 the claim lease: 1,000 jobs, "
+                + "four workers, one killed mid-job.",
             "Runs on an embedded redis-server unless --redis is given. It touches only its own keys, "
-                + "under the prefix " + DemoScenarios.NAMESPACE + ", and deletes them at the end."})
+                + "under the prefixes " + DemoScenarios.NAMESPACE + " and " + ClaimLeaseAct.PREFIX
+                + " (its queue), and deletes them at the end."})
 final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -55,7 +57,7 @@ final class DemoCommand implements Callable<Integer> {
         try (LockClient locks = LockClient.builder().redisUrl(url).namespace(DemoScenarios.NAMESPACE).build()) {
             console.line("Server: " + locks.serverDescription() + " at " + shownUrl);
             console.line("Keys: lock keys " + DemoScenarios.NAMESPACE + "{<resource>}:lock and :fence, raw keys "
-                    + DemoScenarios.NAMESPACE + "…");
+                    + DemoScenarios.NAMESPACE + "…, queue keys " + ClaimLeaseAct.PREFIX + "…");
             List<DemoScenarios.ActResult> results;
             try (DemoScenarios demo = DemoScenarios.open(locks, url, console)) {
                 results = demo.runAll();

@@ -34,14 +34,17 @@ import java.util.concurrent.TimeUnit;
  *   <li>A blind DEL after expiry deletes the next holder's lock; the token-checked release does not.</li>
  *   <li>PX without NX lets two holders in.</li>
  *   <li>A stale holder's fenced write is refused, and its lease is never revived.</li>
+ *   <li>The claim lease ({@link ClaimLeaseAct}): 1,000 jobs, four workers, one killed mid-job; every
+ *       job is completed exactly once, and the killed worker's stale completion is refused.</li>
  * </ol>
  *
  * <p>Lock keys live under the namespace {@value #NAMESPACE}, and so do the raw keys of the
- * hazards, which are sent with a plain Lettuce connection, not through the lock API. Every key is
- * deleted before the acts and again by {@link #close()}.
+ * hazards, which are sent with a plain Lettuce connection, not through the lock API. The queue of
+ * act 6 lives under {@code emq:{demo-jobs}:}. Every key is deleted before the acts (the queue's
+ * just before act 6) and again by {@link #close()}.
  */
 final class DemoScenarios implements AutoCloseable {
-    /** The prefix of every key the demo touches. */
+    /** The prefix of every key of acts 1-5; act 6's queue keys are under {@link ClaimLeaseAct#PREFIX}. */
     static final String NAMESPACE = "emq:demo:";
 
     private static final Duration HOLD = Duration.ofSeconds(30);
@@ -61,10 +64,12 @@ final class DemoScenarios implements AutoCloseable {
     private final RedisCommands<String, String> raw;
     private final DemoConsole console;
     private final List<String> keys;
+    private final String url;
 
-    private DemoScenarios(LockClient locks, RedisClient rawClient, StatefulRedisConnection<String, String> conn,
-                          DemoConsole console) {
+    private DemoScenarios(LockClient locks, String url, RedisClient rawClient,
+                          StatefulRedisConnection<String, String> conn, DemoConsole console) {
         this.locks = locks;
+        this.url = url;
         this.rawClient = rawClient;
         this.rawConnection = conn;
         this.raw = conn.sync();
@@ -89,10 +94,10 @@ final class DemoScenarios implements AutoCloseable {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw new RedisCommandException("CONNECT (demo raw connection)", null, e);
         }
-        return new DemoScenarios(locks, client, connection, console);
+        return new DemoScenarios(locks, url, client, connection, console);
     }
 
-    /** Deletes leftovers of an earlier run, then runs the five acts in order. */
+    /** Deletes leftovers of an earlier run, then runs the six acts in order. */
     List<ActResult> runAll() throws InterruptedException {
         raw.del(keys.toArray(String[]::new));
         List<ActResult> results = new ArrayList<>();
@@ -101,6 +106,8 @@ final class DemoScenarios implements AutoCloseable {
         results.add(new ActResult(3, "blind DEL hits the next holder; token release does not", blindDelete()));
         results.add(new ActResult(4, "PX without NX lets two holders in", pxWithoutNx()));
         results.add(new ActResult(5, "stale fenced write refused; lost lease never revived", staleFencedWrite()));
+        results.add(new ActResult(6, "claim lease: a crash loses no job; a stale finish is refused",
+                new ClaimLeaseAct(url, rawConnection, console).run()));
         return results;
     }
 
@@ -336,19 +343,23 @@ final class DemoScenarios implements AutoCloseable {
         return UUID.randomUUID().toString();
     }
 
-    private static String quote(String value) {
+    static String quote(String value) {
         return value == null ? "(nil)" : '"' + value + '"';
     }
 
-    /** Deletes every demo key and closes the raw connection. */
+    /** Deletes every demo key, the queue's included, and closes the raw connection. */
     @Override
     public void close() {
         try {
             long deleted = raw.del(keys.toArray(String[]::new));
             console.line("");
             console.line("Cleanup: DEL of the demo's " + keys.size() + " keys under " + NAMESPACE + " → " + deleted);
+            long queueKeys = ClaimLeaseAct.deleteKeys(raw);
+            console.line("Cleanup: DEL of the demo queue's keys (SCAN MATCH " + ClaimLeaseAct.PREFIX
+                    + "*) and its maintenance lock → " + queueKeys);
         } catch (RuntimeException e) {
-            console.line("Cleanup failed, keys under " + NAMESPACE + " may remain: " + e.getMessage());
+            console.line("Cleanup failed, keys under " + NAMESPACE + " and " + ClaimLeaseAct.PREFIX + " may remain: "
+                    + e.getMessage());
         } finally {
             rawConnection.close();
             rawClient.shutdown(0, 2, TimeUnit.SECONDS);

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
  * emq queue stats emails                   # pending=1 active=0 delayed=0 dead=0 …
  * emq worker emails --exec 'send-mail'     # runs send-mail once per job, payload on stdin
  * emq server                               # a redis-server on 127.0.0.1:6379
- * emq demo                                 # the five acts, each with PASS or FAIL
+ * emq demo                                 # the six acts, each with PASS or FAIL
  * </pre>
  *
  * <p>{@link #commandLine(Map)} builds the whole command tree with its error handling, so tests

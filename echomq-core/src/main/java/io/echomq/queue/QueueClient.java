@@ -212,6 +212,15 @@ public final class QueueClient implements AutoCloseable {
                 throw new IllegalArgumentException("redisUrl is required");
             }
             RedisEngine engine = RedisEngine.connect(RedisUrls.parse(redisUrl), commandTimeout);
+            try {
+                // Opened now, never lazily: the first lazy open could otherwise happen on a Lettuce
+                // event-loop thread (a worker's maintenance callback), which deadlocks with a
+                // dispatcher that holds the engine's monitor while its connect waits on that loop.
+                engine.binary();
+            } catch (RuntimeException e) {
+                engine.close();
+                throw e;
+            }
             return new QueueClient(this, engine);
         }
     }
