@@ -59,6 +59,7 @@ public final class Queue {
     private final QueueClient client;
     private final QueueKeys keys;
     private final RedisEngine engine;
+    private final StatefulRedisConnection<String, byte[]> conn;   // opened when the client is built
     private final byte[] prefix;
     private final String[] enqueueKeys;
     private final String[] failKeys;
@@ -74,6 +75,7 @@ public final class Queue {
         this.client = client;
         this.keys = keys;
         this.engine = engine;
+        this.conn = engine.binary();
         this.prefix = keys.prefix().getBytes(StandardCharsets.UTF_8);
         this.enqueueKeys = new String[] {keys.pending(), keys.delayed(), keys.seq(), keys.wake()};
         this.failKeys = new String[] {keys.active(), keys.delayed(), keys.dead(), keys.stats()};
@@ -274,7 +276,7 @@ public final class Queue {
      */
     public List<DeadJob> dead(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        RedisAsyncCommands<String, byte[]> async = engine.binary().async();
+        RedisAsyncCommands<String, byte[]> async = conn.async();
         List<ScoredValue<byte[]>> entries = RedisEngine.await(
                 async.zrangeWithScores(keys.dead(), 0, limit - 1).toCompletableFuture(), "ZRANGE dead", name());
         List<CompletableFuture<List<io.lettuce.core.KeyValue<String, byte[]>>>> reads = new ArrayList<>();
@@ -367,7 +369,7 @@ public final class Queue {
      */
     public Optional<JobInfo> inspect(String id) {
         Checks.name(id, "job id");
-        Map<String, byte[]> h = RedisEngine.await(engine.binary().async().hgetall(keys.job(id)).toCompletableFuture(),
+        Map<String, byte[]> h = RedisEngine.await(conn.async().hgetall(keys.job(id)).toCompletableFuture(),
                 "HGETALL", name());
         if (h == null || h.isEmpty()) {
             return Optional.empty();
@@ -468,8 +470,7 @@ public final class Queue {
     }
 
     private <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, String[] k, byte[]... args) {
-        StatefulRedisConnection<String, byte[]> c = engine.binary();
-        return engine.run(c, script, type, k, args);
+        return engine.run(conn, script, type, k, args);
     }
 
     static long checkLease(Duration lease) {
