@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,6 +100,10 @@ public final class Worker implements AutoCloseable {
     private final AtomicInteger busy = new AtomicInteger();
     private final Object idleMonitor = new Object();
     private final CompletableFuture<Void> stopping = new CompletableFuture<>();
+    // completed (and replaced) when a handler sends a job to a retry backoff: the wake channel is
+    // not told about it, so an idle dispatcher must look again to learn the retry's due time
+    private final AtomicReference<CompletableFuture<Void>> retryScheduled =
+            new AtomicReference<>(new CompletableFuture<>());
     private final ChannelSignals.Waiter wake;
     private final String maintenanceKey;
     private final String maintenanceToken;
@@ -304,6 +309,7 @@ public final class Worker implements AutoCloseable {
                 n = Queue.MAX_CLAIM;
             }
             CompletableFuture<Void> signal = wake.signal();
+            CompletableFuture<Void> retry = retryScheduled.get();
             Queue.Claimed claimed;
             try {
                 claimed = queue.claimAsync(n, leaseMs, null).get();
@@ -330,7 +336,7 @@ public final class Worker implements AutoCloseable {
                 if (claimed.nextDueMs() >= 0) {
                     wait = Math.max(1, Math.min(wait, claimed.nextDueMs()));
                 }
-                await(CompletableFuture.anyOf(signal, stopping), wait);
+                await(CompletableFuture.anyOf(signal, retry, stopping), wait);
             }
         }
     }
@@ -428,6 +434,9 @@ public final class Worker implements AutoCloseable {
                     e.toString());
         } finally {
             held.remove(job);
+        }
+        if (outcome == AckOutcome.RETRYING) {
+            retryScheduled.getAndSet(new CompletableFuture<>()).complete(null);
         }
         if (outcome != null) {
             count(outcome);
