@@ -149,6 +149,11 @@ public final class Worker implements AutoCloseable {
 
     private void begin() {
         try {
+            // Open the queue's binary connection here, on the caller's thread. It is opened lazily
+            // under the engine's monitor, and the maintenance tick continues on a Lettuce event-loop
+            // thread (reap after the SET): opened first from there, that thread would block on a
+            // handshake that only it can read, and every caller of the engine would hang.
+            client.engine().binary();
             RedisEngine.await(wake.subscribed(), "SUBSCRIBE " + queue.keys().wake(), queue.name());
         } catch (RuntimeException e) {
             wake.close();
@@ -653,7 +658,7 @@ public final class Worker implements AutoCloseable {
          * Subscribes to the wake channel and starts claiming.
          *
          * @return the running worker
-         * @throws io.echomq.RedisCommandException if the subscription fails
+         * @throws io.echomq.RedisCommandException if the connection or the subscription fails
          */
         public Worker start() {
             Worker w = new Worker(this);
