@@ -498,6 +498,11 @@ public final class Worker implements AutoCloseable {
                     }
                     for (int i = 0; i < chunk.size(); i++) {
                         Job job = chunk.get(i);
+                        if (codes.get(i) != 1 && job.settleStarted()) {
+                            // the handler's settling call reached the server before this renewal
+                            // (same connection): that call's own answer tells what happened
+                            continue;
+                        }
                         if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
                             leaseLostHeard(job);
                         }
