@@ -263,6 +263,11 @@ public final class Job {
         return localDeadlineNanos;
     }
 
+    /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
+    boolean settleStarted() {
+        return settling.get();
+    }
+
     /** Applies one extend answer: a new local deadline, or the loss. */
     AckOutcome onExtended(long code, long sentAtNanos, long ms) {
         if (code == 1) {

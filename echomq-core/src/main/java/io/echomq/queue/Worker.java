@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,6 +102,10 @@ public final class Worker implements AutoCloseable {
     private final AtomicInteger busy = new AtomicInteger();
     private final Object idleMonitor = new Object();
     private final CompletableFuture<Void> stopping = new CompletableFuture<>();
+    // completed (and replaced) when a handler sends a job to a retry backoff: the wake channel is
+    // not told about it, so an idle dispatcher must look again to learn the retry's due time
+    private final AtomicReference<CompletableFuture<Void>> retryScheduled =
+            new AtomicReference<>(new CompletableFuture<>());
     private final ChannelSignals.Waiter wake;
     private final String maintenanceKey;
     private final String maintenanceToken;
@@ -146,6 +151,11 @@ public final class Worker implements AutoCloseable {
 
     private void begin() {
         try {
+            // Open the queue's binary connection here, on the caller's thread. It is opened lazily
+            // under the engine's monitor, and the maintenance tick continues on a Lettuce event-loop
+            // thread (reap after the SET): opened first from there, that thread would block on a
+            // handshake that only it can read, and every caller of the engine would hang.
+            client.engine().binary();
             RedisEngine.await(wake.subscribed(), "SUBSCRIBE " + queue.keys().wake(), queue.name());
         } catch (RuntimeException e) {
             wake.close();
@@ -312,6 +322,7 @@ public final class Worker implements AutoCloseable {
                 n = Queue.MAX_CLAIM;
             }
             CompletableFuture<Void> signal = wake.signal();
+            CompletableFuture<Void> retry = retryScheduled.get();
             Queue.Claimed claimed;
             try {
                 claimed = queue.claimAsync(n, leaseMs, null).get();
@@ -338,7 +349,7 @@ public final class Worker implements AutoCloseable {
                 if (claimed.nextDueMs() >= 0) {
                     wait = Math.max(1, Math.min(wait, claimed.nextDueMs()));
                 }
-                await(CompletableFuture.anyOf(signal, stopping), wait);
+                await(CompletableFuture.anyOf(signal, retry, stopping), wait);
             }
         }
     }
@@ -437,6 +448,9 @@ public final class Worker implements AutoCloseable {
         } finally {
             held.remove(job);
         }
+        if (outcome == AckOutcome.RETRYING) {
+            retryScheduled.getAndSet(new CompletableFuture<>()).complete(null);
+        }
         if (outcome != null) {
             count(outcome);
             try {
@@ -492,6 +506,11 @@ public final class Worker implements AutoCloseable {
                     }
                     for (int i = 0; i < chunk.size(); i++) {
                         Job job = chunk.get(i);
+                        if (codes.get(i) != 1 && job.settleStarted()) {
+                            // the handler's settling call reached the server before this renewal
+                            // (same connection): that call's own answer tells what happened
+                            continue;
+                        }
                         if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
                             leaseLostHeard(job);
                         }
@@ -652,7 +671,7 @@ public final class Worker implements AutoCloseable {
          * Subscribes to the wake channel and starts claiming.
          *
          * @return the running worker
-         * @throws io.echomq.RedisCommandException if the subscription fails
+         * @throws io.echomq.RedisCommandException if the connection or the subscription fails
          */
         public Worker start() {
             Worker w = new Worker(this);

@@ -6,7 +6,9 @@
 -- KEYS[1] pending   emq:{q}:pending  ZSET, score = seq - priority * 2^42 (lowest claimed first)
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
 -- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
--- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call that readied jobs
+-- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call that added jobs: the
+--                                    number readied now (0 when all wait in delayed, so that idle
+--                                    workers learn the new earliest due time)
 -- ARGV[1] prefix    emq:{q}:  (job keys are <prefix>job:<id>, idempotency keys <prefix>idem:<key>)
 -- ARGV[2] count     number of jobs n that follow, >= 1
 -- ARGV[3..]         n groups of 9 values, one group per job, in this order:
@@ -26,6 +28,7 @@ local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local out = {}
 local ready = 0
+local scheduled = 0
 
 for i = 0, count - 1 do
   local b = 3 + i * 9
@@ -61,6 +64,7 @@ for i = 0, count - 1 do
     if due > now then
       redis.call('HSET', jk, 'state', 'delayed')
       redis.call('ZADD', delayed, due, id)
+      scheduled = scheduled + 1
     else
       redis.call('HSET', jk, 'state', 'pending')
       redis.call('ZADD', pending, tonumber(id) - priority * SHIFT, id)
@@ -71,5 +75,5 @@ for i = 0, count - 1 do
   end
 end
 
-if ready > 0 then redis.call('PUBLISH', wake, ready) end
+if ready > 0 or scheduled > 0 then redis.call('PUBLISH', wake, ready) end
 return out

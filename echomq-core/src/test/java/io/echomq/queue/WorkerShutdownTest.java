@@ -1,0 +1,276 @@
+package io.echomq.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.echomq.internal.Scripts;
+import io.echomq.testkit.CommandTap;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Graceful shutdown gives unfinished leases back unspent; abandon leaves them to the reaper. */
+@Timeout(60)
+class WorkerShutdownTest extends QueueTestBase {
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    /** A handler that blocks until interrupted (or a gate opens), remembering its jobs and interrupts. */
+    private static final class Blocking implements JobHandler {
+        final Map<String, Job> jobs = new ConcurrentHashMap<>();
+        final Set<String> interrupted = ConcurrentHashMap.newKeySet();
+        final CountDownLatch started;
+        final CountDownLatch gate = new CountDownLatch(1);
+        final Set<String> blockedForGood;
+
+        Blocking(int expected, Set<String> blockedForGood) {
+            this.started = new CountDownLatch(expected);
+            this.blockedForGood = blockedForGood;
+        }
+
+        @Override
+        public void handle(Job job) throws Exception {
+            jobs.put(job.id(), job);
+            started.countDown();
+            CountDownLatch wait = blockedForGood == null || blockedForGood.contains(job.payloadUtf8())
+                    ? new CountDownLatch(1) : gate;
+            try {
+                wait.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.add(job.id());
+                throw e;
+            }
+        }
+    }
+
+    @Test
+    void gracefulShutdownGivesUnfinishedLeasesBackWithoutSpendingTheirAttempt() throws Exception {
+        RecordingListener events = new RecordingListener();
+        Blocking handler = new Blocking(3, null);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(queue.enqueue("job-" + i));
+        }
+        Worker w = client.worker("q", handler).concurrency(3).lease(Duration.ofSeconds(5)).listener(events).start();
+        assertThat(handler.started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        List<String> blocked = ids.subList(0, 3);
+        assertThat(handler.jobs).containsOnlyKeys(blocked);
+        for (String id : blocked) {
+            assertThat(field(id, "spent")).isEqualTo("1");
+        }
+
+        ShutdownReport report = w.shutdown(Duration.ofMillis(200));
+
+        assertThat(report).isEqualTo(new ShutdownReport(0, 3, 0));
+        assertThat(w.isRunning()).isFalse();
+        await().atMost(WAIT).until(() -> handler.interrupted.size() == 3);
+        assertThat(handler.interrupted).containsExactlyInAnyOrderElementsOf(blocked);
+        for (String id : blocked) {
+            assertThat(field(id, "state")).isEqualTo("pending");
+            assertThat(field(id, "spent")).as("the attempt was not spent").isEqualTo("0");
+            assertThat(field(id, "attempts")).as("the fence is left alone").isEqualTo("1");
+            assertThat(raw().call("ZSCORE", "emq:{q}:pending", id)).isNotNull();
+            assertThat(raw().call("EXISTS", "emq:{q}:job:" + id + ":lock")).isEqualTo(0L);
+        }
+        QueueStats s = queue.stats();
+        assertThat(s.pending()).isEqualTo(5);
+        assertThat(s.active()).isZero();
+        assertThat(s.failed()).isZero();
+        assertThat(w.counts().returned()).isEqualTo(3);
+        await().atMost(WAIT).until(() -> events.settled().size() == 3);
+        assertThat(events.settled()).allSatisfy(e -> assertThat(e.outcome()).isEqualTo(AckOutcome.RETURNED));
+
+        // The old handle is settled; a late complete with its attempt is refused by the fence.
+        Job old = handler.jobs.get(blocked.get(0));
+        assertThat(old.outcome()).contains(AckOutcome.RETURNED);
+        assertThatThrownBy(old::complete).isInstanceOf(IllegalStateException.class);
+        Job sameAttempt = new Job(queue, old.id(), old.payload(), old.attempt(), old.spentAttempts(),
+                old.maxAttempts(), 5000, System.nanoTime());
+        assertThat(sameAttempt.complete()).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(sameAttempt.lossReason()).contains(LeaseLossReason.NOT_ACTIVE);
+
+        // Claimed again it is attempt 2 with one attempt spent, and the old attempt stays refused.
+        Job again = queue.claim(Duration.ofSeconds(5)).orElseThrow();
+        assertThat(again.id()).as("the returned job kept its place").isEqualTo(blocked.get(0));
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(again.spentAttempts()).isEqualTo(1);
+        Job stale = new Job(queue, old.id(), old.payload(), old.attempt(), old.spentAttempts(),
+                old.maxAttempts(), 5000, System.nanoTime());
+        assertThat(stale.complete()).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(stale.lossReason()).contains(LeaseLossReason.SUPERSEDED);
+        assertThat(again.complete()).isEqualTo(AckOutcome.COMPLETED);
+    }
+
+    @Test
+    void jobsThatFinishWithinTheGraceAreCompletedNotReturned() throws Exception {
+        RecordingListener events = new RecordingListener();
+        Blocking handler = new Blocking(4, Set.of("stuck"));
+        String quick1 = queue.enqueue("quick");
+        String stuck1 = queue.enqueue("stuck");
+        String quick2 = queue.enqueue("quick");
+        String stuck2 = queue.enqueue("stuck");
+        Worker w = client.worker("q", handler).concurrency(4).lease(Duration.ofSeconds(5)).listener(events).start();
+        assertThat(handler.started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        CompletableFuture<ShutdownReport> shutdown = CompletableFuture.supplyAsync(() -> w.shutdown(Duration.ofSeconds(2)));
+        await().atMost(WAIT).until(() -> !w.isRunning());
+        handler.gate.countDown();   // the quick jobs finish inside the grace
+        ShutdownReport report = shutdown.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(report).isEqualTo(new ShutdownReport(2, 2, 0));
+        assertThat(field(quick1, "state")).isEqualTo("done");
+        assertThat(field(quick2, "state")).isEqualTo("done");
+        assertThat(field(stuck1, "state")).isEqualTo("pending");
+        assertThat(field(stuck2, "state")).isEqualTo("pending");
+        assertThat(field(stuck1, "spent")).isEqualTo("0");
+        assertThat(handler.interrupted).doesNotContain(quick1, quick2);
+        await().atMost(WAIT).until(() -> handler.interrupted.size() == 2);
+        assertThat(handler.interrupted).containsExactlyInAnyOrder(stuck1, stuck2);
+        await().atMost(WAIT).until(() -> events.settled().size() == 4);
+        assertThat(events.outcomes(quick1)).containsExactly(AckOutcome.COMPLETED);
+        assertThat(events.outcomes(stuck1)).containsExactly(AckOutcome.RETURNED);
+        QueueStats s = queue.stats();
+        assertThat(s.completed()).isEqualTo(2);
+        assertThat(s.pending()).isEqualTo(2);
+        assertThat(s.active()).isZero();
+    }
+
+    @Test
+    void noJobIsClaimedOnceShutdownBegins() throws Exception {
+        Blocking handler = new Blocking(2, Set.of());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ids.add(queue.enqueue("job-" + i));
+        }
+        Worker w = client.worker("q", handler).concurrency(2).lease(Duration.ofSeconds(5)).start();
+        assertThat(handler.started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        List<List<String>> commands;
+        ShutdownReport report;
+        try (CommandTap tap = raw().monitor()) {
+            raw().call("ECHO", "shutdown-begins");
+            CompletableFuture<ShutdownReport> shutdown =
+                    CompletableFuture.supplyAsync(() -> w.shutdown(Duration.ofSeconds(5)));
+            await().atMost(WAIT).until(() -> !w.isRunning());
+            handler.gate.countDown();   // the running jobs finish: they must not claim a next one
+            report = shutdown.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            raw().call("ECHO", "shutdown-done");
+            assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "shutdown-done")), WAIT)).isTrue();
+            commands = tap.commands();
+        }
+        assertThat(report).isEqualTo(new ShutdownReport(2, 0, 0));
+        int begin = commands.indexOf(List.of("ECHO", "shutdown-begins"));
+        assertThat(begin).isNotNegative();
+        String claimSha = Scripts.CLAIM.sha();
+        // EVALSHA sha 7 <7 keys> prefix lease n ...: ARGV[3] (n, jobs to claim) is at index 12.
+        List<List<String>> claims = commands.subList(begin, commands.size()).stream()
+                .filter(c -> c.size() > 12 && c.get(0).equalsIgnoreCase("EVALSHA") && c.get(1).equals(claimSha))
+                .toList();
+        assertThat(claims).as("the two completions").hasSize(2);
+        assertThat(claims).allSatisfy(c -> assertThat(c.get(12)).as("jobs claimed").isEqualTo("0"));
+        QueueStats s = queue.stats();
+        assertThat(s.completed()).isEqualTo(2);
+        assertThat(s.pending()).isEqualTo(8);
+        assertThat(s.active()).isZero();
+        for (String id : ids.subList(2, 10)) {
+            assertThat(field(id, "attempts")).isEqualTo("0");
+        }
+    }
+
+    @Test
+    void shutdownIsIdempotentAndStopsTheWorkersThreads() throws Exception {
+        Blocking handler = new Blocking(1, null);
+        queue.enqueue("blocked");
+        Worker w = client.worker("q", handler).concurrency(1).start();
+        assertThat(handler.started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        ShutdownReport first = w.shutdown(Duration.ZERO);
+        assertThat(first).isEqualTo(new ShutdownReport(0, 1, 0));
+        assertThat(w.shutdown(Duration.ofSeconds(10))).isSameAs(first);
+        w.close();
+        w.abandon();
+        assertThat(w.shutdown(Duration.ZERO)).isSameAs(first);
+        assertThat(w.counts().returned()).isEqualTo(1);
+        assertThat(queue.stats().pending()).isEqualTo(1);
+        String prefix = w + "-";
+        await().atMost(WAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.isAlive() && t.getName().startsWith(prefix)));
+        assertThatThrownBy(() -> w.shutdown(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void abandonLeavesTheLeasesToExpireAndAnotherWorkersReaperReturnsThem() throws Exception {
+        QueueClient crashing = client(b -> { });
+        Blocking handler = new Blocking(2, null);
+        String a = queue.enqueue("a");
+        String b = queue.enqueue("b");
+        Worker doomed = crashing.worker("q", handler).concurrency(2).lease(Duration.ofMillis(500)).start();
+        assertThat(handler.started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        String testConnection = clientAddress(raw().call("CLIENT", "INFO").toString());
+
+        List<ClientCommandMonitor.Command> afterAbandon;
+        try (ClientCommandMonitor monitor = new ClientCommandMonitor(REDIS.server().host(), REDIS.server().port())) {
+            doomed.abandon();
+            // Nothing was given back: both jobs are still active under their lock, one attempt spent.
+            for (String id : List.of(a, b)) {
+                assertThat(field(id, "state")).isEqualTo("active");
+                assertThat(field(id, "spent")).isEqualTo("1");
+                assertThat(raw().call("EXISTS", "emq:{q}:job:" + id + ":lock")).isEqualTo(1L);
+            }
+            long deadline = Math.max(score(a), score(b));
+            // Until both leases ran out on the server clock, nobody renews them (only the test's own
+            // connection may talk meanwhile, so the server clock is read through it).
+            await().atMost(WAIT).until(() -> serverMillis() > deadline);
+            assertThat(Math.max(score(a), score(b))).isEqualTo(deadline);
+            afterAbandon = monitor.commands();
+        }
+        assertThat(afterAbandon)
+                .as("commands from the abandoned worker")
+                .filteredOn(c -> !c.client().equals(testConnection) && !c.name().equals("UNSUBSCRIBE"))
+                .isEmpty();
+        assertThat(queue.stats().pending()).isZero();
+
+        Map<String, Job> reclaimed = new ConcurrentHashMap<>();
+        try (Worker rescuer = client.worker("q", job -> reclaimed.put(job.id(), job))
+                .concurrency(2).maintenanceInterval(Duration.ofMillis(50)).start()) {
+            await().atMost(WAIT).until(() -> reclaimed.size() == 2);
+            await().atMost(WAIT).until(() -> queue.stats().completed() == 2);
+            for (String id : List.of(a, b)) {
+                Job j = reclaimed.get(id);
+                assertThat(j.attempt()).isEqualTo(2);
+                assertThat(j.spentAttempts()).as("the abandoned attempt counts").isEqualTo(2);
+                assertThat(field(id, "state")).isEqualTo("done");
+                assertThat(field(id, "last_error")).startsWith("lease expired on attempt 1");
+            }
+            assertThat(rescuer.counts().completed()).isEqualTo(2);
+        }
+        assertThat(doomed.isRunning()).isFalse();
+        assertThat(doomed.counts().completed() + doomed.counts().returned()).isZero();
+        assertThat(queue.stats().failed()).as("the abandoned handlers did not fail their jobs").isZero();
+    }
+
+    private long serverMillis() {
+        List<?> time = (List<?>) raw().call("TIME");
+        return Long.parseLong(time.get(0).toString()) * 1000 + Long.parseLong(time.get(1).toString()) / 1000;
+    }
+
+    private long score(String id) {
+        return (long) Double.parseDouble(raw().call("ZSCORE", "emq:{q}:active", id).toString());
+    }
+
+    /** The addr=... field of CLIENT INFO. */
+    private static String clientAddress(String clientInfo) {
+        for (String part : clientInfo.trim().split(" ")) {
+            if (part.startsWith("addr=")) {
+                return part.substring(5);
+            }
+        }
+        throw new IllegalStateException("no addr in " + clientInfo);
+    }
+}

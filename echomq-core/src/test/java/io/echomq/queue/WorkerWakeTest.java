@@ -1,0 +1,174 @@
+package io.echomq.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An idle worker waits on the queue's wake channel, not on a poll: new, returned and due work starts
+ * within milliseconds, and an idle worker costs the server only a few commands per second.
+ *
+ * <p>Several tests set the idle poll to 30 s and the maintenance interval to an hour, so that any
+ * start which waited for a poll or for maintenance would be obvious. Their upper bounds (2 s) are
+ * generous on purpose: the point is only that no poll interval was waited.
+ */
+@Timeout(90)
+class WorkerWakeTest extends QueueTestBase {
+    private static final Duration LONG_POLL = Duration.ofSeconds(30);
+    private static final Duration NO_MAINTENANCE = Duration.ofHours(1);
+    private static final long NO_POLL_WAITED_MS = 2000;
+
+    /** Handler start times (System.nanoTime) with the job that started. */
+    private record Start(long atNanos, Job job) {
+    }
+
+    private Worker idleWorker(BlockingQueue<Start> starts, int concurrency) {
+        Worker w = client.worker("q", job -> starts.add(new Start(System.nanoTime(), job)))
+                .concurrency(concurrency)
+                .idlePoll(LONG_POLL)
+                .maintenanceInterval(NO_MAINTENANCE)
+                .shutdownGrace(Duration.ofSeconds(2))
+                .start();
+        await().atMost(Duration.ofSeconds(10)).until(w::isIdle);
+        return w;
+    }
+
+    private static Start next(BlockingQueue<Start> starts) throws InterruptedException {
+        Start s = starts.poll(10, TimeUnit.SECONDS);
+        assertThat(s).as("a handler started").isNotNull();
+        return s;
+    }
+
+    @Test
+    void anIdleWorkerStartsANewJobWithinMilliseconds() throws Exception {
+        BlockingQueue<Start> starts = new ArrayBlockingQueue<>(100);
+        int rounds = 20;
+        List<Long> latenciesMicros = new ArrayList<>();
+        try (Worker w = idleWorker(starts, 2)) {
+            for (int i = 0; i < rounds; i++) {
+                await().atMost(Duration.ofSeconds(10)).until(w::isIdle);
+                long t0 = System.nanoTime();
+                String id = queue.enqueue("job-" + i);
+                Start s = next(starts);
+                assertThat(s.job().id()).isEqualTo(id);
+                long micros = TimeUnit.NANOSECONDS.toMicros(s.atNanos() - t0);
+                latenciesMicros.add(micros);
+                // Generous bound: the point is that no idle poll (30 s) was waited, not speed.
+                assertThat(micros).as("start latency of round %d, µs", i).isLessThan(NO_POLL_WAITED_MS * 1000);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats().completed() == rounds);
+        }
+        List<Long> sorted = latenciesMicros.stream().sorted().toList();
+        System.out.printf("wake latency over %d rounds: p50 %.2f ms, max %.2f ms, all (µs) %s%n", rounds,
+                sorted.get(rounds / 2) / 1000.0, sorted.get(rounds - 1) / 1000.0, latenciesMicros);
+    }
+
+    @Test
+    void anIdleWorkerSendsOnlyAFewCommandsPerSecond() throws Exception {
+        // Defaults: idle poll 5 s, maintenance every 2 s.
+        Worker w = client.worker("q", job -> { }).concurrency(4).start();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(w::isIdle);
+            List<ClientCommandMonitor.Command> commands;
+            long elapsedNanos;
+            try (ClientCommandMonitor monitor = new ClientCommandMonitor(REDIS.server().host(), REDIS.server().port())) {
+                long t0 = System.nanoTime();
+                // Watch for ~6 s (more than one idle poll and several maintenance intervals); the
+                // worker must stay idle all along, and nothing else talks to the server meanwhile.
+                await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8)).until(w::isIdle);
+                elapsedNanos = System.nanoTime() - t0;
+                commands = monitor.commands();
+            }
+            double seconds = elapsedNanos / 1e9;
+            double rate = commands.size() / seconds;
+            Map<String, Integer> byName = new TreeMap<>();
+            for (ClientCommandMonitor.Command c : commands) {
+                byName.merge(c.name(), 1, Integer::sum);
+            }
+            System.out.printf("idle worker: %d commands in %.1f s = %.2f/s %s%n", commands.size(), seconds, rate,
+                    byName);
+            assertThat(commands).as("an idle worker still looks now and then").isNotEmpty();
+            assertThat(rate).as("commands per second from one idle worker").isLessThanOrEqualTo(5.0);
+        } finally {
+            w.close();
+        }
+    }
+
+    @Test
+    void aDelayedJobStartsNearItsDueTimeWithoutWaitingForThePoll() throws Exception {
+        BlockingQueue<Start> starts = new ArrayBlockingQueue<>(10);
+        try (Worker w = idleWorker(starts, 2)) {
+            long t0 = System.nanoTime();
+            String id = queue.enqueue("later".getBytes(StandardCharsets.UTF_8),
+                    EnqueueOptions.defaults().withDelay(Duration.ofMillis(300))).id();
+            Start s = next(starts);
+            long ms = TimeUnit.NANOSECONDS.toMillis(s.atNanos() - t0);
+            System.out.printf("delayed job (300 ms) started after %d ms%n", ms);
+            assertThat(s.job().id()).isEqualTo(id);
+            // Due on the server clock 300 ms after the enqueue; the server's ms are truncated, so allow 5 ms.
+            assertThat(ms).as("not before its due time").isGreaterThanOrEqualTo(295);
+            // Generous bound: no idle poll (30 s) and no maintenance run (1 h) was waited.
+            assertThat(ms).as("near its due time").isLessThan(300 + NO_POLL_WAITED_MS);
+        }
+    }
+
+    @Test
+    void aRetryStartsAfterItsBackoffWithoutWaitingForThePoll() throws Exception {
+        BlockingQueue<Start> starts = new ArrayBlockingQueue<>(10);
+        Worker w = client.worker("q", job -> {
+            starts.add(new Start(System.nanoTime(), job));
+            if (job.attempt() == 1) {
+                throw new IllegalStateException("first attempt fails");
+            }
+        }).concurrency(4).idlePoll(LONG_POLL).maintenanceInterval(NO_MAINTENANCE)
+                .shutdownGrace(Duration.ofSeconds(2)).start();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(w::isIdle);
+            String id = queue.enqueue("retry me".getBytes(StandardCharsets.UTF_8),
+                    EnqueueOptions.defaults().withBackoff(Duration.ofMillis(100), Duration.ofMillis(100))).id();
+            Start first = next(starts);
+            Start second = next(starts);
+            long ms = TimeUnit.NANOSECONDS.toMillis(second.atNanos() - first.atNanos());
+            System.out.printf("retry (backoff 50..100 ms) started %d ms after the first attempt%n", ms);
+            assertThat(second.job().id()).isEqualTo(id);
+            assertThat(second.job().attempt()).isEqualTo(2);
+            assertThat(ms).as("the backoff was waited").isGreaterThanOrEqualTo(45);
+            // Generous bound: no idle poll (30 s) and no maintenance run (1 h) was waited.
+            assertThat(ms).as("no poll waited").isLessThan(NO_POLL_WAITED_MS);
+            await().atMost(Duration.ofSeconds(10)).until(() -> "done".equals(field(id, "state")));
+        } finally {
+            w.close();
+        }
+    }
+
+    @Test
+    void aLeaseReturnedByAnotherWorkerStartsAtOnceOnAnIdleOne() throws Exception {
+        BlockingQueue<Start> starts = new ArrayBlockingQueue<>(10);
+        String id = queue.enqueue("handed over");
+        Job held = queue.claim(Duration.ofSeconds(30)).orElseThrow();
+        try (Worker w = idleWorker(starts, 1)) {
+            long t0 = System.nanoTime();
+            assertThat(held.returnLease()).isEqualTo(AckOutcome.RETURNED);
+            Start s = next(starts);
+            long micros = TimeUnit.NANOSECONDS.toMicros(s.atNanos() - t0);
+            System.out.printf("returned lease started after %.2f ms%n", micros / 1000.0);
+            assertThat(s.job().id()).isEqualTo(id);
+            // The returned lease kept its attempt number; the new claim is attempt 2 of spent 1.
+            assertThat(s.job().attempt()).isEqualTo(2);
+            assertThat(s.job().spentAttempts()).isEqualTo(1);
+            // Generous bound: no idle poll (30 s) was waited.
+            assertThat(micros).isLessThan(NO_POLL_WAITED_MS * 1000);
+        }
+    }
+}
