@@ -151,11 +151,6 @@ public final class Worker implements AutoCloseable {
 
     private void begin() {
         try {
-            // Open the queue's binary connection here, on the caller's thread. It is opened lazily
-            // under the engine's monitor, and the maintenance tick continues on a Lettuce event-loop
-            // thread (reap after the SET): opened first from there, that thread would block on a
-            // handshake that only it can read, and every caller of the engine would hang.
-            client.engine().binary();
             RedisEngine.await(wake.subscribed(), "SUBSCRIBE " + queue.keys().wake(), queue.name());
         } catch (RuntimeException e) {
             wake.close();
