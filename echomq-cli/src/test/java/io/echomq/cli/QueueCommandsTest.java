@@ -8,7 +8,6 @@ import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
-import io.echomq.testkit.RedisExtension;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,45 +18,19 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code emq queue …} against a real server: exact outputs, the keys they leave, and exit codes. */
 @Timeout(120)
-class QueueCommandsTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = new RedisExtension();
+class QueueCommandsTest extends QueueCliTestBase {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    /** The core API, to put jobs into states the CLI cannot reach by itself (active, dead, overdue). */
-    private static QueueClient client;
 
-    @BeforeAll
-    static void connect() {
-        client = QueueClient.create(REDIS.url());
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
-    }
-
-    @BeforeEach
-    void flush() {
-        REDIS.flushAll();
-    }
-
-    private static EmqRun emq(String... args) {
-        return EmqRun.at(REDIS.url(), args);
-    }
 
     private static EmqRun emqWithStdin(byte[] stdin, String... args) {
         return EmqRun.run(Map.of(RedisOptions.ENV, REDIS.url()), new ByteArrayInputStream(stdin), args);

@@ -5,9 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.JobRequest;
-import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueStats;
-import io.echomq.testkit.RedisExtension;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,12 +22,8 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -41,35 +35,14 @@ import picocli.CommandLine;
  * and separate JVMs, as the fault tests will launch it, for exiting by itself and on SIGTERM.
  */
 @Timeout(180)
-class WorkerCommandTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = new RedisExtension();
+class WorkerCommandTest extends QueueCliTestBase {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    private static QueueClient client;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void connect() {
-        client = QueueClient.create(REDIS.url());
-    }
-
-    @AfterAll
-    static void disconnect() {
-        client.close();
-    }
-
-    @BeforeEach
-    void flush() {
-        REDIS.flushAll();
-    }
-
-    private static EmqRun emq(String... args) {
-        return EmqRun.at(REDIS.url(), args);
-    }
 
     private static QueueStats stats(String queue) {
         return client.queue(queue).stats();
