@@ -237,7 +237,7 @@ public final class Worker implements AutoCloseable {
             job.markLost(LeaseLossReason.NOT_ACTIVE);
         }
         awaitHandlers(System.nanoTime() + INTERRUPTED_HANDLER_WAIT.toNanos());
-        finish();
+        finish(true);
         long finished = Math.max(0, atStart - (back + notBack));
         report = new ShutdownReport(finished, back, notBack);
         LOG.info("{} stopped: {}", name, report);
@@ -257,7 +257,7 @@ public final class Worker implements AutoCloseable {
         abandoned = true;
         scheduler.shutdownNow();
         stopDispatcher();
-        finish();
+        finish(false);   // not even an UNSUBSCRIBE: a killed process sends nothing
         report = new ShutdownReport(0, 0, held.size());
     }
 
@@ -290,12 +290,14 @@ public final class Worker implements AutoCloseable {
         }
     }
 
-    private void finish() {
+    private void finish(boolean unsubscribe) {
         scheduler.shutdownNow();
         if (ownExecutor) {
             executor.shutdownNow();
         }
-        wake.close();
+        if (unsubscribe) {
+            wake.close();
+        }
         client.unregister(this);
     }
 
