@@ -1,6 +1,5 @@
 package io.echomq.queue;
 
-import io.echomq.MonotonicClock;
 import io.echomq.internal.Checks;
 import io.echomq.internal.LuaScript;
 import io.echomq.internal.QueueKeys;
