@@ -40,11 +40,13 @@ public final class RedisServer implements AutoCloseable {
 
     private final Path binary;
     private final int port;
-    private final Process process;
     private final Path dir;
     private final Thread shutdownHook;
+    private volatile Process process;
+    private List<String> command;   // set by launch; what restart() runs again
     private String version;
     private boolean closed;
+    private int restarts;
 
     private RedisServer(Path binary, int port, Process process, Path dir) {
         this.binary = binary;
@@ -52,7 +54,7 @@ public final class RedisServer implements AutoCloseable {
         this.process = process;
         this.dir = dir;
         this.shutdownHook = new Thread(() -> {
-            process.destroyForcibly();
+            this.process.destroyForcibly();
             deleteRecursively(dir);
         }, "echomq-redis-shutdown-" + port);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -131,6 +133,64 @@ public final class RedisServer implements AutoCloseable {
      */
     public synchronized boolean isRunning() {
         return !closed && process.isAlive();
+    }
+
+    /**
+     * Restarts the server the way a crash and a supervisor would: kills the process with {@code SIGKILL} (nothing is
+     * flushed beyond what the server's own persistence settings already wrote), then starts the same binary with
+     * the same configuration on the same port and in the same directory, and waits until it answers {@code PING}.
+     * With {@code config("appendonly", "yes")} the new process reloads the append-only file; with the default
+     * settings (no persistence) it starts empty. Clients connected before see their connections reset.
+     *
+     * @throws IllegalStateException if the server was closed, or the new process does not answer within 10 seconds
+     *         (the message includes the tail of its log), or the port could not be bound again
+     */
+    public synchronized void restart() {
+        if (closed) {
+            throw new IllegalStateException("cannot restart a closed server: " + this);
+        }
+        process.destroyForcibly();
+        awaitExit(process);
+        Path log = dir.resolve("redis.log");
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
+        while (true) {
+            try {
+                process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            } catch (IOException e) {
+                throw new IllegalStateException("Cannot run " + binary, e);
+            }
+            try {
+                version = awaitReady(process, port, log);
+                restarts++;
+                return;
+            } catch (PortTaken e) {
+                // the old socket may linger for a moment after SIGKILL; try again until the deadline
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("redis-server could not bind port " + port + " again: "
+                            + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * Returns how many times {@link #restart()} has succeeded.
+     *
+     * @return the restart count, 0 for a server never restarted
+     */
+    public synchronized int restarts() {
+        return restarts;
+    }
+
+    /**
+     * Returns the server's working directory, which holds its log and, when persistence is on, its data files. It
+     * survives {@link #restart()} and is deleted by {@link #close()}.
+     *
+     * @return the directory
+     */
+    public Path dir() {
+        return dir;
     }
 
     /**
@@ -282,6 +342,7 @@ public final class RedisServer implements AutoCloseable {
             throw new IllegalStateException("Cannot run " + binary, e);
         }
         RedisServer server = new RedisServer(binary, port, process, dir);
+        server.command = List.copyOf(command);
         try {
             server.version = awaitReady(process, port, log);
             return server;
