@@ -72,10 +72,12 @@ public final class LockClient implements AutoCloseable {
     private final long pollNanos;
     private final ChannelSignals signals;
     private final FencedStore fencedStore;
+    private final Duration commandTimeout;
     private volatile Watchdog watchdog;
 
     private LockClient(Builder b, RedisEngine engine) {
         this.engine = engine;
+        this.commandTimeout = b.commandTimeout;
         this.keys = new LockKeys(b.namespace);
         this.clock = b.clock;
         this.pollNanos = b.pollInterval.toNanos();
@@ -116,13 +118,20 @@ public final class LockClient implements AutoCloseable {
      *
      * @return the lease, or empty when someone else holds the lock ("held" is not an error)
      * @throws IllegalArgumentException if the resource is null, empty or over 1024 bytes, or the
-     *     ttl is null, under 1 ms or over {@link #MAX_TTL}, or options is null
+     *     ttl is null, under 1 ms or over {@link #MAX_TTL}, or options is null, or its replica
+     *     wait is not shorter than the command timeout
+     * @throws ReplicaAckException if the options wait for replicas and too few acknowledged the
+     *     grant; the grant was released
      * @throws RedisCommandException if Redis fails; whether the lock was taken is then unknown,
      *     and an unknown grant expires by its ttl
      */
     public Optional<Lease> tryAcquire(String resource, Duration ttl, AcquireOptions options) {
         CompletableFuture<Optional<Lease>> f = tryAcquireAsync(resource, ttl, options);
-        return RedisEngine.await(f, options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX", resource);
+        try {
+            return RedisEngine.await(f, options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX", resource);
+        } catch (RedisCommandException e) {
+            throw replicaAckOr(e);
+        }
     }
 
     /**
@@ -135,7 +144,7 @@ public final class LockClient implements AutoCloseable {
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
         String r = Checks.name(resource, "resource");
         long ttlMs = checkTtl(ttl);
-        Checks.notNull(options, "options");
+        checkOptions(options);
         return attempt(r, ttlMs, options).thenApply(a -> Optional.ofNullable(a.lease));
     }
 
@@ -156,6 +165,8 @@ public final class LockClient implements AutoCloseable {
      * @return the lease
      * @throws IllegalArgumentException if any argument is invalid, or maxWait is negative
      * @throws LockWaitTimeoutException if the lock was still held when {@code maxWait} ran out
+     * @throws ReplicaAckException if the options wait for replicas and too few acknowledged a
+     *     grant; that grant was released and the wait ends there
      * @throws InterruptedException if the calling thread is interrupted while waiting or while
      *     an attempt is in flight; nothing is then held, except that an attempt interrupted in
      *     flight may have been granted on the server, and that grant expires by its ttl
@@ -166,11 +177,11 @@ public final class LockClient implements AutoCloseable {
         String r = Checks.name(resource, "resource");
         long ttlMs = checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
-        Checks.notNull(options, "options");
+        checkOptions(options);
         String op = options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX";
         long start = clock.nanoTime();
 
-        Attempt first = RedisEngine.awaitInterruptibly(attempt(r, ttlMs, options), op, r);
+        Attempt first = awaitAttempt(attempt(r, ttlMs, options), op, r);
         if (first.lease != null) {
             return first.lease;
         }
@@ -197,7 +208,7 @@ public final class LockClient implements AutoCloseable {
                     awaitQuietly(signal, Math.min(pause, left));
                 }
                 signal = waiter.signal();
-                last = RedisEngine.awaitInterruptibly(attempt(r, ttlMs, options), op, r);
+                last = awaitAttempt(attempt(r, ttlMs, options), op, r);
                 if (last.lease != null) {
                     return last.lease;
                 }
@@ -311,6 +322,28 @@ public final class LockClient implements AutoCloseable {
         return w;
     }
 
+    private static Attempt awaitAttempt(CompletableFuture<Attempt> f, String op, String resource)
+            throws InterruptedException {
+        try {
+            return RedisEngine.awaitInterruptibly(f, op, resource);
+        } catch (RedisCommandException e) {
+            throw replicaAckOr(e);
+        }
+    }
+
+    /** @return the {@link ReplicaAckException} that {@code e} wraps, else {@code e} itself */
+    private static RuntimeException replicaAckOr(RedisCommandException e) {
+        return e.getCause() instanceof ReplicaAckException r ? r : e;
+    }
+
+    private void checkOptions(AcquireOptions options) {
+        Checks.notNull(options, "options");
+        if (options.replicasToWait() > 0 && options.replicaWait().compareTo(commandTimeout) >= 0) {
+            throw new IllegalArgumentException("waitForReplicas timeout " + options.replicaWait()
+                    + " must be shorter than the command timeout " + commandTimeout);
+        }
+    }
+
     static long checkTtl(Duration ttl) {
         return Checks.ttlMillis(ttl, MAX_TTL, "ttl");
     }
@@ -357,7 +390,34 @@ public final class LockClient implements AutoCloseable {
                             ? new Attempt(grant(resource, token, 0, ttlMillis, start, options), 0)
                             : new Attempt(null, -2));
         }
-        return wrap(f, options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX", resource);
+        f = wrap(f, options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX", resource);
+        return options.replicasToWait() > 0 ? f.thenCompose(a -> awaitReplicas(a, options)) : f;
+    }
+
+    /**
+     * After a grant, {@code WAIT} for the replicas on the connection that sent it (WAIT counts the
+     * writes of its own connection). Too few acknowledgements: release, then fail typed.
+     */
+    private CompletableFuture<Attempt> awaitReplicas(Attempt a, AcquireOptions options) {
+        if (a.lease == null) {
+            return CompletableFuture.completedFuture(a);
+        }
+        Lease lease = a.lease;
+        int required = options.replicasToWait();
+        CompletableFuture<Long> acked = engine.main().async()
+                .waitForReplication(required, options.replicaWait().toMillis()).toCompletableFuture();
+        return acked.handle((n, error) -> {
+            if (error == null && n != null && n >= required) {
+                return CompletableFuture.completedFuture(a);
+            }
+            // Give the grant back before failing, so that nobody waits for its ttl.
+            return lease.releaseAsync().<Attempt>handle((released, releaseError) -> {
+                if (error != null) {
+                    throw RedisEngine.failure(error, "WAIT", lease.resource());
+                }
+                throw new ReplicaAckException(lease.resource(), required, n == null ? 0 : n, options.replicaWait());
+            });
+        }).thenCompose(x -> x);
     }
 
     private Lease grant(String resource, String token, long fence, long ttlMillis, long start, AcquireOptions o) {
