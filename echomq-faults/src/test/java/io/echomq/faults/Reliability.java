@@ -1,0 +1,61 @@
+package io.echomq.faults;
+
+import io.echomq.testkit.QueueHistory;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** What the scenarios share: the report line, and reading every job's final state from Redis. */
+final class Reliability {
+    private Reliability() {
+    }
+
+    /**
+     * Prints one greppable figures line, {@code RELIABILITY scenario=<n> k=v ...}; docs/reliability.md is built
+     * from these lines.
+     */
+    static void report(int scenario, Map<String, Object> figures) {
+        StringBuilder b = new StringBuilder("RELIABILITY scenario=").append(scenario);
+        figures.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        System.out.println(b);
+    }
+
+    /** @return an ordered map for {@link #report}, from alternating keys and values */
+    static Map<String, Object> figures(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    /** Reads {@code state} and {@code attempts} of every job, pipelined, straight from the job hashes. */
+    static Map<String, QueueHistory.Final> finals(String url, String queue, List<String> ids) throws Exception {
+        RedisClient client = RedisClient.create(url);
+        try (StatefulRedisConnection<String, String> conn = client.connect()) {
+            RedisAsyncCommands<String, String> async = conn.async();
+            List<RedisFuture<List<KeyValue<String, String>>>> replies = new ArrayList<>(ids.size());
+            for (String id : ids) {
+                replies.add(async.hmget("emq:{" + queue + "}:job:" + id, "state", "attempts"));
+            }
+            Map<String, QueueHistory.Final> out = new HashMap<>();
+            for (int i = 0; i < ids.size(); i++) {
+                List<KeyValue<String, String>> kv = replies.get(i).get(30, TimeUnit.SECONDS);
+                String state = kv.get(0).getValueOrElse(null);
+                String attempts = kv.get(1).getValueOrElse("0");
+                out.put(ids.get(i), new QueueHistory.Final(state, Long.parseLong(attempts)));
+            }
+            return out;
+        } finally {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+    }
+}
