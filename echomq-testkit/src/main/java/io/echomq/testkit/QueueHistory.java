@@ -132,6 +132,13 @@ public final class QueueHistory {
         return List.copyOf(enqueued);
     }
 
+    /** @return for each job with an accepted completion, the attempt that completed it (the first one reported) */
+    public synchronized Map<String, Long> acceptedCompletions() {
+        Map<String, Long> out = new HashMap<>();
+        completions.forEach((id, attempts) -> out.put(id, attempts.get(0)));
+        return out;
+    }
+
     /** @return claims recorded so far */
     public synchronized long claims() {
         return claimCount;
