@@ -43,7 +43,10 @@ class DocsExamplesTest extends LockTestBase {
         // --- docs/locks.md "Options" ---
         AcquireOptions plain   = AcquireOptions.defaults().plain();         // exactly one SET NX PX, no fence
         AcquireOptions watched = AcquireOptions.defaults().withWatchdog();  // renewed at ttl/3 until released or lost
+        AcquireOptions acked   = AcquireOptions.defaults()                  // WAIT 1 200 after the grant:
+                .waitForReplicas(1, Duration.ofMillis(200));                // too few acks = released + ReplicaAckException
         // --- end ---
+        assertThat(acked.replicasToWait()).isEqualTo(1);
         LockClient locks = client(b -> b
                 .namespace("myapp:lock:")             // key prefix, default "emq:lock:"
                 .commandTimeout(Duration.ofSeconds(2)) // default 10 s
