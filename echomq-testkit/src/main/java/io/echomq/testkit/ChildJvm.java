@@ -26,7 +26,8 @@ import java.util.function.Predicate;
  *       {@code SIGSTOP} and {@code SIGCONT}; {@link #restart()} kills it if it still runs and starts it again with the
  *       same command.</li>
  *   <li>Output: every stdout line is handed to the line consumer given at start (on a reader thread) and kept, so a
- *       test can wait for one with {@link #awaitLine}. stderr goes to a log file ({@link #stderrLog()}), appended
+ *       test can wait for one with {@link #awaitLine}; a line is handed to the consumer before {@code awaitLine}
+ *       can see it. stderr goes to a log file ({@link #stderrLog()}), appended
  *       across restarts.</li>
  *   <li>Cleanup: {@link #close()} kills it; a JVM shutdown hook does the same if a test forgets.</li>
  * </ol>
@@ -120,11 +121,11 @@ public final class ChildJvm implements AutoCloseable {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
+                onLine.accept(line);   // first, so that a line awaitLine returns has been consumed already
                 synchronized (this) {
                     lines.add(line);
                     notifyAll();
                 }
-                onLine.accept(line);
             }
         } catch (IOException ended) {
             // the process died
