@@ -166,22 +166,60 @@ public final class ChildJvm implements AutoCloseable {
 
     /**
      * Stops the current process with {@code SIGSTOP}: every thread freezes, timers included, until {@link #resume()}.
+     * Where {@code /proc} exists (Linux), it returns only once the kernel reports the process stopped.
      *
-     * @throws IllegalStateException if the process is not alive or the signal could not be sent
+     * @throws IllegalStateException if the process is not alive, the signal could not be sent, or the process is not
+     *         reported stopped within 10 seconds
      */
     public synchronized void pause() {
         signal("STOP");
+        awaitState(true);
         paused = true;
     }
 
     /**
-     * Continues a paused process with {@code SIGCONT}.
+     * Continues a paused process with {@code SIGCONT}. Where {@code /proc} exists, it returns only once the kernel
+     * no longer reports the process stopped.
      *
-     * @throws IllegalStateException if the process is not alive or the signal could not be sent
+     * @throws IllegalStateException if the process is not alive, the signal could not be sent, or the process is
+     *         still reported stopped 10 seconds later
      */
     public synchronized void resume() {
         signal("CONT");
+        awaitState(false);
         paused = false;
+    }
+
+    /** Polls {@code /proc/<pid>/stat} until the process state is (or is no longer) 'T', stopped. */
+    private void awaitState(boolean stopped) {
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        if (!Files.isReadable(stat)) {
+            return; // no procfs: trust the signal
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_WAIT_MILLIS);
+        while (true) {
+            String s;
+            try {
+                s = Files.readString(stat, StandardCharsets.UTF_8);
+            } catch (IOException gone) {
+                return;
+            }
+            // The state follows the command name, which is in parentheses and may contain spaces.
+            char state = s.charAt(s.lastIndexOf(')') + 2);
+            if ((state == 'T') == stopped) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("process " + process.pid() + " is in state " + state + ", not "
+                        + (stopped ? "stopped" : "running") + ", 10 s after the signal");
+            }
+            try {
+                process.waitFor(1, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for process " + process.pid(), e);
+            }
+        }
     }
 
     /** @return whether {@link #pause()} was called and not yet undone */
