@@ -137,7 +137,8 @@ public final class LockClient implements AutoCloseable {
     /**
      * Asynchronous {@link #tryAcquire(String, Duration, AcquireOptions)}. Arguments are checked
      * before this method returns; Redis failures fail the future with a
-     * {@link RedisCommandException}.
+     * {@link RedisCommandException}, and too few replica acknowledgements (with
+     * {@link AcquireOptions#waitForReplicas}) with a {@link ReplicaAckException}.
      *
      * @throws IllegalArgumentException on bad input
      */

@@ -8,6 +8,7 @@ import io.echomq.testkit.RedisServer;
 import io.echomq.testkit.ReplicaPair;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,11 @@ class ReplicaWaitTest {
             assertThat(p.call("EXISTS", locks.lockKey("unacked"))).isEqualTo(0L);
             // The waiting form fails the same way rather than retrying until maxWait.
             assertThatThrownBy(() -> locks.acquire("unacked", TTL, Duration.ofSeconds(5), o))
+                    .isInstanceOf(ReplicaAckException.class);
+            assertThat(p.call("EXISTS", locks.lockKey("unacked"))).isEqualTo(0L);
+            // And the asynchronous form fails its future with the same type.
+            assertThat(locks.tryAcquireAsync("unacked", TTL, o)).failsWithin(Duration.ofSeconds(10))
+                    .withThrowableOfType(ExecutionException.class).havingCause()
                     .isInstanceOf(ReplicaAckException.class);
             assertThat(p.call("EXISTS", locks.lockKey("unacked"))).isEqualTo(0L);
         }
