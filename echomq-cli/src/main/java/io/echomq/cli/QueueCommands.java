@@ -441,7 +441,7 @@ final class QueueCommands {
      */
     static void checkQueue(CommandSpec spec, String name) {
         try {
-            QueueKeys.of(name);
+            QueueKeys.ofUserName(name);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for <queue>: " + e.getMessage());
         }

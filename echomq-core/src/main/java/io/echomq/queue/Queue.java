@@ -37,7 +37,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link IllegalArgumentException} for bad ones, and throws {@link io.echomq.RedisCommandException}
  * when Redis fails.
  */
-public final class Queue {
+public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */
     public static final Duration MIN_LEASE = Duration.ofMillis(20);
     /** Longest lease accepted; longer jobs extend. */
@@ -57,6 +57,8 @@ public final class Queue {
 
     private final QueueClient client;
     private final QueueKeys keys;
+    private final String logicalName;   // the sharded queue's name for a partition, else the queue's name
+    private final String idPrefix;      // "<partition>-" for a partition, else ""
     private final RedisEngine engine;
     private final StatefulRedisConnection<String, byte[]> conn;   // opened when the client is built
     private final byte[] prefix;
@@ -71,8 +73,15 @@ public final class Queue {
     private final String[] statsKeys;
 
     Queue(QueueClient client, QueueKeys keys, RedisEngine engine) {
+        this(client, keys, engine, keys.queue(), "");
+    }
+
+    /** A partition of a sharded queue: its jobs carry {@code idPrefix} and {@code logicalName}. */
+    Queue(QueueClient client, QueueKeys keys, RedisEngine engine, String logicalName, String idPrefix) {
         this.client = client;
         this.keys = keys;
+        this.logicalName = logicalName;
+        this.idPrefix = idPrefix;
         this.engine = engine;
         this.conn = engine.binary();
         this.prefix = keys.prefix().getBytes(StandardCharsets.UTF_8);
@@ -139,6 +148,12 @@ public final class Queue {
      * @throws io.echomq.RedisCommandException if Redis fails; earlier chunks may have been added
      */
     public List<EnqueueResult> enqueueAll(List<JobRequest> requests) {
+        checkRequests(requests);
+        return collectEnqueued(sendEnqueue(requests));
+    }
+
+    /** @throws IllegalArgumentException unless every request is valid; nothing is sent */
+    void checkRequests(List<JobRequest> requests) {
         Checks.notNull(requests, "requests");
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("requests must not be empty");
@@ -154,6 +169,10 @@ public final class Queue {
                         + " bytes; the limit is " + limit + " bytes");
             }
         }
+    }
+
+    /** Sends checked requests, one script call per chunk, all written before any answer is awaited. */
+    List<CompletableFuture<List<Object>>> sendEnqueue(List<JobRequest> requests) {
         List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
         for (int from = 0; from < requests.size(); from += ENQUEUE_CHUNK) {
             List<JobRequest> chunk = requests.subList(from, Math.min(requests.size(), from + ENQUEUE_CHUNK));
@@ -165,7 +184,12 @@ public final class Queue {
             }
             calls.add(run(Scripts.ENQUEUE, ScriptOutputType.MULTI, enqueueKeys, args.toArray(new byte[0][])));
         }
-        List<EnqueueResult> out = new ArrayList<>(requests.size());
+        return calls;
+    }
+
+    /** Awaits the calls of {@link #sendEnqueue}, in order; ids are this queue's own (no partition prefix). */
+    List<EnqueueResult> collectEnqueued(List<CompletableFuture<List<Object>>> calls) {
+        List<EnqueueResult> out = new ArrayList<>();
         for (CompletableFuture<List<Object>> call : calls) {
             List<Object> reply = RedisEngine.await(call, "EVALSHA enqueue-4", name());
             for (int i = 0; i < reply.size(); i += 2) {
@@ -263,7 +287,11 @@ public final class Queue {
     }
 
     private List<Long> statsRaw() {
-        return RedisEngine.await(run(Scripts.STATS, ScriptOutputType.MULTI, statsKeys), "EVALSHA stats-5", name());
+        return RedisEngine.await(statsAsync(), "EVALSHA stats-5", name());
+    }
+
+    CompletableFuture<List<Long>> statsAsync() {
+        return run(Scripts.STATS, ScriptOutputType.MULTI, statsKeys);
     }
 
     /**
@@ -397,7 +425,7 @@ public final class Queue {
     private CompletableFuture<List<Object>> claimRaw(int n, long leaseMs, int promote, Job ack) {
         return run(Scripts.CLAIM, ScriptOutputType.MULTI, keys.claimKeys(), prefix, EnqueueOptions.num(leaseMs),
                 EnqueueOptions.num(n), EnqueueOptions.num(promote),
-                ack == null ? EMPTY : bytes(ack.id()), ack == null ? EMPTY : bytes(ack.attemptText()),
+                ack == null ? EMPTY : bytes(ack.localId()), ack == null ? EMPTY : bytes(ack.attemptText()),
                 EnqueueOptions.num(client.retainCompletedMillis()));
     }
 
@@ -419,7 +447,7 @@ public final class Queue {
     }
 
     long failCode(Job job, String error, boolean retry) {
-        List<Object> r = RedisEngine.await(run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, prefix, bytes(job.id()),
+        List<Object> r = RedisEngine.await(run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, prefix, bytes(job.localId()),
                 bytes(job.attemptText()), error.getBytes(StandardCharsets.UTF_8),
                 Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII),
                 retry ? ONE : ZERO), "EVALSHA fail-4", name());
@@ -435,7 +463,7 @@ public final class Queue {
         args[0] = prefix;
         args[1] = EnqueueOptions.num(leaseMs);
         for (int i = 0; i < jobs.size(); i++) {
-            args[2 + 2 * i] = bytes(jobs.get(i).id());
+            args[2 + 2 * i] = bytes(jobs.get(i).localId());
             args[3 + 2 * i] = bytes(jobs.get(i).attemptText());
         }
         return run(Scripts.EXTEND, ScriptOutputType.MULTI, activeKey, args);
@@ -448,12 +476,12 @@ public final class Queue {
                     + client.maxPayloadBytes() + " bytes");
         }
         return RedisEngine.<Long>await(run(Scripts.PROGRESS, ScriptOutputType.INTEGER, activeKey, prefix,
-                bytes(job.id()), bytes(job.attemptText()), progress), "EVALSHA progress-1", name());
+                bytes(job.localId()), bytes(job.attemptText()), progress), "EVALSHA progress-1", name());
     }
 
     long returnCode(Job job) {
         return RedisEngine.<Long>await(run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, prefix,
-                bytes(job.id()), bytes(job.attemptText())), "EVALSHA return-3", name());
+                bytes(job.localId()), bytes(job.attemptText())), "EVALSHA return-3", name());
     }
 
     long clockNanos() {
@@ -462,6 +490,16 @@ public final class Queue {
 
     QueueKeys keys() {
         return keys;
+    }
+
+    /** @return the name users know the queue by: a partition answers its sharded queue's name */
+    String logicalName() {
+        return logicalName;
+    }
+
+    /** @return what a partition puts before its jobs' ids ({@code "<partition>-"}), else "" */
+    String idPrefix() {
+        return idPrefix;
     }
 
     QueueClient client() {

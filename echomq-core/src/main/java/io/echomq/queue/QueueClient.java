@@ -73,12 +73,13 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
-     * @param name 1..256 bytes of UTF-8 without '{', '}', whitespace or control characters
+     * @param name 1..256 bytes of UTF-8 without '{', '}', whitespace or control characters, not
+     *     ending with {@code #<digits>} (the suffix of a sharded queue's partitions)
      * @return the queue of that name (the same instance for the same name)
      * @throws IllegalArgumentException if the name is invalid
      */
     public Queue queue(String name) {
-        QueueKeys keys = QueueKeys.of(name);
+        QueueKeys keys = QueueKeys.ofUserName(name);
         return queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine));
     }
 
@@ -92,6 +93,41 @@ public final class QueueClient implements AutoCloseable {
     public Worker.Builder worker(String queueName, JobHandler handler) {
         Checks.notNull(handler, "handler");
         return new Worker.Builder(this, queue(queueName), handler);
+    }
+
+    /**
+     * Opens a queue split into {@code partitions} partitions ({@link ShardedQueue}), declaring the
+     * count in the queue's mark {@code emq:{<name>}:partitions} (one round trip; keep the instance).
+     * A name used sharded must not also be used as a plain {@link #queue(String)}: the two share
+     * no keys, so a plain producer's jobs would never reach sharded workers.
+     *
+     * @param name as for {@link #queue(String)}
+     * @param partitions 1..{@link ShardedQueue#MAX_PARTITIONS}; enqueue spreads over this many,
+     *     claims span the highest count any client declared
+     * @throws IllegalArgumentException if the name or count is invalid
+     * @throws IllegalStateException if the mark holds something other than a valid count
+     * @throws RedisCommandException if Redis fails
+     */
+    public ShardedQueue shardedQueue(String name, int partitions) {
+        return ShardedQueue.open(this, name, partitions);
+    }
+
+    /**
+     * Starts configuring a worker that claims from every partition of a sharded queue, starting
+     * one partition further on each claim round so that none starves; nothing runs until
+     * {@link Worker.Builder#start()}.
+     *
+     * @param queue   the sharded queue to work, from this client
+     * @param handler the code run for each job
+     * @throws IllegalArgumentException if either is null, or the queue is another client's
+     */
+    public Worker.Builder worker(ShardedQueue queue, JobHandler handler) {
+        Checks.notNull(queue, "queue");
+        Checks.notNull(handler, "handler");
+        if (queue.client() != this) {
+            throw new IllegalArgumentException("queue " + queue.name() + " belongs to another QueueClient");
+        }
+        return new Worker.Builder(this, queue, handler);
     }
 
     /** @return the server's product and version, for example {@code Redis 7.0.15} */

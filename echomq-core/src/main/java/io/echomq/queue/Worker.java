@@ -106,8 +106,8 @@ public final class Worker implements AutoCloseable {
     // not told about it, so an idle dispatcher must look again to learn the retry's due time
     private final AtomicReference<CompletableFuture<Void>> retryScheduled =
             new AtomicReference<>(new CompletableFuture<>());
-    private final ChannelSignals.Waiter wake;
-    private final String maintenanceKey;
+    private final ShardedQueue sharded;   // null when the worker works one plain queue
+    private volatile Span span;           // what the worker claims from; grows with a sharded queue's mark
     private final String maintenanceToken;
     private final String name;
     private final LongAdder completed = new LongAdder();
@@ -132,7 +132,8 @@ public final class Worker implements AutoCloseable {
         this.defaultGrace = b.shutdownGrace;
         this.maintenanceMs = b.maintenanceInterval.toMillis();
         this.idlePollMs = b.idlePoll.toMillis();
-        this.name = "emq-worker-" + queue.name() + "-" + SEQUENCE.incrementAndGet();
+        this.sharded = b.sharded;
+        this.name = "emq-worker-" + queueName() + "-" + SEQUENCE.incrementAndGet();
         this.slots = new Semaphore(concurrency);
         this.ownExecutor = b.executor == null;
         this.executor = ownExecutor ? defaultExecutor(name, concurrency) : b.executor;
@@ -141,19 +142,64 @@ public final class Worker implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.maintenanceKey = new LockKeys(LockKeys.DEFAULT_NAMESPACE).lock(queue.keys().maintenanceResource());
         byte[] token = new byte[16];
         RANDOM.nextBytes(token);
         this.maintenanceToken = HexFormat.of().formatHex(token);
-        this.wake = client.wakeSignals().join(queue.keys().wake());
+        this.span = new Span(List.of(), List.of(), List.of())
+                .with(client, sharded == null ? List.of(queue) : sharded.partitionQueues());
         this.dispatcher = new Thread(this::dispatchLoop, name + "-dispatch");
+    }
+
+    /**
+     * The queues a worker claims from (one, or every partition of a sharded queue), with a wake
+     * subscription and a maintenance lock key for each.
+     */
+    private record Span(List<Queue> queues, List<ChannelSignals.Waiter> wakes, List<String> maintenanceKeys) {
+        /** @return this span plus the queues of {@code all} beyond it, each subscribed to its wake channel */
+        Span with(QueueClient client, List<Queue> all) {
+            List<Queue> q = new ArrayList<>(queues);
+            List<ChannelSignals.Waiter> w = new ArrayList<>(wakes);
+            List<String> m = new ArrayList<>(maintenanceKeys);
+            LockKeys lockKeys = new LockKeys(LockKeys.DEFAULT_NAMESPACE);
+            for (Queue added : all.subList(queues.size(), all.size())) {
+                q.add(added);
+                w.add(client.wakeSignals().join(added.keys().wake()));
+                m.add(lockKeys.lock(added.keys().maintenanceResource()));
+            }
+            return new Span(List.copyOf(q), List.copyOf(w), List.copyOf(m));
+        }
+
+        /** Waits for the subscriptions from index {@code from} on. */
+        void awaitSubscribed(int from, String queueName) {
+            for (int i = from; i < wakes.size(); i++) {
+                RedisEngine.await(wakes.get(i).subscribed(), "SUBSCRIBE " + queues.get(i).keys().wake(), queueName);
+            }
+        }
+
+        /** @return completes on the next wake message of any of the queues */
+        CompletableFuture<?> signal() {
+            if (wakes.size() == 1) {
+                return wakes.get(0).signal();
+            }
+            CompletableFuture<?>[] all = new CompletableFuture<?>[wakes.size()];
+            for (int i = 0; i < all.length; i++) {
+                all[i] = wakes.get(i).signal();
+            }
+            return CompletableFuture.anyOf(all);
+        }
+
+        void close() {
+            for (ChannelSignals.Waiter w : wakes) {
+                w.close();
+            }
+        }
     }
 
     private void begin() {
         try {
-            RedisEngine.await(wake.subscribed(), "SUBSCRIBE " + queue.keys().wake(), queue.name());
+            span.awaitSubscribed(0, queueName());
         } catch (RuntimeException e) {
-            wake.close();
+            span.close();
             scheduler.shutdownNow();
             if (ownExecutor) {
                 executor.shutdownNow();
@@ -169,9 +215,9 @@ public final class Worker implements AutoCloseable {
         LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
     }
 
-    /** @return the queue this worker works */
+    /** @return the queue this worker works (for a sharded queue, its name) */
     public String queueName() {
-        return queue.name();
+        return sharded == null ? queue.name() : sharded.name();
     }
 
     /** @return true until shutdown (or abandon) begins */
@@ -296,7 +342,7 @@ public final class Worker implements AutoCloseable {
             executor.shutdownNow();
         }
         if (unsubscribe) {
-            wake.close();
+            span.close();
         }
         client.unregister(this);
     }
@@ -318,11 +364,14 @@ public final class Worker implements AutoCloseable {
                 slots.release(n - Queue.MAX_CLAIM);
                 n = Queue.MAX_CLAIM;
             }
-            CompletableFuture<Void> signal = wake.signal();
+            if (sharded != null && sharded.partitions() > span.queues().size()) {
+                spanNewPartitions();
+            }
+            CompletableFuture<?> signal = span.signal();
             CompletableFuture<Void> retry = retryScheduled.get();
             Queue.Claimed claimed;
             try {
-                claimed = queue.claimAsync(n, leaseMs, null).get();
+                claimed = (sharded == null ? queue.claimAsync(n, leaseMs, null) : sharded.claimAsync(n, leaseMs)).get();
             } catch (InterruptedException e) {
                 slots.release(n);
                 return;
@@ -348,6 +397,20 @@ public final class Worker implements AutoCloseable {
                 }
                 await(CompletableFuture.anyOf(signal, retry, stopping), wait);
             }
+        }
+    }
+
+    /** Subscribes to the wake channels of partitions another client added to the sharded queue. */
+    private void spanNewPartitions() {
+        Span before = span;
+        Span after = before.with(client, sharded.partitionQueues());
+        span = after;
+        try {
+            after.awaitSubscribed(before.queues().size(), queueName());
+            LOG.info("{}: now works {} partitions", name, after.queues().size());
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not subscribe to new partitions' wake channels; they are polled: {}", name,
+                    e.toString());
         }
     }
 
@@ -424,7 +487,9 @@ public final class Worker implements AutoCloseable {
             } else if (lost.isPresent() && lost.get() != LeaseLossReason.LOCAL_DEADLINE) {
                 outcome = AckOutcome.LEASE_LOST;   // the server already refused this attempt
             } else if (error == null) {
-                if (running && !queueDry) {
+                // a chain stays on the job's own partition, so a sharded worker goes back to the
+                // dispatcher instead, whose rotating claim rounds keep every partition served
+                if (running && !queueDry && sharded == null) {
                     next = job.completeAndClaimNext(Duration.ofMillis(leaseMs)).orElse(null);
                     if (next == null) {
                         queueDry = true;
@@ -489,33 +554,44 @@ public final class Worker implements AutoCloseable {
                     e.setValue(now + renewEveryNanos);
                 }
             }
-            for (int from = 0; from < due.size(); from += EXTEND_CHUNK) {
-                List<Job> chunk = due.subList(from, Math.min(due.size(), from + EXTEND_CHUNK));
-                queue.extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
-                    if (failure != null) {
-                        LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
-                                RedisEngine.unwrap(failure).toString());
-                        long retry = queue.clockNanos();
-                        for (Job job : chunk) {
-                            held.computeIfPresent(job, (j, at) -> retry);
-                        }
-                        return;
-                    }
-                    for (int i = 0; i < chunk.size(); i++) {
-                        Job job = chunk.get(i);
-                        if (codes.get(i) != 1 && job.settleStarted()) {
-                            // the handler's settling call reached the server before this renewal
-                            // (same connection): that call's own answer tells what happened
-                            continue;
-                        }
-                        if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
-                            leaseLostHeard(job);
-                        }
-                    }
-                });
+            Map<Queue, List<Job>> byQueue = new java.util.LinkedHashMap<>();
+            for (Job job : due) {
+                byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
+            }
+            for (Map.Entry<Queue, List<Job>> group : byQueue.entrySet()) {
+                renew(group.getKey(), group.getValue(), now);
             }
         } catch (RuntimeException e) {
             LOG.warn("{}: renewal tick failed", name, e);
+        }
+    }
+
+    /** Renews the due leases of one queue (or partition), in chunks of one script call each. */
+    private void renew(Queue owner, List<Job> due, long now) {
+        for (int from = 0; from < due.size(); from += EXTEND_CHUNK) {
+            List<Job> chunk = due.subList(from, Math.min(due.size(), from + EXTEND_CHUNK));
+            owner.extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+                if (failure != null) {
+                    LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
+                            RedisEngine.unwrap(failure).toString());
+                    long retry = queue.clockNanos();
+                    for (Job job : chunk) {
+                        held.computeIfPresent(job, (j, at) -> retry);
+                    }
+                    return;
+                }
+                for (int i = 0; i < chunk.size(); i++) {
+                    Job job = chunk.get(i);
+                    if (codes.get(i) != 1 && job.settleStarted()) {
+                        // the handler's settling call reached the server before this renewal
+                        // (same connection): that call's own answer tells what happened
+                        continue;
+                    }
+                    if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
+                        leaseLostHeard(job);
+                    }
+                }
+            });
         }
     }
 
@@ -539,6 +615,22 @@ public final class Worker implements AutoCloseable {
         if (!running) {
             return;
         }
+        if (sharded != null) {
+            // another client may have declared more partitions: span them from the next claim round
+            sharded.refreshAsync().whenComplete((n, failure) -> {
+                if (failure != null) {
+                    LOG.warn("{}: could not read the partition mark: {}", name, RedisEngine.unwrap(failure).toString());
+                }
+            });
+        }
+        Span s = span;
+        for (int i = 0; i < s.queues().size(); i++) {
+            maintain(s.queues().get(i), s.maintenanceKeys().get(i));
+        }
+    }
+
+    /** Reaps and promotes one queue (or partition) if this worker takes its maintenance lock. */
+    private void maintain(Queue queue, String maintenanceKey) {
         try {
             client.engine().main().async()
                     .set(maintenanceKey, maintenanceToken, SetArgs.Builder.nx().px(maintenanceMs))
@@ -595,6 +687,7 @@ public final class Worker implements AutoCloseable {
     public static final class Builder {
         private final QueueClient client;
         private final Queue queue;
+        private final ShardedQueue sharded;
         private final JobHandler handler;
         private int concurrency = Runtime.getRuntime().availableProcessors() * 4;
         private long leaseMs = DEFAULT_LEASE.toMillis();
@@ -607,6 +700,14 @@ public final class Worker implements AutoCloseable {
         Builder(QueueClient client, Queue queue, JobHandler handler) {
             this.client = client;
             this.queue = queue;
+            this.sharded = null;
+            this.handler = handler;
+        }
+
+        Builder(QueueClient client, ShardedQueue sharded, JobHandler handler) {
+            this.client = client;
+            this.queue = sharded.partitionQueues().get(0);
+            this.sharded = sharded;
             this.handler = handler;
         }
 
