@@ -7,9 +7,11 @@ import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
 import io.echomq.queue.ReapResult;
 import io.echomq.queue.RemoveOutcome;
+import io.echomq.queue.ShardedQueue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -83,10 +85,38 @@ final class QueueCommands {
         @Parameters(index = "0", paramLabel = "<queue>",
                 description = "The queue's name: 1..256 bytes without '{', '}', whitespace or control characters.")
         String queue;
+        /** The partition count of a sharded queue, or null for a plain queue. */
+        Integer partitions;
+
+        @Option(names = "--partitions", paramLabel = "<k>",
+                description = "The queue is sharded into k partitions (1.." + ShardedQueue.MAX_PARTITIONS + "), "
+                    + "named <queue>#0..#k-1; job ids are then <partition>-<id>. Enqueue spreads over k; the "
+                    + "other commands span every partition any client declared.")
+        void partitions(int k) {
+            partitions = (int) inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
+        }
 
         /** Connects to {@code --redis}; throws IllegalArgumentException or RedisCommandException. */
         QueueClient connect() {
             return redis.connectQueue();
+        }
+
+        /**
+         * Checks a job id: with {@code --partitions} it must be {@code <partition>-<id>}.
+         *
+         * @throws ParameterException otherwise
+         */
+        void checkJobId(String id) {
+            checkId(spec, id, "<id>");
+            if (partitions != null && !id.matches("[0-9]{1,4}-.+")) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for <id>: '" + id
+                        + "' is not of the form <partition>-<id>, as the ids of a sharded queue are");
+            }
+        }
+
+        /** @return the queue, sharded when {@code --partitions} was given (declaring its count) */
+        QueueOperations open(QueueClient client) {
+            return partitions == null ? client.queue(queue) : client.shardedQueue(queue, partitions);
         }
 
         PrintWriter out() {
@@ -141,7 +171,7 @@ final class QueueCommands {
             }
             EnqueueResult result;
             try (QueueClient client = connect()) {
-                result = client.queue(queue).enqueue(body, options);
+                result = open(client).enqueue(body, options);
             }
             out().println(result.id());
             if (!result.created()) {
@@ -193,10 +223,18 @@ final class QueueCommands {
         public Integer call() {
             checkQueue(spec, queue);
             QueueStats s;
+            List<QueueStats> each = List.of();
             try (QueueClient client = connect()) {
-                s = client.queue(queue).stats();
+                QueueOperations q = open(client);
+                s = q.stats();
+                if (q instanceof ShardedQueue sharded) {
+                    each = sharded.partitionStats();
+                }
             }
             out().println(describe(s));
+            for (int i = 0; i < each.size(); i++) {
+                out().println("partition=" + i + " " + describe(each.get(i)));
+            }
             return ExitCodes.OK;
         }
 
@@ -223,7 +261,7 @@ final class QueueCommands {
             inRange(spec, "--limit", limit, 1, Queue.MAX_BATCH, "");
             ReapResult r;
             try (QueueClient client = connect()) {
-                r = client.queue(queue).reap(limit);
+                r = open(client).reap(limit);
             }
             out().println("returned=" + r.returned() + " dead=" + r.dead());
             return ExitCodes.OK;
@@ -246,10 +284,10 @@ final class QueueCommands {
         @Override
         public Integer call() {
             checkQueue(spec, queue);
-            checkId(spec, id, "<id>");
+            checkJobId(id);
             RemoveOutcome outcome;
             try (QueueClient client = connect()) {
-                outcome = client.queue(queue).remove(id, force);
+                outcome = open(client).remove(id, force);
             }
             out().println(outcome);
             return outcome == RemoveOutcome.REMOVED ? ExitCodes.OK : ExitCodes.NO;
@@ -284,7 +322,7 @@ final class QueueCommands {
             }
             inRange(spec, "--limit", limit, 1, Queue.MAX_BATCH, "");
             try (QueueClient client = connect()) {
-                Queue q = client.queue(queue);
+                QueueOperations q = open(client);
                 if (retry) {
                     out().println("redriven=" + drain("redriven", () -> (int) q.redrive(DEAD_BATCH)));
                 } else if (purge) {
@@ -296,7 +334,7 @@ final class QueueCommands {
             return ExitCodes.OK;
         }
 
-        private void list(Queue q) {
+        private void list(QueueOperations q) {
             List<DeadJob> jobs = q.dead(limit);
             for (DeadJob j : jobs) {
                 out().println(line(j));
@@ -353,10 +391,10 @@ final class QueueCommands {
         @Override
         public Integer call() {
             checkQueue(spec, queue);
-            checkId(spec, id, "<id>");
+            checkJobId(id);
             Optional<JobInfo> info;
             try (QueueClient client = connect()) {
-                info = client.queue(queue).inspect(id);
+                info = open(client).inspect(id);
             }
             if (info.isEmpty()) {
                 err().println(spec.qualifiedName() + ": no job " + id + " in queue " + queue);
