@@ -540,7 +540,7 @@ public final class Worker implements AutoCloseable {
             return;
         }
         try {
-            client.engine().main().async()
+            client.engine().commands()
                     .set(maintenanceKey, maintenanceToken, SetArgs.Builder.nx().px(maintenanceMs))
                     .toCompletableFuture()
                     .thenCompose(ok -> {
