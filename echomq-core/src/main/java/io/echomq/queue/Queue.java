@@ -7,8 +7,8 @@ import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ public final class Queue implements QueueOperations {
     private final String logicalName;   // the sharded queue's name for a partition, else the queue's name
     private final String idPrefix;      // "<partition>-" for a partition, else ""
     private final RedisEngine engine;
-    private final StatefulRedisConnection<String, byte[]> conn;   // opened when the client is built
+    private final StatefulConnection<String, byte[]> conn;   // opened when the client is built
     private final byte[] prefix;
     private final String[] enqueueKeys;
     private final String[] failKeys;
@@ -303,7 +303,7 @@ public final class Queue implements QueueOperations {
      */
     public List<DeadJob> dead(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        RedisAsyncCommands<String, byte[]> async = conn.async();
+        RedisClusterAsyncCommands<String, byte[]> async = RedisEngine.async(conn);
         List<ScoredValue<byte[]>> entries = RedisEngine.await(
                 async.zrangeWithScores(keys.dead(), 0, limit - 1).toCompletableFuture(), "ZRANGE dead", name());
         List<CompletableFuture<List<io.lettuce.core.KeyValue<String, byte[]>>>> reads = new ArrayList<>();
@@ -396,7 +396,7 @@ public final class Queue implements QueueOperations {
      */
     public Optional<JobInfo> inspect(String id) {
         Checks.name(id, "job id");
-        Map<String, byte[]> h = RedisEngine.await(conn.async().hgetall(keys.job(id)).toCompletableFuture(),
+        Map<String, byte[]> h = RedisEngine.await(RedisEngine.async(conn).hgetall(keys.job(id)).toCompletableFuture(),
                 "HGETALL", name());
         if (h == null || h.isEmpty()) {
             return Optional.empty();

@@ -6,7 +6,6 @@ import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
-import io.echomq.internal.RedisUrls;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +58,8 @@ public final class QueueClient implements AutoCloseable {
     /**
      * Connects with every default.
      *
-     * @param redisUrl {@code redis://[user:password@]host[:port][/db]} or {@code rediss://…}
+     * @param redisUrl {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…}, or a
+     *     cluster: {@code redis-cluster://host:port[,host:port…]} (see {@code docs/scaling.md})
      * @throws IllegalArgumentException if the URL is malformed
      * @throws RedisCommandException if the server cannot be reached
      */
@@ -130,9 +130,13 @@ public final class QueueClient implements AutoCloseable {
         return new Worker.Builder(this, queue, handler);
     }
 
-    /** @return the server's product and version, for example {@code Redis 7.0.15} */
+    /**
+     * @return the server's product and version, for example {@code Redis 7.0.15 (SPUBLISH: yes)}, or
+     *     {@code Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
     public String serverDescription() {
-        return engine.features().describe();
+        return engine.describe();
     }
 
     /** Stops every worker started from this client (each with its grace), then closes the connections. */
@@ -184,8 +188,9 @@ public final class QueueClient implements AutoCloseable {
         }
 
         /**
-         * @param redisUrl the server to use (required)
-         * @throws IllegalArgumentException if null
+         * @param redisUrl the server to use (required): {@code redis://…}, {@code rediss://…},
+         *     {@code redis-socket://…}, or a cluster, {@code redis-cluster://host:port[,host:port…]}
+         * @throws IllegalArgumentException if null (a malformed URL is refused by {@link #build()})
          */
         public Builder redisUrl(String redisUrl) {
             this.redisUrl = Checks.notNull(redisUrl, "redisUrl");
@@ -247,7 +252,7 @@ public final class QueueClient implements AutoCloseable {
             if (redisUrl == null) {
                 throw new IllegalArgumentException("redisUrl is required");
             }
-            RedisEngine engine = RedisEngine.connect(RedisUrls.parse(redisUrl), commandTimeout);
+            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout);
             try {
                 // Opened now, never lazily: the first lazy open could otherwise happen on a Lettuce
                 // event-loop thread (a worker's maintenance callback), which deadlocks with a

@@ -632,7 +632,7 @@ public final class Worker implements AutoCloseable {
     /** Reaps and promotes one queue (or partition) if this worker takes its maintenance lock. */
     private void maintain(Queue queue, String maintenanceKey) {
         try {
-            client.engine().main().async()
+            client.engine().commands()
                     .set(maintenanceKey, maintenanceToken, SetArgs.Builder.nx().px(maintenanceMs))
                     .toCompletableFuture()
                     .thenCompose(ok -> {
