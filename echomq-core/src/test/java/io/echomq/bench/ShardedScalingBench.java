@@ -33,7 +33,8 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  *
  * Defaults: 20000 jobs, 6 partitions, 2 clients (each its own QueueClient and Worker), 32
- * handlers per worker, 3 rounds (each round measures both topologies, in alternating order).
+ * handlers per worker, 3 rounds (each round measures both topologies, in alternating order, after
+ * one warm-up run of each that is printed but not counted). The medians are compared.
  */
 public final class ShardedScalingBench {
     private ShardedScalingBench() {
@@ -86,6 +87,9 @@ public final class ShardedScalingBench {
         List<Result> three = new ArrayList<>();
         try (RedisServer single = RedisServer.start(); RedisCluster cluster = RedisCluster.start()) {
             System.out.println("server: " + single.version());
+            // warm-up, not counted: the first runs of a JVM measure the JIT, not the queue
+            run("warm-up, 1 master", single, null, jobs, partitions, clients, concurrency);
+            run("warm-up, 3 masters", null, cluster, jobs, partitions, clients, concurrency);
             for (int r = 0; r < rounds; r++) {
                 if (r % 2 == 0) {
                     one.add(run("1 master", single, null, jobs, partitions, clients, concurrency));
