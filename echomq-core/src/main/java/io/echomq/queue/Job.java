@@ -155,7 +155,8 @@ public final class Job {
     }
 
     /**
-     * Completes the job and claims the next one in the same round trip.
+     * Completes the job and claims the next one in the same round trip (for a job of a sharded
+     * queue, from the job's own partition).
      *
      * @param lease the lease of the next job
      * @return the next job, or empty when none is pending; {@link #outcome()} holds this job's answer

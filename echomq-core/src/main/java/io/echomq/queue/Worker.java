@@ -57,6 +57,13 @@ import org.slf4j.LoggerFactory;
  *       interrupt their handlers.</li>
  * </ul>
  *
+ * <p>A worker built for a {@link ShardedQueue} ({@link QueueClient#worker(ShardedQueue, JobHandler)})
+ * claims from every partition: each claim round asks the partitions in turn, starting one
+ * partition further on each round, so none starves; a handler does not chain to the next job
+ * (that would stay on one partition). It waits on every partition's wake channel, maintains each
+ * partition under its own lock, and spans partitions other clients add (see the mark in
+ * {@code docs/scaling.md}).
+ *
  * <p>Handlers run on virtual threads when the JVM has them (Java 21+), otherwise on a fixed pool
  * of {@code concurrency} threads, unless an executor is given. The dispatcher thread is not a
  * daemon: a started worker keeps the JVM alive until it is shut down.
