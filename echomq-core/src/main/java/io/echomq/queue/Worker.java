@@ -1,8 +1,6 @@
 package io.echomq.queue;
 
-import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
-import io.echomq.internal.LockKeys;
 import io.echomq.internal.RedisEngine;
 import io.lettuce.core.SetArgs;
 import java.lang.reflect.Method;
@@ -114,7 +112,7 @@ public final class Worker implements AutoCloseable {
     private final AtomicReference<CompletableFuture<Void>> retryScheduled =
             new AtomicReference<>(new CompletableFuture<>());
     private final ShardedQueue sharded;   // null when the worker works one plain queue
-    private volatile Span span;           // what the worker claims from; grows with a sharded queue's mark
+    private volatile WorkSpan span;       // what the worker claims from; grows with a sharded queue's mark
     private final String maintenanceToken;
     private final String name;
     private final LongAdder completed = new LongAdder();
@@ -152,54 +150,9 @@ public final class Worker implements AutoCloseable {
         byte[] token = new byte[16];
         RANDOM.nextBytes(token);
         this.maintenanceToken = HexFormat.of().formatHex(token);
-        this.span = new Span(List.of(), List.of(), List.of())
+        this.span = new WorkSpan(List.of(), List.of(), List.of())
                 .with(client, sharded == null ? List.of(queue) : sharded.partitionQueues());
         this.dispatcher = new Thread(this::dispatchLoop, name + "-dispatch");
-    }
-
-    /**
-     * The queues a worker claims from (one, or every partition of a sharded queue), with a wake
-     * subscription and a maintenance lock key for each.
-     */
-    private record Span(List<Queue> queues, List<ChannelSignals.Waiter> wakes, List<String> maintenanceKeys) {
-        /** @return this span plus the queues of {@code all} beyond it, each subscribed to its wake channel */
-        Span with(QueueClient client, List<Queue> all) {
-            List<Queue> q = new ArrayList<>(queues);
-            List<ChannelSignals.Waiter> w = new ArrayList<>(wakes);
-            List<String> m = new ArrayList<>(maintenanceKeys);
-            LockKeys lockKeys = new LockKeys(LockKeys.DEFAULT_NAMESPACE);
-            for (Queue added : all.subList(queues.size(), all.size())) {
-                q.add(added);
-                w.add(client.wakeSignals().join(added.keys().wake()));
-                m.add(lockKeys.lock(added.keys().maintenanceResource()));
-            }
-            return new Span(List.copyOf(q), List.copyOf(w), List.copyOf(m));
-        }
-
-        /** Waits for the subscriptions from index {@code from} on. */
-        void awaitSubscribed(int from, String queueName) {
-            for (int i = from; i < wakes.size(); i++) {
-                RedisEngine.await(wakes.get(i).subscribed(), "SUBSCRIBE " + queues.get(i).keys().wake(), queueName);
-            }
-        }
-
-        /** @return completes on the next wake message of any of the queues */
-        CompletableFuture<?> signal() {
-            if (wakes.size() == 1) {
-                return wakes.get(0).signal();
-            }
-            CompletableFuture<?>[] all = new CompletableFuture<?>[wakes.size()];
-            for (int i = 0; i < all.length; i++) {
-                all[i] = wakes.get(i).signal();
-            }
-            return CompletableFuture.anyOf(all);
-        }
-
-        void close() {
-            for (ChannelSignals.Waiter w : wakes) {
-                w.close();
-            }
-        }
     }
 
     private void begin() {
@@ -409,8 +362,8 @@ public final class Worker implements AutoCloseable {
 
     /** Subscribes to the wake channels of partitions another client added to the sharded queue. */
     private void spanNewPartitions() {
-        Span before = span;
-        Span after = before.with(client, sharded.partitionQueues());
+        WorkSpan before = span;
+        WorkSpan after = before.with(client, sharded.partitionQueues());
         span = after;
         try {
             after.awaitSubscribed(before.queues().size(), queueName());
@@ -561,45 +514,51 @@ public final class Worker implements AutoCloseable {
                     e.setValue(now + renewEveryNanos);
                 }
             }
-            Map<Queue, List<Job>> byQueue = new java.util.LinkedHashMap<>();
-            for (Job job : due) {
-                byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
-            }
-            for (Map.Entry<Queue, List<Job>> group : byQueue.entrySet()) {
-                renew(group.getKey(), group.getValue(), now);
+            for (List<Job> chunk : chunksByQueue(due)) {
+                chunk.get(0).queue().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+                    if (failure != null) {
+                        LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
+                                RedisEngine.unwrap(failure).toString());
+                        long retry = queue.clockNanos();
+                        for (Job job : chunk) {
+                            held.computeIfPresent(job, (j, at) -> retry);
+                        }
+                        return;
+                    }
+                    for (int i = 0; i < chunk.size(); i++) {
+                        Job job = chunk.get(i);
+                        if (codes.get(i) != 1 && job.settleStarted()) {
+                            // the handler's settling call reached the server before this renewal
+                            // (same connection): that call's own answer tells what happened
+                            continue;
+                        }
+                        if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
+                            leaseLostHeard(job);
+                        }
+                    }
+                });
             }
         } catch (RuntimeException e) {
             LOG.warn("{}: renewal tick failed", name, e);
         }
     }
 
-    /** Renews the due leases of one queue (or partition), in chunks of one script call each. */
-    private void renew(Queue owner, List<Job> due, long now) {
-        for (int from = 0; from < due.size(); from += EXTEND_CHUNK) {
-            List<Job> chunk = due.subList(from, Math.min(due.size(), from + EXTEND_CHUNK));
-            owner.extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
-                if (failure != null) {
-                    LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
-                            RedisEngine.unwrap(failure).toString());
-                    long retry = queue.clockNanos();
-                    for (Job job : chunk) {
-                        held.computeIfPresent(job, (j, at) -> retry);
-                    }
-                    return;
-                }
-                for (int i = 0; i < chunk.size(); i++) {
-                    Job job = chunk.get(i);
-                    if (codes.get(i) != 1 && job.settleStarted()) {
-                        // the handler's settling call reached the server before this renewal
-                        // (same connection): that call's own answer tells what happened
-                        continue;
-                    }
-                    if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
-                        leaseLostHeard(job);
-                    }
-                }
-            });
+    /**
+     * @return the jobs in chunks of at most {@link #EXTEND_CHUNK}, each chunk of one queue: the
+     *     jobs of a sharded queue are renewed on their own partitions
+     */
+    private static List<List<Job>> chunksByQueue(List<Job> due) {
+        Map<Queue, List<Job>> byQueue = new java.util.LinkedHashMap<>();
+        for (Job job : due) {
+            byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
         }
+        List<List<Job>> chunks = new ArrayList<>();
+        for (List<Job> jobs : byQueue.values()) {
+            for (int from = 0; from < jobs.size(); from += EXTEND_CHUNK) {
+                chunks.add(jobs.subList(from, Math.min(jobs.size(), from + EXTEND_CHUNK)));
+            }
+        }
+        return chunks;
     }
 
     private void lose(Job job, LeaseLossReason reason) {
@@ -630,7 +589,7 @@ public final class Worker implements AutoCloseable {
                 }
             });
         }
-        Span s = span;
+        WorkSpan s = span;
         for (int i = 0; i < s.queues().size(); i++) {
             maintain(s.queues().get(i), s.maintenanceKeys().get(i));
         }
