@@ -17,6 +17,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -124,8 +125,11 @@ public final class RedisEngine implements AutoCloseable {
                         .build())
                 .build());
         try {
-            return new RedisEngine(client, codec -> (StatefulConnection) warm(client, client.connect(codec)),
-                    client::connectPubSub, true, commandTimeout, redactedUrl);
+            RedisEngine engine = new RedisEngine(client, codec -> (StatefulConnection) warm(client, client.connect(codec)),
+                    () -> warm(client, client.connectPubSub()), true, commandTimeout, redactedUrl);
+            // Read now, on the caller's thread: publishMode() must never block later on an event loop.
+            engine.features();
+            return engine;
         } catch (RuntimeException e) {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw new RedisCommandException("CONNECT " + redactedUrl, null, e);
@@ -172,6 +176,17 @@ public final class RedisEngine implements AutoCloseable {
         return connection;
     }
 
+    /** As above, for the sharded subscriptions that a cluster pub/sub connection routes by slot. */
+    private static StatefulRedisClusterPubSubConnection<String, String> warm(RedisClusterClient client,
+            StatefulRedisClusterPubSubConnection<String, String> connection) {
+        for (RedisClusterNode node : client.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+                connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+            }
+        }
+        return connection;
+    }
+
     /** @return the shared, auto-flushed command connection (a cluster connection on a cluster) */
     public StatefulConnection<String, String> main() {
         return main;
@@ -192,7 +207,7 @@ public final class RedisEngine implements AutoCloseable {
      *     notification goes only to the shard that owns its channel; {@code "PUBLISH"} otherwise (a
      *     single server, or a Redis 6.2 cluster, whose bus broadcasts plain messages to every node).
      *     Every script that notifies takes this as an argument, and {@link ChannelSignals} subscribes to
-     *     match it.
+     *     match it. Never blocks: a cluster engine reads the features when it connects.
      * @throws RedisCommandException if the features cannot be read
      */
     public String publishMode() {

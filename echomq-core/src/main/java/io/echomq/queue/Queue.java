@@ -62,6 +62,7 @@ public final class Queue implements QueueOperations {
     private final RedisEngine engine;
     private final StatefulConnection<String, byte[]> conn;   // opened when the client is built
     private final byte[] prefix;
+    private final byte[] publish;   // PUBLISH, or SPUBLISH on a Redis 7 cluster: how the scripts wake workers
     private final String[] enqueueKeys;
     private final String[] failKeys;
     private final String[] activeKey;
@@ -85,6 +86,7 @@ public final class Queue implements QueueOperations {
         this.engine = engine;
         this.conn = engine.binary();
         this.prefix = keys.prefix().getBytes(StandardCharsets.UTF_8);
+        this.publish = bytes(engine.publishMode());
         this.enqueueKeys = new String[] {keys.pending(), keys.delayed(), keys.seq(), keys.wake()};
         this.failKeys = new String[] {keys.active(), keys.delayed(), keys.dead(), keys.stats()};
         this.activeKey = new String[] {keys.active()};
@@ -182,6 +184,7 @@ public final class Queue implements QueueOperations {
             for (JobRequest r : chunk) {
                 r.options().appendArgs(r.payload(), args);
             }
+            args.add(publish);
             calls.add(run(Scripts.ENQUEUE, ScriptOutputType.MULTI, enqueueKeys, args.toArray(new byte[0][])));
         }
         return calls;
@@ -255,7 +258,7 @@ public final class Queue implements QueueOperations {
     }
 
     CompletableFuture<List<Object>> reapAsync(int limit) {
-        return run(Scripts.REAP, ScriptOutputType.MULTI, reapKeys, prefix, EnqueueOptions.num(limit));
+        return run(Scripts.REAP, ScriptOutputType.MULTI, reapKeys, prefix, EnqueueOptions.num(limit), publish);
     }
 
     // ------------------------------------------------------------------ operators
@@ -378,11 +381,15 @@ public final class Queue implements QueueOperations {
     }
 
     private long deadOp(LuaScript script, String[] k, int limit, List<String> ids) {
-        byte[][] args = new byte[2 + ids.size()][];
+        int fixed = script == Scripts.REDRIVE ? 3 : 2;   // redrive also takes the publish mode
+        byte[][] args = new byte[fixed + ids.size()][];
         args[0] = prefix;
         args[1] = EnqueueOptions.num(limit);
+        if (script == Scripts.REDRIVE) {
+            args[2] = publish;
+        }
         for (int i = 0; i < ids.size(); i++) {
-            args[2 + i] = bytes(ids.get(i));
+            args[fixed + i] = bytes(ids.get(i));
         }
         return RedisEngine.<Long>await(run(script, ScriptOutputType.INTEGER, k, args), "EVALSHA " + script, name());
     }
@@ -426,7 +433,7 @@ public final class Queue implements QueueOperations {
         return run(Scripts.CLAIM, ScriptOutputType.MULTI, keys.claimKeys(), prefix, EnqueueOptions.num(leaseMs),
                 EnqueueOptions.num(n), EnqueueOptions.num(promote),
                 ack == null ? EMPTY : bytes(ack.localId()), ack == null ? EMPTY : bytes(ack.attemptText()),
-                EnqueueOptions.num(client.retainCompletedMillis()));
+                EnqueueOptions.num(client.retainCompletedMillis()), publish);
     }
 
     private Claimed decode(List<Object> r, long leaseMs, long start) {
@@ -481,7 +488,7 @@ public final class Queue implements QueueOperations {
 
     long returnCode(Job job) {
         return RedisEngine.<Long>await(run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, prefix,
-                bytes(job.localId()), bytes(job.attemptText())), "EVALSHA return-3", name());
+                bytes(job.localId()), bytes(job.attemptText()), publish), "EVALSHA return-3", name());
     }
 
     long clockNanos() {

@@ -61,6 +61,35 @@ class ClusterBasicsTest {
         return names;
     }
 
+    /** The snippet of docs/scaling.md "Connecting", verbatim apart from the URL. */
+    @Test
+    void docsScalingExample() throws Exception {
+        String url = cluster.url();
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = System.out;
+        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            // --- docs/scaling.md "Connecting" ---
+            try (LockClient locks = LockClient.create(url);
+                 QueueClient queues = QueueClient.create(url)) {
+                try (Lease lease = locks.acquire("invoice-42", Duration.ofSeconds(30), Duration.ofSeconds(5))) {
+                    queues.queue("emails").enqueue("{\"to\":\"ada@example.com\"}");
+                }
+                System.out.println(queues.serverDescription());   // Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)
+            }
+            // --- end ---
+        } finally {
+            System.setOut(out);
+        }
+        String major = cluster.version().substring(0, cluster.version().indexOf('.'));
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8).trim())
+                .isEqualTo("Redis Cluster " + cluster.version() + " (3 masters, SPUBLISH: "
+                        + (Integer.parseInt(major) >= 7 ? "yes" : "no") + ")");
+        assertThat(raw.call("ZCARD", "emq:{emails}:pending")).isEqualTo(1L);
+        assertThat(raw.call("GET", "emq:lock:{invoice-42}:fence")).isEqualTo("1");
+        assertThat(raw.call("EXISTS", "emq:lock:{invoice-42}:lock")).isEqualTo(0L);
+    }
+
     @Test
     void locksOnEveryMasterAcquireFenceRenewAndRelease() throws Exception {
         try (LockClient locks = LockClient.create(cluster.url())) {

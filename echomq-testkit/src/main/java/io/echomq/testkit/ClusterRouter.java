@@ -69,7 +69,8 @@ final class ClusterRouter implements AutoCloseable {
         }
         String sub = args[1].toUpperCase(Locale.ROOT);
         return name.equals("SCRIPT") && sub.equals("FLUSH")
-                || name.equals("CONFIG") && (sub.equals("SET") || sub.equals("RESETSTAT"));
+                || name.equals("CONFIG") && (sub.equals("SET") || sub.equals("RESETSTAT"))
+                || name.equals("PUBSUB") && (sub.equals("NUMSUB") || sub.equals("SHARDNUMSUB"));
     }
 
     private Object broadcast(String name, String[] args) {
@@ -77,8 +78,20 @@ final class ClusterRouter implements AutoCloseable {
         Object first = null;
         long sum = 0;
         List<Object> all = new ArrayList<>();
+        List<Object> counts = null;   // PUBSUB NUMSUB: [channel, n, …], n summed over the masters
         for (String m : masters) {
             Object r = node(m).call(args);
+            if (name.equals("PUBSUB")) {
+                List<?> reply = (List<?>) r;
+                if (counts == null) {
+                    counts = new ArrayList<>(reply);
+                } else {
+                    for (int i = 1; i < reply.size(); i += 2) {
+                        counts.set(i, (Long) counts.get(i) + (Long) reply.get(i));
+                    }
+                }
+                continue;
+            }
             if (first == null) {
                 first = r;
             }
@@ -91,6 +104,7 @@ final class ClusterRouter implements AutoCloseable {
         return switch (name) {
             case "DBSIZE" -> sum;
             case "KEYS" -> all;
+            case "PUBSUB" -> counts;
             default -> first;
         };
     }

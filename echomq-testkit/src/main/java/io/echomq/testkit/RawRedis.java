@@ -87,7 +87,8 @@ public final class RawRedis implements AutoCloseable {
      *         {@code null} for nil bulk strings and nil arrays. On a connection from {@link RedisCluster#raw()}
      *         the command goes to the master owning its key's slot (following {@code MOVED} and {@code ASK}), and
      *         {@code FLUSHALL}, {@code FLUSHDB}, {@code DBSIZE} (summed), {@code KEYS} (concatenated),
-     *         {@code SCRIPT FLUSH} and {@code CONFIG SET|RESETSTAT} go to every master
+     *         {@code SCRIPT FLUSH}, {@code CONFIG SET|RESETSTAT} and {@code PUBSUB NUMSUB|SHARDNUMSUB} (counts
+     *         summed) go to every master
      * @throws ErrorReply if the server replies with an error
      * @throws UncheckedIOException on I/O failure, timeout, or if the server closes the connection
      * @throws IllegalArgumentException if {@code args} is empty
