@@ -153,6 +153,10 @@ final class QueueCommands {
                 description = "Enqueue once per key: while the key's window runs, the same key names the "
                     + "same job.")
         String key;
+        @Option(names = "--partition-key", paramLabel = "<key>",
+                description = "With --partitions: the partition is crc32(key) mod k, so that jobs sharing a key "
+                    + "are claimed in enqueue order. Without it, --key chooses the partition, else round-robin.")
+        String partitionKey;
         @Option(names = "--key-window", paramLabel = "<ms>",
                 description = "How long --key is remembered. Default: " + DEFAULT_KEY_WINDOW_MS + " (one day).")
         Long keyWindowMs;
@@ -163,6 +167,12 @@ final class QueueCommands {
         @Override
         public Integer call() {
             checkQueue(spec, queue);
+            if (partitionKey != null) {
+                if (partitions == null) {
+                    throw new ParameterException(spec.commandLine(), "--partition-key needs --partitions");
+                }
+                checkId(spec, partitionKey, "--partition-key");
+            }
             EnqueueOptions options = options();
             byte[] body = "-".equals(payload) ? readStdin() : payload.getBytes(StandardCharsets.UTF_8);
             if (body.length > QueueClient.DEFAULT_MAX_PAYLOAD_BYTES) {
@@ -171,7 +181,8 @@ final class QueueCommands {
             }
             EnqueueResult result;
             try (QueueClient client = connect()) {
-                result = open(client).enqueue(body, options);
+                result = partitionKey == null ? open(client).enqueue(body, options)
+                        : client.shardedQueue(queue, partitions).enqueue(partitionKey, body, options);
             }
             out().println(result.id());
             if (!result.created()) {

@@ -61,6 +61,18 @@ class ShardedCliTest extends QueueCliTestBase {
     }
 
     @Test
+    void aPartitionKeyChoosesThePartition() {
+        String k = Integer.toString(K);
+        String expected = ShardedQueue.partitionOf("customer-42", K) + "-";
+        for (int i = 0; i < 3; i++) {
+            EmqRun run = emq("queue", "enqueue", "orders", "job-" + i, "--partitions", k, "--partition-key",
+                    "customer-42");
+            assertThat(run.code()).as(run.err()).isZero();
+            assertThat(run.out()).isEqualTo(expected + (i + 1) + "\n");
+        }
+    }
+
+    @Test
     void inspectRemoveAndDeadUseThePartitionedIds() {
         String k = Integer.toString(K);
         String id = enqueue(2).get(1);
@@ -106,6 +118,9 @@ class ShardedCliTest extends QueueCliTestBase {
         assertThat(plainId.err()).contains("<partition>-<id>");
         EmqRun plainInspect = EmqRun.at(url, "queue", "inspect", "orders", "x-1", "--partitions", "3");
         assertThat(plainInspect.code()).isEqualTo(2);
+        EmqRun keyAlone = EmqRun.at(url, "queue", "enqueue", "orders", "x", "--partition-key", "c-1");
+        assertThat(keyAlone.code()).isEqualTo(2);
+        assertThat(keyAlone.err()).contains("--partition-key needs --partitions");
         EmqRun partitionName = EmqRun.at(url, "queue", "enqueue", "orders#1", "x");
         assertThat(partitionName.code()).isEqualTo(2);
         assertThat(partitionName.err()).contains("names a partition of a sharded queue");
