@@ -7,9 +7,11 @@ import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
 import io.echomq.queue.ReapResult;
 import io.echomq.queue.RemoveOutcome;
+import io.echomq.queue.ShardedQueue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -83,10 +85,38 @@ final class QueueCommands {
         @Parameters(index = "0", paramLabel = "<queue>",
                 description = "The queue's name: 1..256 bytes without '{', '}', whitespace or control characters.")
         String queue;
+        /** The partition count of a sharded queue, or null for a plain queue. */
+        Integer partitions;
+
+        @Option(names = "--partitions", paramLabel = "<k>",
+                description = "The queue is sharded into k partitions (1.." + ShardedQueue.MAX_PARTITIONS + "), "
+                    + "named <queue>#0..#k-1; job ids are then <partition>-<id>. Enqueue spreads over k; the "
+                    + "other commands span every partition any client declared.")
+        void partitions(int k) {
+            partitions = (int) inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
+        }
 
         /** Connects to {@code --redis}; throws IllegalArgumentException or RedisCommandException. */
         QueueClient connect() {
             return redis.connectQueue();
+        }
+
+        /**
+         * Checks a job id: with {@code --partitions} it must be {@code <partition>-<id>}.
+         *
+         * @throws ParameterException otherwise
+         */
+        void checkJobId(String id) {
+            checkId(spec, id, "<id>");
+            if (partitions != null && !id.matches("[0-9]{1,4}-.+")) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for <id>: '" + id
+                        + "' is not of the form <partition>-<id>, as the ids of a sharded queue are");
+            }
+        }
+
+        /** @return the queue, sharded when {@code --partitions} was given (declaring its count) */
+        QueueOperations open(QueueClient client) {
+            return partitions == null ? client.queue(queue) : client.shardedQueue(queue, partitions);
         }
 
         PrintWriter out() {
@@ -123,6 +153,10 @@ final class QueueCommands {
                 description = "Enqueue once per key: while the key's window runs, the same key names the "
                     + "same job.")
         String key;
+        @Option(names = "--partition-key", paramLabel = "<key>",
+                description = "With --partitions: the partition is crc32(key) mod k, so that jobs sharing a key "
+                    + "are claimed in enqueue order. Without it, --key chooses the partition, else round-robin.")
+        String partitionKey;
         @Option(names = "--key-window", paramLabel = "<ms>",
                 description = "How long --key is remembered. Default: " + DEFAULT_KEY_WINDOW_MS + " (one day).")
         Long keyWindowMs;
@@ -133,6 +167,12 @@ final class QueueCommands {
         @Override
         public Integer call() {
             checkQueue(spec, queue);
+            if (partitionKey != null) {
+                if (partitions == null) {
+                    throw new ParameterException(spec.commandLine(), "--partition-key needs --partitions");
+                }
+                checkId(spec, partitionKey, "--partition-key");
+            }
             EnqueueOptions options = options();
             byte[] body = "-".equals(payload) ? readStdin() : payload.getBytes(StandardCharsets.UTF_8);
             if (body.length > QueueClient.DEFAULT_MAX_PAYLOAD_BYTES) {
@@ -141,7 +181,8 @@ final class QueueCommands {
             }
             EnqueueResult result;
             try (QueueClient client = connect()) {
-                result = client.queue(queue).enqueue(body, options);
+                result = partitionKey == null ? open(client).enqueue(body, options)
+                        : client.shardedQueue(queue, partitions).enqueue(partitionKey, body, options);
             }
             out().println(result.id());
             if (!result.created()) {
@@ -193,10 +234,18 @@ final class QueueCommands {
         public Integer call() {
             checkQueue(spec, queue);
             QueueStats s;
+            List<QueueStats> each = List.of();
             try (QueueClient client = connect()) {
-                s = client.queue(queue).stats();
+                QueueOperations q = open(client);
+                s = q.stats();
+                if (q instanceof ShardedQueue sharded) {
+                    each = sharded.partitionStats();
+                }
             }
             out().println(describe(s));
+            for (int i = 0; i < each.size(); i++) {
+                out().println("partition=" + i + " " + describe(each.get(i)));
+            }
             return ExitCodes.OK;
         }
 
@@ -223,7 +272,7 @@ final class QueueCommands {
             inRange(spec, "--limit", limit, 1, Queue.MAX_BATCH, "");
             ReapResult r;
             try (QueueClient client = connect()) {
-                r = client.queue(queue).reap(limit);
+                r = open(client).reap(limit);
             }
             out().println("returned=" + r.returned() + " dead=" + r.dead());
             return ExitCodes.OK;
@@ -246,10 +295,10 @@ final class QueueCommands {
         @Override
         public Integer call() {
             checkQueue(spec, queue);
-            checkId(spec, id, "<id>");
+            checkJobId(id);
             RemoveOutcome outcome;
             try (QueueClient client = connect()) {
-                outcome = client.queue(queue).remove(id, force);
+                outcome = open(client).remove(id, force);
             }
             out().println(outcome);
             return outcome == RemoveOutcome.REMOVED ? ExitCodes.OK : ExitCodes.NO;
@@ -284,7 +333,7 @@ final class QueueCommands {
             }
             inRange(spec, "--limit", limit, 1, Queue.MAX_BATCH, "");
             try (QueueClient client = connect()) {
-                Queue q = client.queue(queue);
+                QueueOperations q = open(client);
                 if (retry) {
                     out().println("redriven=" + drain("redriven", () -> (int) q.redrive(DEAD_BATCH)));
                 } else if (purge) {
@@ -296,7 +345,7 @@ final class QueueCommands {
             return ExitCodes.OK;
         }
 
-        private void list(Queue q) {
+        private void list(QueueOperations q) {
             List<DeadJob> jobs = q.dead(limit);
             for (DeadJob j : jobs) {
                 out().println(line(j));
@@ -353,10 +402,10 @@ final class QueueCommands {
         @Override
         public Integer call() {
             checkQueue(spec, queue);
-            checkId(spec, id, "<id>");
+            checkJobId(id);
             Optional<JobInfo> info;
             try (QueueClient client = connect()) {
-                info = client.queue(queue).inspect(id);
+                info = open(client).inspect(id);
             }
             if (info.isEmpty()) {
                 err().println(spec.qualifiedName() + ": no job " + id + " in queue " + queue);
@@ -441,7 +490,7 @@ final class QueueCommands {
      */
     static void checkQueue(CommandSpec spec, String name) {
         try {
-            QueueKeys.of(name);
+            QueueKeys.ofUserName(name);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for <queue>: " + e.getMessage());
         }

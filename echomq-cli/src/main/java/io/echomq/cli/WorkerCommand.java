@@ -5,6 +5,8 @@ import io.echomq.queue.Job;
 import io.echomq.queue.JobHandler;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueOperations;
+import io.echomq.queue.ShardedQueue;
 import io.echomq.queue.ShutdownReport;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerCounts;
@@ -109,6 +111,17 @@ final class WorkerCommand implements Callable<Integer> {
             description = "At shutdown, how long running commands may take to finish, 0..86400000 ms. "
                 + "Default: ${DEFAULT-VALUE}.")
     long graceMillis;
+    /** The partition count of a sharded queue, or null for a plain queue. */
+    Integer partitions;
+
+    @Option(names = "--partitions", paramLabel = "<k>",
+            description = "The queue is sharded (see emq queue --help): claim from all its partitions, starting one "
+                + "partition further on each claim round so that none starves. EMQ_JOB_ID is then "
+                + "<partition>-<id>.")
+    void partitions(int k) {
+        partitions = (int) QueueCommands.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
+    }
+
     @Option(names = "--exit-when-idle",
             description = "Exit 0 once the worker is idle and the queue has nothing pending, active or delayed.")
     boolean exitWhenIdle;
@@ -147,8 +160,17 @@ final class WorkerCommand implements Callable<Integer> {
         try (QueueClient client = redis.connectQueue()) {
             // Before the worker starts: a signal from now on stops it gracefully.
             Runtime.getRuntime().addShutdownHook(hook);
-            Queue q = client.queue(queue);
-            Worker worker = client.worker(queue, shell)
+            QueueOperations q;
+            Worker.Builder builder;
+            if (partitions == null) {
+                q = client.queue(queue);
+                builder = client.worker(queue, shell);
+            } else {
+                ShardedQueue sharded = client.shardedQueue(queue, partitions);
+                q = sharded;
+                builder = client.worker(sharded, shell);
+            }
+            Worker worker = builder
                     .concurrency(n)
                     .lease(Duration.ofMillis(lease))
                     .shutdownGrace(Duration.ofMillis(grace))
@@ -177,7 +199,7 @@ final class WorkerCommand implements Callable<Integer> {
     }
 
     /** Waits for a stop: a signal, or with --exit-when-idle a drained queue; prints the summaries. */
-    private void run(Worker worker, Queue q, String who, PrintWriter err) throws InterruptedException {
+    private void run(Worker worker, QueueOperations q, String who, PrintWriter err) throws InterruptedException {
         long nextSummary = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SUMMARY_EVERY_MS);
         String lastSummary = summary(worker);
         long nextStatsWarning = System.nanoTime();

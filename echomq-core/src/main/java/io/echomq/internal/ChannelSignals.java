@@ -5,7 +5,10 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wakes waiters when a message arrives on a pub/sub channel: a lock's release channel, or a
@@ -14,9 +17,21 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A waiter takes the current signal <em>before</em> it tries (to acquire, to claim), so a
  * message that lands between its failed try and its wait still wakes it.
+ *
+ * <p>The subscription matches the engine's {@link RedisEngine#publishMode()}: {@code SUBSCRIBE}
+ * for {@code PUBLISH}, {@code SSUBSCRIBE} for {@code SPUBLISH} (a Redis 7 cluster, where Lettuce
+ * sends it to the master that owns the channel's slot). When that master gives the slot away, the
+ * server ends the sharded subscription ({@code sunsubscribe}); a channel that still has waiters is
+ * then subscribed again, which Lettuce routes to the new owner once its topology has caught up.
+ * Waiters never depend on a message alone: each also polls, so a message lost in that gap costs
+ * one poll interval, not a hang.
  */
 public final class ChannelSignals {
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelSignals.class);
+    private static final long RESUBSCRIBE_PAUSE_MS = 100;
+
     private final RedisEngine engine;
+    private final boolean sharded;
     private final Map<String, Channel> channels = new HashMap<>();
     private StatefulRedisPubSubConnection<String, String> connection; // guarded by channels
 
@@ -56,6 +71,7 @@ public final class ChannelSignals {
     /** @param engine whose pub/sub connection carries the subscriptions */
     public ChannelSignals(RedisEngine engine) {
         this.engine = engine;
+        this.sharded = "SPUBLISH".equals(engine.publishMode());
     }
 
     /** Joins the waiters of {@code channel}, subscribing if it is the first. */
@@ -68,13 +84,62 @@ public final class ChannelSignals {
                     public void message(String channel, String message) {
                         onMessage(channel);
                     }
+
+                    @Override
+                    public void smessage(String shardChannel, String message) {
+                        onMessage(shardChannel);
+                    }
+
+                    @Override
+                    public void sunsubscribed(String shardChannel, long count) {
+                        onShardUnsubscribed(shardChannel);
+                    }
                 });
             }
             Channel c = channels.computeIfAbsent(channel, k -> new Channel());
             if (c.waiters++ == 0) {
-                c.subscribed = connection.async().subscribe(channel).toCompletableFuture();
+                c.subscribed = subscribe(channel);
             }
             return new Waiter(channel, c);
+        }
+    }
+
+    private CompletableFuture<Void> subscribe(String channel) {
+        return (sharded ? connection.async().ssubscribe(channel) : connection.async().subscribe(channel))
+                .toCompletableFuture();
+    }
+
+    /**
+     * The server ended a sharded subscription: we asked for it (the last waiter left), or the slot
+     * moved to another master. In the second case, subscribe again after a pause that lets the
+     * topology refresh (triggered by the MOVED that the move causes) catch up, and wake the waiters
+     * so that they look at once instead of missing a message sent meanwhile.
+     */
+    private void onShardUnsubscribed(String channel) {
+        Channel c;
+        synchronized (channels) {
+            c = channels.get(channel);
+        }
+        if (c == null) {
+            return;
+        }
+        c.signal.getAndSet(new CompletableFuture<>()).complete(null);
+        CompletableFuture.runAsync(() -> resubscribe(channel, c),
+                CompletableFuture.delayedExecutor(RESUBSCRIBE_PAUSE_MS, TimeUnit.MILLISECONDS));
+    }
+
+    private void resubscribe(String channel, Channel c) {
+        synchronized (channels) {
+            if (channels.get(channel) != c) {
+                return;   // every waiter left meanwhile
+            }
+            subscribe(channel).whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    LOG.debug("SSUBSCRIBE {} failed, trying again: {}", channel, failure.toString());
+                    CompletableFuture.runAsync(() -> resubscribe(channel, c),
+                            CompletableFuture.delayedExecutor(RESUBSCRIBE_PAUSE_MS, TimeUnit.MILLISECONDS));
+                }
+            });
         }
     }
 
@@ -82,7 +147,11 @@ public final class ChannelSignals {
         synchronized (channels) {
             if (--c.waiters == 0) {
                 channels.remove(name);
-                connection.async().unsubscribe(name);
+                if (sharded) {
+                    connection.async().sunsubscribe(name);
+                } else {
+                    connection.async().unsubscribe(name);
+                }
                 c.signal.get().complete(null);
             }
         }

@@ -50,6 +50,51 @@ public final class QueueKeys {
         return new QueueKeys(name);
     }
 
+    /**
+     * Like {@link #of}, for a name given by a user: also refuses a name that ends with
+     * {@code #<digits>}, the suffix that names one partition of a sharded queue, so that no user
+     * queue can collide with a partition.
+     *
+     * @return the keys of queue {@code name}
+     * @throws IllegalArgumentException as {@link #of}, or if the name ends with {@code #<digits>}
+     */
+    public static QueueKeys ofUserName(String name) {
+        QueueKeys keys = of(name);
+        int hash = name.lastIndexOf('#');
+        if (hash >= 0 && hash < name.length() - 1 && name.substring(hash + 1).chars().allMatch(QueueKeys::isDigit)) {
+            throw new IllegalArgumentException("queue name must not end with '#<digits>' (found '"
+                    + name.substring(hash) + "'): that suffix names a partition of a sharded queue");
+        }
+        return keys;
+    }
+
+    /**
+     * @param queue the sharded (logical) queue's name, as accepted by {@link #ofUserName}
+     * @param index the partition, 0 or more
+     * @return the keys of partition {@code index}: the queue {@code <queue>#<index>}, whose hash
+     *     tag {@code {<queue>#<index>}} puts each partition in its own cluster slot
+     * @throws IllegalArgumentException if the name is invalid or the index negative
+     */
+    public static QueueKeys partition(String queue, int index) {
+        ofUserName(queue);
+        if (index < 0) {
+            throw new IllegalArgumentException("partition index must not be negative, was " + index);
+        }
+        return new QueueKeys(queue + '#' + index);
+    }
+
+    /**
+     * @return {@code emq:{<q>}:partitions}: the sharded queue {@code q}'s partition count, the
+     *     highest any client has declared (a high-water mark that never goes down)
+     */
+    public String partitionsMark() {
+        return prefix + "partitions";
+    }
+
+    private static boolean isDigit(int c) {
+        return c >= '0' && c <= '9';
+    }
+
     private static String describe(char c) {
         return Character.isISOControl(c) || Character.isWhitespace(c)
                 ? String.format("U+%04X", (int) c) : "'" + c + "'";

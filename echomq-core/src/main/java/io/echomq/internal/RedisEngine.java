@@ -1,14 +1,23 @@
 package io.echomq.internal;
 
 import io.echomq.RedisCommandException;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -19,9 +28,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * The connections to one Redis server and the way every script is run on them.
+ * The connections to one Redis server, or to one Redis Cluster, and the way every script is run on them.
  *
  * <ol>
  *   <li>One multiplexed command connection, shared by all threads, auto-flushed.</li>
@@ -39,21 +50,90 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>While disconnected, commands are rejected rather than buffered: a buffered acquire that
  * reached the server long after its caller gave up would grant a lock that nobody knows it holds.
+ *
+ * <p><b>Cluster.</b> For a {@code redis-cluster://} URL the same four connections come from a Lettuce
+ * {@link RedisClusterClient}: every command and script is routed to the master that owns its first
+ * key's slot (every script's keys share one hash tag), {@code MOVED} and {@code ASK} are followed, and
+ * the topology is refreshed on every redirection and periodically. Callers use the common supertypes
+ * ({@link StatefulConnection}, {@link RedisClusterAsyncCommands}), so one code path serves both. A script
+ * answered {@code TRYAGAIN} (its keys are split by a slot migration in progress; the server ran nothing)
+ * is sent again after a short pause, until the command timeout.
  */
 public final class RedisEngine implements AutoCloseable {
     private static final RedisCodec<String, byte[]> BINARY = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> main;
+    private static final long TRYAGAIN_FIRST_PAUSE_MS = 2;
+    private static final long TRYAGAIN_MAX_PAUSE_MS = 100;
+    private final AbstractRedisClient client;
+    private final Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector;
+    private final Supplier<StatefulRedisPubSubConnection<String, String>> pubSubConnector;
+    private final boolean cluster;
+    private final long commandTimeoutMs;
+    private final StatefulConnection<String, String> main;
     private final String redactedUrl;
-    private StatefulRedisConnection<String, String> pipelined;      // guarded by this
+    private StatefulConnection<String, String> pipelined;           // guarded by this
     private StatefulRedisPubSubConnection<String, String> pubSub;   // guarded by this
-    private StatefulRedisConnection<String, byte[]> binary;         // guarded by this
+    private StatefulConnection<String, byte[]> binary;              // guarded by this
     private volatile ServerFeatures features;
 
-    private RedisEngine(RedisClient client, StatefulRedisConnection<String, String> main, String redactedUrl) {
+    @SuppressWarnings("unchecked")
+    private RedisEngine(AbstractRedisClient client, Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector,
+                        Supplier<StatefulRedisPubSubConnection<String, String>> pubSubConnector, boolean cluster,
+                        Duration commandTimeout, String redactedUrl) {
         this.client = client;
-        this.main = main;
+        this.connector = connector;
+        this.pubSubConnector = pubSubConnector;
+        this.cluster = cluster;
+        this.commandTimeoutMs = commandTimeout.toMillis();
         this.redactedUrl = redactedUrl;
+        this.main = (StatefulConnection<String, String>) connector.apply(StringCodec.UTF8);
+    }
+
+    /**
+     * Connects to the server, or the cluster, named by {@code url}: {@code redis://}, {@code rediss://},
+     * {@code redis-socket://}, {@code redis-cluster://} or {@code rediss-cluster://}.
+     *
+     * @param commandTimeout how long one command may take before it fails
+     * @throws IllegalArgumentException if the URL is malformed
+     * @throws RedisCommandException if the server cannot be reached ({@code CONNECT})
+     */
+    public static RedisEngine connect(String url, Duration commandTimeout) {
+        if (RedisUrls.isCluster(url)) {
+            return connectCluster(RedisUrls.parseCluster(url), RedisUrls.redact(url.trim()), commandTimeout);
+        }
+        return connect(RedisUrls.parse(url), commandTimeout);
+    }
+
+    /**
+     * Connects to a Redis Cluster through its seed nodes; the client learns the others from them.
+     *
+     * @param redactedUrl the URL without credentials, for messages
+     * @param commandTimeout how long one command may take before it fails
+     * @throws RedisCommandException if no seed can be reached or the cluster cannot be read ({@code CONNECT})
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static RedisEngine connectCluster(List<RedisURI> seeds, String redactedUrl, Duration commandTimeout) {
+        seeds.forEach(u -> u.setTimeout(commandTimeout));
+        RedisClusterClient client = RedisClusterClient.create(seeds);
+        client.setOptions(ClusterClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers()          // MOVED, ASK, reconnects, unknown nodes
+                        .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                        .enablePeriodicRefresh(Duration.ofSeconds(30))
+                        .build())
+                .build());
+        try {
+            RedisEngine engine = new RedisEngine(client, codec -> (StatefulConnection) warm(client, client.connect(codec)),
+                    () -> warm(client, client.connectPubSub()), true, commandTimeout, redactedUrl);
+            // Read now, on the caller's thread: publishMode() must never block later on an event loop.
+            engine.features();
+            return engine;
+        } catch (RuntimeException e) {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            throw new RedisCommandException("CONNECT " + redactedUrl, null, e);
+        }
     }
 
     /**
@@ -72,25 +152,107 @@ public final class RedisEngine implements AutoCloseable {
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
                 .build());
         try {
-            return new RedisEngine(client, client.connect(), redacted);
+            return new RedisEngine(client, codec -> client.connect(codec), client::connectPubSub, false,
+                    commandTimeout, redacted);
         } catch (RuntimeException e) {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw new RedisCommandException("CONNECT " + redacted, null, e);
         }
     }
 
-    /** @return the shared, auto-flushed command connection */
-    public StatefulRedisConnection<String, String> main() {
+    /**
+     * Opens the connection's link to every master now. Lettuce opens them on first use, and while one
+     * is still opening, a command routed to it is rejected as "not connected" (we reject rather than
+     * buffer; see the class comment), so the first command to each master would fail.
+     */
+    private static <K, V> StatefulRedisClusterConnection<K, V> warm(RedisClusterClient client,
+                                                                    StatefulRedisClusterConnection<K, V> connection) {
+        for (RedisClusterNode node : client.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+                // by host and port: the key under which slot routing looks its connections up
+                connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+            }
+        }
+        return connection;
+    }
+
+    /** As above, for the sharded subscriptions that a cluster pub/sub connection routes by slot. */
+    private static StatefulRedisClusterPubSubConnection<String, String> warm(RedisClusterClient client,
+            StatefulRedisClusterPubSubConnection<String, String> connection) {
+        for (RedisClusterNode node : client.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+                connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+            }
+        }
+        return connection;
+    }
+
+    /** @return the shared, auto-flushed command connection (a cluster connection on a cluster) */
+    public StatefulConnection<String, String> main() {
         return main;
+    }
+
+    /** @return the asynchronous commands of {@link #main()} */
+    public RedisClusterAsyncCommands<String, String> commands() {
+        return async(main);
+    }
+
+    /** @return whether this engine talks to a Redis Cluster */
+    public boolean isCluster() {
+        return cluster;
+    }
+
+    /**
+     * @return {@code "SPUBLISH"} on a cluster whose servers have sharded pub/sub (Redis 7+), so that a
+     *     notification goes only to the shard that owns its channel; {@code "PUBLISH"} otherwise (a
+     *     single server, or a Redis 6.2 cluster, whose bus broadcasts plain messages to every node).
+     *     Every script that notifies takes this as an argument, and {@link ChannelSignals} subscribes to
+     *     match it. Never blocks: a cluster engine reads the features when it connects.
+     * @throws RedisCommandException if the features cannot be read
+     */
+    public String publishMode() {
+        return cluster && features().shardedPubSub() ? "SPUBLISH" : "PUBLISH";
+    }
+
+    /**
+     * @return for example {@code "Redis 7.0.15 (SPUBLISH: yes)"}, or on a cluster
+     *     {@code "Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"}
+     * @throws RedisCommandException if the features cannot be read
+     */
+    public String describe() {
+        String single = features().describe();
+        if (!cluster) {
+            return single;
+        }
+        long masters = ((RedisClusterClient) client).getPartitions().stream()
+                .filter(n -> n.is(RedisClusterNode.NodeFlag.UPSTREAM)).count();
+        int space = single.indexOf(' ');
+        return single.substring(0, space) + " Cluster" + single.substring(space).replace("(", "(" + masters + " masters, ");
+    }
+
+    /**
+     * @return the asynchronous commands of {@code connection}, a single-server or a cluster connection
+     * @throws IllegalArgumentException for any other kind of connection
+     */
+    public static <K, V> RedisClusterAsyncCommands<K, V> async(StatefulConnection<K, V> connection) {
+        if (connection instanceof StatefulRedisConnection<K, V> single) {
+            return single.async();
+        }
+        if (connection instanceof StatefulRedisClusterConnection<K, V> many) {
+            return many.async();
+        }
+        throw new IllegalArgumentException("not a command connection: " + connection);
     }
 
     /**
      * @return the connection whose commands are sent only on {@code flushCommands()}, opened on
      *     first use. Called once per watchdog batch, so a plain monitor is cheap enough.
      */
-    public synchronized StatefulRedisConnection<String, String> pipelined() {
+    @SuppressWarnings("unchecked")
+    public synchronized StatefulConnection<String, String> pipelined() {
         if (pipelined == null) {
-            pipelined = openOrFail(client::connect, "CONNECT (pipelined)");
+            pipelined = openOrFail(() -> (StatefulConnection<String, String>) connector.apply(StringCodec.UTF8),
+                    "CONNECT (pipelined)");
             pipelined.setAutoFlushCommands(false);
         }
         return pipelined;
@@ -99,15 +261,16 @@ public final class RedisEngine implements AutoCloseable {
     /** @return the dedicated pub/sub connection, opened on first use */
     public synchronized StatefulRedisPubSubConnection<String, String> pubSub() {
         if (pubSub == null) {
-            pubSub = openOrFail(client::connectPubSub, "CONNECT (pub/sub)");
+            pubSub = openOrFail(pubSubConnector, "CONNECT (pub/sub)");
         }
         return pubSub;
     }
 
     /** @return the auto-flushed connection with text keys and byte-array values, opened on first use */
-    public synchronized StatefulRedisConnection<String, byte[]> binary() {
+    @SuppressWarnings("unchecked")
+    public synchronized StatefulConnection<String, byte[]> binary() {
         if (binary == null) {
-            binary = openOrFail(() -> client.connect(BINARY), "CONNECT (binary)");
+            binary = openOrFail(() -> (StatefulConnection<String, byte[]>) connector.apply(BINARY), "CONNECT (binary)");
         }
         return binary;
     }
@@ -117,12 +280,15 @@ public final class RedisEngine implements AutoCloseable {
         ServerFeatures f = features;
         if (f == null) {
             try {
-                String info = main.sync().info("server");
-                List<Object> spublish = main.sync().commandInfo("spublish");
+                String info = commands().info("server").get(commandTimeoutMs, TimeUnit.MILLISECONDS);
+                List<Object> spublish = commands().commandInfo("spublish").get(commandTimeoutMs, TimeUnit.MILLISECONDS);
                 boolean hasSpublish = spublish != null && !spublish.isEmpty() && spublish.get(0) != null;
                 f = ServerFeatures.of(info, hasSpublish);
-            } catch (RuntimeException e) {
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 throw new RedisCommandException("INFO server", null, e);
+            } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+                throw new RedisCommandException("INFO server", null, unwrap(e));
             }
             features = f;
         }
@@ -131,18 +297,33 @@ public final class RedisEngine implements AutoCloseable {
 
     /**
      * Runs a script on {@code connection}: {@code EVALSHA}, and on {@code NOSCRIPT} one {@code EVAL}.
-     * The future fails with the raw Lettuce exception; callers wrap it with {@link #failure}.
+     * On a cluster, a {@code TRYAGAIN} answer (nothing ran) is retried after a short pause until the
+     * command timeout. The future fails with the raw Lettuce exception; callers wrap it with {@link #failure}.
      *
      * @throws IllegalStateException if {@code keys} does not match the script's declared key count
      */
     @SafeVarargs
-    public final <V, T> CompletableFuture<T> run(StatefulRedisConnection<String, V> connection, LuaScript script,
+    public final <V, T> CompletableFuture<T> run(StatefulConnection<String, V> connection, LuaScript script,
                                                 ScriptOutputType type, String[] keys, V... args) {
         if (keys.length != script.numKeys()) {
             throw new IllegalStateException(script + " declares " + script.numKeys() + " keys, caller passed "
                     + keys.length);
         }
-        RedisAsyncCommands<String, V> async = connection.async();
+        CompletableFuture<T> first = runOnce(connection, script, type, keys, args);
+        if (!cluster) {
+            return first;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(commandTimeoutMs);
+        return retryUnstable(first, () -> {
+            CompletableFuture<T> again = runOnce(connection, script, type, keys, args);
+            connection.flushCommands();   // the pipelined connection does not flush by itself
+            return again;
+        }, deadline, TRYAGAIN_FIRST_PAUSE_MS);
+    }
+
+    private <V, T> CompletableFuture<T> runOnce(StatefulConnection<String, V> connection, LuaScript script,
+                                                ScriptOutputType type, String[] keys, V[] args) {
+        RedisClusterAsyncCommands<String, V> async = async(connection);
         CompletableFuture<T> first = async.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
         return first.exceptionallyCompose(e -> {
             if (unwrap(e) instanceof RedisNoScriptException) {
@@ -152,6 +333,27 @@ public final class RedisEngine implements AutoCloseable {
             }
             return CompletableFuture.failedFuture(unwrap(e));
         });
+    }
+
+    /** Sends again, after a growing pause, while the cluster answers TRYAGAIN and the deadline allows. */
+    private static <T> CompletableFuture<T> retryUnstable(CompletableFuture<T> attempt, Supplier<CompletableFuture<T>> again,
+                                                         long deadlineNanos, long pauseMs) {
+        return attempt.exceptionallyCompose(e -> {
+            Throwable cause = unwrap(e);
+            if (!isTryAgain(cause) || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMs) - deadlineNanos > 0) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            return CompletableFuture.supplyAsync(() -> null,
+                            CompletableFuture.delayedExecutor(pauseMs, TimeUnit.MILLISECONDS))
+                    .thenCompose(ignored -> retryUnstable(again.get(), again, deadlineNanos,
+                            Math.min(TRYAGAIN_MAX_PAUSE_MS, pauseMs * 2)));
+        });
+    }
+
+    /** @return whether {@code e} is the cluster's {@code TRYAGAIN}: a multi-key command met a slot in migration */
+    static boolean isTryAgain(Throwable e) {
+        return e instanceof RedisCommandExecutionException && e.getMessage() != null
+                && e.getMessage().startsWith("TRYAGAIN");
     }
 
     /** Runs a script on the shared command connection. */
@@ -218,7 +420,7 @@ public final class RedisEngine implements AutoCloseable {
         client.shutdown(0, 2, TimeUnit.SECONDS);
     }
 
-    private <C> C openOrFail(java.util.function.Supplier<C> opener, String what) {
+    private <C> C openOrFail(Supplier<C> opener, String what) {
         try {
             return opener.get();
         } catch (RuntimeException e) {

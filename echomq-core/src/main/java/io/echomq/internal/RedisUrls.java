@@ -1,16 +1,128 @@
 package io.echomq.internal;
 
 import io.lettuce.core.RedisURI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** Parses and checks Redis URLs, with errors that say what is wrong and never echo a password. */
 public final class RedisUrls {
+    /** Scheme of a Redis Cluster URL: {@code redis-cluster://host:port[,host:port…]}. */
+    public static final String CLUSTER = "redis-cluster://";
+    /** Scheme of a Redis Cluster URL over TLS. */
+    public static final String CLUSTER_TLS = "rediss-cluster://";
+
     private RedisUrls() {
+    }
+
+    /** @return whether {@code url} names a Redis Cluster ({@code redis-cluster://} or {@code rediss-cluster://}) */
+    public static boolean isCluster(String url) {
+        if (url == null) {
+            return false;
+        }
+        String lower = url.trim().toLowerCase(Locale.ROOT);
+        return lower.startsWith(CLUSTER) || lower.startsWith(CLUSTER_TLS);
+    }
+
+    /**
+     * Parses a URL of either form: a single server ({@link #parse}) or a cluster ({@link #parseCluster}).
+     *
+     * @return one URI for a single server; the seed nodes for a cluster
+     * @throws IllegalArgumentException if the URL is null, blank or malformed
+     */
+    public static List<RedisURI> parseAny(String url) {
+        return isCluster(url) ? parseCluster(url) : List.of(parse(url));
+    }
+
+    /**
+     * Parses {@code redis-cluster://[user:password@]host[:port][,host[:port]…]} (or {@code rediss-cluster://} for
+     * TLS) into its seed nodes. The credentials apply to every node; the port defaults to 6379. A cluster has only
+     * database 0, so a path other than empty or {@code /0} is refused, and so is a query.
+     *
+     * @return the seed nodes, in the order given, at least one
+     * @throws IllegalArgumentException if the URL is null, blank, not a cluster URL or malformed
+     */
+    public static List<RedisURI> parseCluster(String url) {
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("Redis URL must not be empty; expected " + CLUSTER + "host:port[,host:port]");
+        }
+        String trimmed = url.trim();
+        if (!isCluster(trimmed)) {
+            throw clusterMalformed(trimmed, "the scheme must be redis-cluster:// or rediss-cluster://");
+        }
+        boolean tls = trimmed.toLowerCase(Locale.ROOT).startsWith(CLUSTER_TLS);
+        String rest = trimmed.substring(tls ? CLUSTER_TLS.length() : CLUSTER.length());
+        int end = 0;
+        while (end < rest.length() && "/?#".indexOf(rest.charAt(end)) < 0) {
+            end++;
+        }
+        String tail = rest.substring(end);
+        if (!(tail.isEmpty() || tail.equals("/") || tail.equals("/0"))) {
+            throw clusterMalformed(trimmed, "a cluster has only database 0 and takes no query ('" + tail + "')");
+        }
+        String authority = rest.substring(0, end);
+        int at = authority.lastIndexOf('@');
+        String user = null;
+        String password = null;
+        if (at >= 0) {
+            String info = authority.substring(0, at);
+            int colon = info.indexOf(':');
+            if (colon >= 0) {
+                user = decode(info.substring(0, colon));
+                password = decode(info.substring(colon + 1));
+            } else {
+                password = decode(info);
+            }
+            authority = authority.substring(at + 1);
+        }
+        if (authority.isEmpty()) {
+            throw clusterMalformed(trimmed, "no host");
+        }
+        List<RedisURI> seeds = new ArrayList<>();
+        for (String hostPort : authority.split(",", -1)) {
+            if (hostPort.isBlank()) {
+                throw clusterMalformed(trimmed, "an empty host between commas");
+            }
+            String single = "redis://" + hostPort;
+            try {
+                checkAuthority(single);
+            } catch (IllegalArgumentException e) {
+                throw clusterMalformed(trimmed, "bad node '" + hostPort + "': "
+                        + e.getMessage().replaceFirst("^.*': ", "").replaceFirst("; expected.*$", ""));
+            }
+            RedisURI node;
+            try {
+                node = RedisURI.create(single);
+            } catch (RuntimeException e) {
+                throw clusterMalformed(trimmed, "bad node '" + hostPort + "': " + e.getMessage());
+            }
+            node.setSsl(tls);
+            if (password != null) {
+                if (user != null && !user.isEmpty()) {
+                    node.setAuthentication(user, password.toCharArray());
+                } else {
+                    node.setAuthentication(password.toCharArray());
+                }
+            }
+            seeds.add(node);
+        }
+        return seeds;
+    }
+
+    private static String decode(String s) {
+        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    }
+
+    private static IllegalArgumentException clusterMalformed(String url, String why) {
+        return new IllegalArgumentException("Malformed Redis Cluster URL '" + redact(url) + "': " + why
+                + "; expected redis-cluster://[user:password@]host[:port][,host[:port]...]");
     }
 
     /**
      * Parses {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…} (TLS) or
-     * {@code redis-socket:///path}.
+     * {@code redis-socket:///path}: one server. A cluster URL is refused here; see {@link #parseAny}.
      *
      * @throws IllegalArgumentException if the URL is null, blank or malformed
      */

@@ -37,6 +37,8 @@ public final class Scripts {
     public static final LuaScript PURGE = LuaScript.load("purge", 1);
     /** Queue: one snapshot of the counts. */
     public static final LuaScript STATS = LuaScript.load("stats", 5);
+    /** Sharded queue: raise (or read) the partition count's high-water mark. */
+    public static final LuaScript PARTITIONS = LuaScript.load("partitions", 1);
 
     private Scripts() {
     }
@@ -44,6 +46,7 @@ public final class Scripts {
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, RELEASE, RENEW, INSPECT, FENCED_WRITE,
-                ENQUEUE, CLAIM, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS);
+                ENQUEUE, CLAIM, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
+                PARTITIONS);
     }
 }

@@ -61,7 +61,7 @@ public final class FencedStore {
     public Optional<FencedValue> read(String key) {
         Checks.name(key, "key");
         CompletableFuture<List<KeyValue<String, String>>> f =
-                engine.main().async().hmget(key, "value", "fence").toCompletableFuture();
+                engine.commands().hmget(key, "value", "fence").toCompletableFuture();
         List<KeyValue<String, String>> reply = RedisEngine.await(f, "HMGET", key);
         if (!reply.get(0).hasValue() || !reply.get(1).hasValue()) {
             return Optional.empty();

@@ -8,13 +8,12 @@ import io.echomq.internal.LockKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.RedisUrls;
 import io.echomq.internal.Scripts;
-import io.echomq.internal.ServerFeatures;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.StatefulConnection;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -88,7 +87,8 @@ public final class LockClient implements AutoCloseable {
     /**
      * Connects with every default.
      *
-     * @param redisUrl {@code redis://[user:password@]host[:port][/db]} or {@code rediss://…}
+     * @param redisUrl {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…}, or a
+     *     cluster: {@code redis-cluster://host:port[,host:port…]} (see {@code docs/scaling.md})
      * @throws IllegalArgumentException if the URL is malformed
      * @throws RedisCommandException if the server cannot be reached
      */
@@ -281,12 +281,12 @@ public final class LockClient implements AutoCloseable {
     }
 
     /**
-     * @return the server's version and features, for example {@code "Redis 7.0.15 (SPUBLISH: yes)"}
+     * @return the server's version and features, for example {@code "Redis 7.0.15 (SPUBLISH: yes)"}, or
+     *     {@code "Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"}
      * @throws RedisCommandException if Redis fails
      */
     public String serverDescription() {
-        ServerFeatures f = engine.features();
-        return f.describe();
+        return engine.describe();
     }
 
     /** Closes the connections and stops the watchdog. Leases are not released; see the class doc. */
@@ -351,11 +351,11 @@ public final class LockClient implements AutoCloseable {
 
     CompletableFuture<ReleaseOutcome> releaseCommand(String resource, String token) {
         CompletableFuture<Long> f = engine.run(Scripts.RELEASE, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(resource), keys.channel(resource)}, token, "PUBLISH");
+                new String[] {keys.lock(resource), keys.channel(resource)}, token, engine.publishMode());
         return wrap(f.thenApply(ReleaseOutcome::ofCode), "EVALSHA release-2", resource);
     }
 
-    CompletableFuture<RenewOutcome> renewCommand(StatefulRedisConnection<String, String> conn, String resource,
+    CompletableFuture<RenewOutcome> renewCommand(StatefulConnection<String, String> conn, String resource,
                                                  String token, long ttlMillis) {
         CompletableFuture<Long> f = engine.run(conn, Scripts.RENEW, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource)}, token, Long.toString(ttlMillis));
@@ -385,7 +385,7 @@ public final class LockClient implements AutoCloseable {
             // Exactly the seed's command, in its order: SET <lock-key> <token> NX PX <ttl>.
             CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8)
                     .addKey(lockKey).addValue(token).add("NX").add("PX").add(ttlMillis);
-            f = engine.main().async().dispatch(CommandType.SET, new StatusOutput<>(StringCodec.UTF8), args)
+            f = engine.commands().dispatch(CommandType.SET, new StatusOutput<>(StringCodec.UTF8), args)
                     .toCompletableFuture()
                     .thenApply(ok -> ok != null
                             ? new Attempt(grant(resource, token, 0, ttlMillis, start, options), 0)
@@ -468,11 +468,12 @@ public final class LockClient implements AutoCloseable {
         }
 
         /**
-         * @param url {@code redis://…}, {@code rediss://…} or {@code redis-socket://…}; required
+         * @param url {@code redis://…}, {@code rediss://…}, {@code redis-socket://…}, or
+         *     {@code redis-cluster://host:port[,host:port…]} ({@code rediss-cluster://} for TLS); required
          * @throws IllegalArgumentException if malformed
          */
         public Builder redisUrl(String url) {
-            RedisUrls.parse(url);
+            RedisUrls.parseAny(url);
             this.redisUrl = url;
             return this;
         }
@@ -527,7 +528,7 @@ public final class LockClient implements AutoCloseable {
             if (redisUrl == null) {
                 throw new IllegalArgumentException("redisUrl is required");
             }
-            RedisEngine engine = RedisEngine.connect(RedisUrls.parse(redisUrl), commandTimeout);
+            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout);
             return new LockClient(this, engine);
         }
     }

@@ -1,7 +1,7 @@
 package io.echomq.lock;
 
 import io.echomq.MonotonicClock;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.StatefulConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -35,7 +35,7 @@ final class Watchdog implements AutoCloseable {
 
     private final LockClient client;
     private final MonotonicClock clock;
-    private final Supplier<StatefulRedisConnection<String, String>> connection;
+    private final Supplier<StatefulConnection<String, String>> connection;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final PriorityQueue<Slot> queue = new PriorityQueue<>();
@@ -65,7 +65,7 @@ final class Watchdog implements AutoCloseable {
         }
     }
 
-    Watchdog(LockClient client, Supplier<StatefulRedisConnection<String, String>> connection) {
+    Watchdog(LockClient client, Supplier<StatefulConnection<String, String>> connection) {
         this.client = client;
         this.clock = client.clock();
         this.connection = connection;
@@ -151,7 +151,7 @@ final class Watchdog implements AutoCloseable {
 
     private void process(List<Entry> batch) {
         boolean sent = false;
-        StatefulRedisConnection<String, String> conn = null;
+        StatefulConnection<String, String> conn = null;
         for (Entry e : batch) {
             Lease lease = e.lease;
             if (!lease.isActive()) {

@@ -29,6 +29,7 @@ public final class Job {
 
     private final Queue queue;
     private final String id;
+    private final String localId;
     private final byte[] payload;
     private final long attempt;
     private final long spent;
@@ -44,7 +45,8 @@ public final class Job {
     Job(Queue queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long leaseMs,
         long claimStartNanos) {
         this.queue = queue;
-        this.id = id;
+        this.localId = id;
+        this.id = queue.idPrefix() + id;
         this.payload = payload;
         this.attempt = attempt;
         this.spent = spent;
@@ -59,14 +61,27 @@ public final class Job {
         return (leaseMs - leaseMs / 100 - 2) * 1_000_000L;
     }
 
-    /** @return the queue the job belongs to */
+    /** @return the queue the job belongs to (for a partition of a sharded queue, the sharded queue's name) */
     public String queueName() {
-        return queue.name();
+        return queue.logicalName();
     }
 
-    /** @return the job id, unique within its queue */
+    /**
+     * @return the job id, unique within its queue; in a sharded queue it names the partition too,
+     *     as {@code <partition>-<id>}
+     */
     public String id() {
         return id;
+    }
+
+    /** @return the id inside its own queue or partition: the one the scripts know */
+    String localId() {
+        return localId;
+    }
+
+    /** @return the queue (or partition) whose scripts settle this job */
+    Queue queue() {
+        return queue;
     }
 
     /** @return a copy of the payload bytes */
@@ -140,7 +155,8 @@ public final class Job {
     }
 
     /**
-     * Completes the job and claims the next one in the same round trip.
+     * Completes the job and claims the next one in the same round trip (for a job of a sharded
+     * queue, from the job's own partition).
      *
      * @param lease the lease of the next job
      * @return the next job, or empty when none is pending; {@link #outcome()} holds this job's answer

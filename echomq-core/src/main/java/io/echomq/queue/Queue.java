@@ -7,8 +7,8 @@ import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link IllegalArgumentException} for bad ones, and throws {@link io.echomq.RedisCommandException}
  * when Redis fails.
  */
-public final class Queue {
+public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */
     public static final Duration MIN_LEASE = Duration.ofMillis(20);
     /** Longest lease accepted; longer jobs extend. */
@@ -57,9 +57,12 @@ public final class Queue {
 
     private final QueueClient client;
     private final QueueKeys keys;
+    private final String logicalName;   // the sharded queue's name for a partition, else the queue's name
+    private final String idPrefix;      // "<partition>-" for a partition, else ""
     private final RedisEngine engine;
-    private final StatefulRedisConnection<String, byte[]> conn;   // opened when the client is built
+    private final StatefulConnection<String, byte[]> conn;   // opened when the client is built
     private final byte[] prefix;
+    private final byte[] publish;   // PUBLISH, or SPUBLISH on a Redis 7 cluster: how the scripts wake workers
     private final String[] enqueueKeys;
     private final String[] failKeys;
     private final String[] activeKey;
@@ -71,11 +74,19 @@ public final class Queue {
     private final String[] statsKeys;
 
     Queue(QueueClient client, QueueKeys keys, RedisEngine engine) {
+        this(client, keys, engine, keys.queue(), "");
+    }
+
+    /** A partition of a sharded queue: its jobs carry {@code idPrefix} and {@code logicalName}. */
+    Queue(QueueClient client, QueueKeys keys, RedisEngine engine, String logicalName, String idPrefix) {
         this.client = client;
         this.keys = keys;
+        this.logicalName = logicalName;
+        this.idPrefix = idPrefix;
         this.engine = engine;
         this.conn = engine.binary();
         this.prefix = keys.prefix().getBytes(StandardCharsets.UTF_8);
+        this.publish = bytes(engine.publishMode());
         this.enqueueKeys = new String[] {keys.pending(), keys.delayed(), keys.seq(), keys.wake()};
         this.failKeys = new String[] {keys.active(), keys.delayed(), keys.dead(), keys.stats()};
         this.activeKey = new String[] {keys.active()};
@@ -139,6 +150,12 @@ public final class Queue {
      * @throws io.echomq.RedisCommandException if Redis fails; earlier chunks may have been added
      */
     public List<EnqueueResult> enqueueAll(List<JobRequest> requests) {
+        checkRequests(requests);
+        return collectEnqueued(sendEnqueue(requests));
+    }
+
+    /** @throws IllegalArgumentException unless every request is valid; nothing is sent */
+    void checkRequests(List<JobRequest> requests) {
         Checks.notNull(requests, "requests");
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("requests must not be empty");
@@ -154,6 +171,10 @@ public final class Queue {
                         + " bytes; the limit is " + limit + " bytes");
             }
         }
+    }
+
+    /** Sends checked requests, one script call per chunk, all written before any answer is awaited. */
+    List<CompletableFuture<List<Object>>> sendEnqueue(List<JobRequest> requests) {
         List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
         for (int from = 0; from < requests.size(); from += ENQUEUE_CHUNK) {
             List<JobRequest> chunk = requests.subList(from, Math.min(requests.size(), from + ENQUEUE_CHUNK));
@@ -163,9 +184,15 @@ public final class Queue {
             for (JobRequest r : chunk) {
                 r.options().appendArgs(r.payload(), args);
             }
+            args.add(publish);
             calls.add(run(Scripts.ENQUEUE, ScriptOutputType.MULTI, enqueueKeys, args.toArray(new byte[0][])));
         }
-        List<EnqueueResult> out = new ArrayList<>(requests.size());
+        return calls;
+    }
+
+    /** Awaits the calls of {@link #sendEnqueue}, in order; ids are this queue's own (no partition prefix). */
+    List<EnqueueResult> collectEnqueued(List<CompletableFuture<List<Object>>> calls) {
+        List<EnqueueResult> out = new ArrayList<>();
         for (CompletableFuture<List<Object>> call : calls) {
             List<Object> reply = RedisEngine.await(call, "EVALSHA enqueue-4", name());
             for (int i = 0; i < reply.size(); i += 2) {
@@ -231,7 +258,7 @@ public final class Queue {
     }
 
     CompletableFuture<List<Object>> reapAsync(int limit) {
-        return run(Scripts.REAP, ScriptOutputType.MULTI, reapKeys, prefix, EnqueueOptions.num(limit));
+        return run(Scripts.REAP, ScriptOutputType.MULTI, reapKeys, prefix, EnqueueOptions.num(limit), publish);
     }
 
     // ------------------------------------------------------------------ operators
@@ -263,7 +290,11 @@ public final class Queue {
     }
 
     private List<Long> statsRaw() {
-        return RedisEngine.await(run(Scripts.STATS, ScriptOutputType.MULTI, statsKeys), "EVALSHA stats-5", name());
+        return RedisEngine.await(statsAsync(), "EVALSHA stats-5", name());
+    }
+
+    CompletableFuture<List<Long>> statsAsync() {
+        return run(Scripts.STATS, ScriptOutputType.MULTI, statsKeys);
     }
 
     /**
@@ -275,7 +306,7 @@ public final class Queue {
      */
     public List<DeadJob> dead(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        RedisAsyncCommands<String, byte[]> async = conn.async();
+        RedisClusterAsyncCommands<String, byte[]> async = RedisEngine.async(conn);
         List<ScoredValue<byte[]>> entries = RedisEngine.await(
                 async.zrangeWithScores(keys.dead(), 0, limit - 1).toCompletableFuture(), "ZRANGE dead", name());
         List<CompletableFuture<List<io.lettuce.core.KeyValue<String, byte[]>>>> reads = new ArrayList<>();
@@ -350,11 +381,15 @@ public final class Queue {
     }
 
     private long deadOp(LuaScript script, String[] k, int limit, List<String> ids) {
-        byte[][] args = new byte[2 + ids.size()][];
+        int fixed = script == Scripts.REDRIVE ? 3 : 2;   // redrive also takes the publish mode
+        byte[][] args = new byte[fixed + ids.size()][];
         args[0] = prefix;
         args[1] = EnqueueOptions.num(limit);
+        if (script == Scripts.REDRIVE) {
+            args[2] = publish;
+        }
         for (int i = 0; i < ids.size(); i++) {
-            args[2 + i] = bytes(ids.get(i));
+            args[fixed + i] = bytes(ids.get(i));
         }
         return RedisEngine.<Long>await(run(script, ScriptOutputType.INTEGER, k, args), "EVALSHA " + script, name());
     }
@@ -368,7 +403,7 @@ public final class Queue {
      */
     public Optional<JobInfo> inspect(String id) {
         Checks.name(id, "job id");
-        Map<String, byte[]> h = RedisEngine.await(conn.async().hgetall(keys.job(id)).toCompletableFuture(),
+        Map<String, byte[]> h = RedisEngine.await(RedisEngine.async(conn).hgetall(keys.job(id)).toCompletableFuture(),
                 "HGETALL", name());
         if (h == null || h.isEmpty()) {
             return Optional.empty();
@@ -397,8 +432,8 @@ public final class Queue {
     private CompletableFuture<List<Object>> claimRaw(int n, long leaseMs, int promote, Job ack) {
         return run(Scripts.CLAIM, ScriptOutputType.MULTI, keys.claimKeys(), prefix, EnqueueOptions.num(leaseMs),
                 EnqueueOptions.num(n), EnqueueOptions.num(promote),
-                ack == null ? EMPTY : bytes(ack.id()), ack == null ? EMPTY : bytes(ack.attemptText()),
-                EnqueueOptions.num(client.retainCompletedMillis()));
+                ack == null ? EMPTY : bytes(ack.localId()), ack == null ? EMPTY : bytes(ack.attemptText()),
+                EnqueueOptions.num(client.retainCompletedMillis()), publish);
     }
 
     private Claimed decode(List<Object> r, long leaseMs, long start) {
@@ -419,7 +454,7 @@ public final class Queue {
     }
 
     long failCode(Job job, String error, boolean retry) {
-        List<Object> r = RedisEngine.await(run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, prefix, bytes(job.id()),
+        List<Object> r = RedisEngine.await(run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, prefix, bytes(job.localId()),
                 bytes(job.attemptText()), error.getBytes(StandardCharsets.UTF_8),
                 Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII),
                 retry ? ONE : ZERO), "EVALSHA fail-4", name());
@@ -435,7 +470,7 @@ public final class Queue {
         args[0] = prefix;
         args[1] = EnqueueOptions.num(leaseMs);
         for (int i = 0; i < jobs.size(); i++) {
-            args[2 + 2 * i] = bytes(jobs.get(i).id());
+            args[2 + 2 * i] = bytes(jobs.get(i).localId());
             args[3 + 2 * i] = bytes(jobs.get(i).attemptText());
         }
         return run(Scripts.EXTEND, ScriptOutputType.MULTI, activeKey, args);
@@ -448,12 +483,12 @@ public final class Queue {
                     + client.maxPayloadBytes() + " bytes");
         }
         return RedisEngine.<Long>await(run(Scripts.PROGRESS, ScriptOutputType.INTEGER, activeKey, prefix,
-                bytes(job.id()), bytes(job.attemptText()), progress), "EVALSHA progress-1", name());
+                bytes(job.localId()), bytes(job.attemptText()), progress), "EVALSHA progress-1", name());
     }
 
     long returnCode(Job job) {
         return RedisEngine.<Long>await(run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, prefix,
-                bytes(job.id()), bytes(job.attemptText())), "EVALSHA return-3", name());
+                bytes(job.localId()), bytes(job.attemptText()), publish), "EVALSHA return-3", name());
     }
 
     long clockNanos() {
@@ -462,6 +497,16 @@ public final class Queue {
 
     QueueKeys keys() {
         return keys;
+    }
+
+    /** @return the name users know the queue by: a partition answers its sharded queue's name */
+    String logicalName() {
+        return logicalName;
+    }
+
+    /** @return what a partition puts before its jobs' ids ({@code "<partition>-"}), else "" */
+    String idPrefix() {
+        return idPrefix;
     }
 
     QueueClient client() {

@@ -6,7 +6,6 @@ import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
-import io.echomq.internal.RedisUrls;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +58,8 @@ public final class QueueClient implements AutoCloseable {
     /**
      * Connects with every default.
      *
-     * @param redisUrl {@code redis://[user:password@]host[:port][/db]} or {@code rediss://…}
+     * @param redisUrl {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…}, or a
+     *     cluster: {@code redis-cluster://host:port[,host:port…]} (see {@code docs/scaling.md})
      * @throws IllegalArgumentException if the URL is malformed
      * @throws RedisCommandException if the server cannot be reached
      */
@@ -73,12 +73,13 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
-     * @param name 1..256 bytes of UTF-8 without '{', '}', whitespace or control characters
+     * @param name 1..256 bytes of UTF-8 without '{', '}', whitespace or control characters, not
+     *     ending with {@code #<digits>} (the suffix of a sharded queue's partitions)
      * @return the queue of that name (the same instance for the same name)
      * @throws IllegalArgumentException if the name is invalid
      */
     public Queue queue(String name) {
-        QueueKeys keys = QueueKeys.of(name);
+        QueueKeys keys = QueueKeys.ofUserName(name);
         return queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine));
     }
 
@@ -94,9 +95,48 @@ public final class QueueClient implements AutoCloseable {
         return new Worker.Builder(this, queue(queueName), handler);
     }
 
-    /** @return the server's product and version, for example {@code Redis 7.0.15} */
+    /**
+     * Opens a queue split into {@code partitions} partitions ({@link ShardedQueue}), declaring the
+     * count in the queue's mark {@code emq:{<name>}:partitions} (one round trip; keep the instance).
+     * A name used sharded must not also be used as a plain {@link #queue(String)}: the two share
+     * no keys, so a plain producer's jobs would never reach sharded workers.
+     *
+     * @param name as for {@link #queue(String)}
+     * @param partitions 1..{@link ShardedQueue#MAX_PARTITIONS}; enqueue spreads over this many,
+     *     claims span the highest count any client declared
+     * @throws IllegalArgumentException if the name or count is invalid
+     * @throws IllegalStateException if the mark holds something other than a valid count
+     * @throws RedisCommandException if Redis fails
+     */
+    public ShardedQueue shardedQueue(String name, int partitions) {
+        return ShardedQueue.open(this, name, partitions);
+    }
+
+    /**
+     * Starts configuring a worker that claims from every partition of a sharded queue, starting
+     * one partition further on each claim round so that none starves; nothing runs until
+     * {@link Worker.Builder#start()}.
+     *
+     * @param queue   the sharded queue to work, from this client
+     * @param handler the code run for each job
+     * @throws IllegalArgumentException if either is null, or the queue is another client's
+     */
+    public Worker.Builder worker(ShardedQueue queue, JobHandler handler) {
+        Checks.notNull(queue, "queue");
+        Checks.notNull(handler, "handler");
+        if (queue.client() != this) {
+            throw new IllegalArgumentException("queue " + queue.name() + " belongs to another QueueClient");
+        }
+        return new Worker.Builder(this, queue, handler);
+    }
+
+    /**
+     * @return the server's product and version, for example {@code Redis 7.0.15 (SPUBLISH: yes)}, or
+     *     {@code Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
     public String serverDescription() {
-        return engine.features().describe();
+        return engine.describe();
     }
 
     /** Stops every worker started from this client (each with its grace), then closes the connections. */
@@ -148,8 +188,9 @@ public final class QueueClient implements AutoCloseable {
         }
 
         /**
-         * @param redisUrl the server to use (required)
-         * @throws IllegalArgumentException if null
+         * @param redisUrl the server to use (required): {@code redis://…}, {@code rediss://…},
+         *     {@code redis-socket://…}, or a cluster, {@code redis-cluster://host:port[,host:port…]}
+         * @throws IllegalArgumentException if null (a malformed URL is refused by {@link #build()})
          */
         public Builder redisUrl(String redisUrl) {
             this.redisUrl = Checks.notNull(redisUrl, "redisUrl");
@@ -211,7 +252,7 @@ public final class QueueClient implements AutoCloseable {
             if (redisUrl == null) {
                 throw new IllegalArgumentException("redisUrl is required");
             }
-            RedisEngine engine = RedisEngine.connect(RedisUrls.parse(redisUrl), commandTimeout);
+            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout);
             try {
                 // Opened now, never lazily: the first lazy open could otherwise happen on a Lettuce
                 // event-loop thread (a worker's maintenance callback), which deadlocks with a

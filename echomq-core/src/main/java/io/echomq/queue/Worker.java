@@ -1,8 +1,6 @@
 package io.echomq.queue;
 
-import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
-import io.echomq.internal.LockKeys;
 import io.echomq.internal.RedisEngine;
 import io.lettuce.core.SetArgs;
 import java.lang.reflect.Method;
@@ -57,6 +55,13 @@ import org.slf4j.LoggerFactory;
  *       interrupt their handlers.</li>
  * </ul>
  *
+ * <p>A worker built for a {@link ShardedQueue} ({@link QueueClient#worker(ShardedQueue, JobHandler)})
+ * claims from every partition: each claim round asks the partitions in turn, starting one
+ * partition further on each round, so none starves; a handler does not chain to the next job
+ * (that would stay on one partition). It waits on every partition's wake channel, maintains each
+ * partition under its own lock, and spans partitions other clients add (see the mark in
+ * {@code docs/scaling.md}).
+ *
  * <p>Handlers run on virtual threads when the JVM has them (Java 21+), otherwise on a fixed pool
  * of {@code concurrency} threads, unless an executor is given. The dispatcher thread is not a
  * daemon: a started worker keeps the JVM alive until it is shut down.
@@ -106,8 +111,8 @@ public final class Worker implements AutoCloseable {
     // not told about it, so an idle dispatcher must look again to learn the retry's due time
     private final AtomicReference<CompletableFuture<Void>> retryScheduled =
             new AtomicReference<>(new CompletableFuture<>());
-    private final ChannelSignals.Waiter wake;
-    private final String maintenanceKey;
+    private final ShardedQueue sharded;   // null when the worker works one plain queue
+    private volatile WorkSpan span;       // what the worker claims from; grows with a sharded queue's mark
     private final String maintenanceToken;
     private final String name;
     private final LongAdder completed = new LongAdder();
@@ -132,7 +137,8 @@ public final class Worker implements AutoCloseable {
         this.defaultGrace = b.shutdownGrace;
         this.maintenanceMs = b.maintenanceInterval.toMillis();
         this.idlePollMs = b.idlePoll.toMillis();
-        this.name = "emq-worker-" + queue.name() + "-" + SEQUENCE.incrementAndGet();
+        this.sharded = b.sharded;
+        this.name = "emq-worker-" + queueName() + "-" + SEQUENCE.incrementAndGet();
         this.slots = new Semaphore(concurrency);
         this.ownExecutor = b.executor == null;
         this.executor = ownExecutor ? defaultExecutor(name, concurrency) : b.executor;
@@ -141,19 +147,19 @@ public final class Worker implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.maintenanceKey = new LockKeys(LockKeys.DEFAULT_NAMESPACE).lock(queue.keys().maintenanceResource());
         byte[] token = new byte[16];
         RANDOM.nextBytes(token);
         this.maintenanceToken = HexFormat.of().formatHex(token);
-        this.wake = client.wakeSignals().join(queue.keys().wake());
+        this.span = new WorkSpan(List.of(), List.of(), List.of())
+                .with(client, sharded == null ? List.of(queue) : sharded.partitionQueues());
         this.dispatcher = new Thread(this::dispatchLoop, name + "-dispatch");
     }
 
     private void begin() {
         try {
-            RedisEngine.await(wake.subscribed(), "SUBSCRIBE " + queue.keys().wake(), queue.name());
+            span.awaitSubscribed(0, queueName());
         } catch (RuntimeException e) {
-            wake.close();
+            span.close();
             scheduler.shutdownNow();
             if (ownExecutor) {
                 executor.shutdownNow();
@@ -169,9 +175,9 @@ public final class Worker implements AutoCloseable {
         LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
     }
 
-    /** @return the queue this worker works */
+    /** @return the queue this worker works (for a sharded queue, its name) */
     public String queueName() {
-        return queue.name();
+        return sharded == null ? queue.name() : sharded.name();
     }
 
     /** @return true until shutdown (or abandon) begins */
@@ -296,7 +302,7 @@ public final class Worker implements AutoCloseable {
             executor.shutdownNow();
         }
         if (unsubscribe) {
-            wake.close();
+            span.close();
         }
         client.unregister(this);
     }
@@ -318,11 +324,14 @@ public final class Worker implements AutoCloseable {
                 slots.release(n - Queue.MAX_CLAIM);
                 n = Queue.MAX_CLAIM;
             }
-            CompletableFuture<Void> signal = wake.signal();
+            if (sharded != null && sharded.partitions() > span.queues().size()) {
+                spanNewPartitions();
+            }
+            CompletableFuture<?> signal = span.signal();
             CompletableFuture<Void> retry = retryScheduled.get();
             Queue.Claimed claimed;
             try {
-                claimed = queue.claimAsync(n, leaseMs, null).get();
+                claimed = (sharded == null ? queue.claimAsync(n, leaseMs, null) : sharded.claimAsync(n, leaseMs)).get();
             } catch (InterruptedException e) {
                 slots.release(n);
                 return;
@@ -348,6 +357,20 @@ public final class Worker implements AutoCloseable {
                 }
                 await(CompletableFuture.anyOf(signal, retry, stopping), wait);
             }
+        }
+    }
+
+    /** Subscribes to the wake channels of partitions another client added to the sharded queue. */
+    private void spanNewPartitions() {
+        WorkSpan before = span;
+        WorkSpan after = before.with(client, sharded.partitionQueues());
+        span = after;
+        try {
+            after.awaitSubscribed(before.queues().size(), queueName());
+            LOG.info("{}: now works {} partitions", name, after.queues().size());
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not subscribe to new partitions' wake channels; they are polled: {}", name,
+                    e.toString());
         }
     }
 
@@ -424,7 +447,9 @@ public final class Worker implements AutoCloseable {
             } else if (lost.isPresent() && lost.get() != LeaseLossReason.LOCAL_DEADLINE) {
                 outcome = AckOutcome.LEASE_LOST;   // the server already refused this attempt
             } else if (error == null) {
-                if (running && !queueDry) {
+                // a chain stays on the job's own partition, so a sharded worker goes back to the
+                // dispatcher instead, whose rotating claim rounds keep every partition served
+                if (running && !queueDry && sharded == null) {
                     next = job.completeAndClaimNext(Duration.ofMillis(leaseMs)).orElse(null);
                     if (next == null) {
                         queueDry = true;
@@ -489,9 +514,8 @@ public final class Worker implements AutoCloseable {
                     e.setValue(now + renewEveryNanos);
                 }
             }
-            for (int from = 0; from < due.size(); from += EXTEND_CHUNK) {
-                List<Job> chunk = due.subList(from, Math.min(due.size(), from + EXTEND_CHUNK));
-                queue.extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+            for (List<Job> chunk : chunksByQueue(due)) {
+                chunk.get(0).queue().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
                     if (failure != null) {
                         LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
                                 RedisEngine.unwrap(failure).toString());
@@ -519,6 +543,24 @@ public final class Worker implements AutoCloseable {
         }
     }
 
+    /**
+     * @return the jobs in chunks of at most {@link #EXTEND_CHUNK}, each chunk of one queue: the
+     *     jobs of a sharded queue are renewed on their own partitions
+     */
+    private static List<List<Job>> chunksByQueue(List<Job> due) {
+        Map<Queue, List<Job>> byQueue = new java.util.LinkedHashMap<>();
+        for (Job job : due) {
+            byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
+        }
+        List<List<Job>> chunks = new ArrayList<>();
+        for (List<Job> jobs : byQueue.values()) {
+            for (int from = 0; from < jobs.size(); from += EXTEND_CHUNK) {
+                chunks.add(jobs.subList(from, Math.min(jobs.size(), from + EXTEND_CHUNK)));
+            }
+        }
+        return chunks;
+    }
+
     private void lose(Job job, LeaseLossReason reason) {
         job.markLost(reason);
         leaseLostHeard(job);
@@ -539,8 +581,24 @@ public final class Worker implements AutoCloseable {
         if (!running) {
             return;
         }
+        if (sharded != null) {
+            // another client may have declared more partitions: span them from the next claim round
+            sharded.refreshAsync().whenComplete((n, failure) -> {
+                if (failure != null) {
+                    LOG.warn("{}: could not read the partition mark: {}", name, RedisEngine.unwrap(failure).toString());
+                }
+            });
+        }
+        WorkSpan s = span;
+        for (int i = 0; i < s.queues().size(); i++) {
+            maintain(s.queues().get(i), s.maintenanceKeys().get(i));
+        }
+    }
+
+    /** Reaps and promotes one queue (or partition) if this worker takes its maintenance lock. */
+    private void maintain(Queue queue, String maintenanceKey) {
         try {
-            client.engine().main().async()
+            client.engine().commands()
                     .set(maintenanceKey, maintenanceToken, SetArgs.Builder.nx().px(maintenanceMs))
                     .toCompletableFuture()
                     .thenCompose(ok -> {
@@ -595,6 +653,7 @@ public final class Worker implements AutoCloseable {
     public static final class Builder {
         private final QueueClient client;
         private final Queue queue;
+        private final ShardedQueue sharded;
         private final JobHandler handler;
         private int concurrency = Runtime.getRuntime().availableProcessors() * 4;
         private long leaseMs = DEFAULT_LEASE.toMillis();
@@ -607,6 +666,14 @@ public final class Worker implements AutoCloseable {
         Builder(QueueClient client, Queue queue, JobHandler handler) {
             this.client = client;
             this.queue = queue;
+            this.sharded = null;
+            this.handler = handler;
+        }
+
+        Builder(QueueClient client, ShardedQueue sharded, JobHandler handler) {
+            this.client = client;
+            this.queue = sharded.partitionQueues().get(0);
+            this.sharded = sharded;
             this.handler = handler;
         }
 

@@ -20,6 +20,7 @@
 -- ARGV[5] ack id    id of the job to complete first, or '' for none
 -- ARGV[6] ack att   the attempt that job was granted
 -- ARGV[7] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once
+-- ARGV[8] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
 --
 -- Returns an array: {ack, next_due, dead, promoted, id1, payload1, attempt1, spent1, max1, id2, ...}
 --   ack       1 COMPLETED · 0 no ack asked · -1 SUPERSEDED (attempts moved on) · -2 EXPIRED
@@ -35,6 +36,8 @@ local lease = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
 local promoteMax = tonumber(ARGV[4])
 local ackId = ARGV[5]
+local publish = 'PUBLISH'
+if ARGV[8] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local SHIFT = 4398046511104
 
 local t = redis.call('TIME')
@@ -140,5 +143,5 @@ if claimed < want then
   local first = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
   if first[2] then out[2] = math.max(0, tonumber(first[2]) - now) end
 end
-if promoted > claimed then redis.call('PUBLISH', wake, promoted - claimed) end
+if promoted > claimed then redis.call(publish, wake, promoted - claimed) end
 return out

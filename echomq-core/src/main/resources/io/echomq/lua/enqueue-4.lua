@@ -16,12 +16,15 @@
 --                     (0 = none; wins over delay), max attempts (0 = default 3), backoff base ms
 --                     (0 = default 1000), backoff cap ms (0 = default 3600000),
 --                     idempotency key ('' = none), idempotency window ms
+-- ARGV[3 + 9n]      publish mode, after the last group: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
 --
 -- Returns a flat array of 2n values: for each job in order, its id and 1 if it was created or
 -- 0 if its idempotency key already named the existing id that is returned instead.
 local pending, delayed, seqKey, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
+local publish = 'PUBLISH'
+if ARGV[3 + 9 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local SHIFT = 4398046511104 -- 2^42: priorities are whole bands of the score
 
 local t = redis.call('TIME')
@@ -75,5 +78,5 @@ for i = 0, count - 1 do
   end
 end
 
-if ready > 0 or scheduled > 0 then redis.call('PUBLISH', wake, ready) end
+if ready > 0 or scheduled > 0 then redis.call(publish, wake, ready) end
 return out

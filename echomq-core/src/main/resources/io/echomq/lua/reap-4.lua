@@ -10,10 +10,13 @@
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were returned
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] limit     the most expired leases to handle in this call
+-- ARGV[3] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
 --
 -- Returns a two-element array {returned, dead}: jobs put back in pending, jobs moved to dead.
 local active, pending, dead, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix = ARGV[1]
+local publish = 'PUBLISH'
+if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -44,5 +47,5 @@ for _, id in ipairs(expired) do
     end
   end
 end
-if returned > 0 then redis.call('PUBLISH', wake, returned) end
+if returned > 0 then redis.call(publish, wake, returned) end
 return {returned, died}

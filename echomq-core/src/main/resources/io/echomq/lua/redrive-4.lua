@@ -8,16 +8,19 @@
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were readied
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] limit     the most jobs to redrive, oldest death first, when no ids follow
--- ARGV[3..]         optional ids to redrive instead of the oldest
+-- ARGV[3] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
+-- ARGV[4..]         optional ids to redrive instead of the oldest
 --
 -- Returns an integer: how many jobs were moved to pending.
 local dead, pending, seqKey, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix = ARGV[1]
+local publish = 'PUBLISH'
+if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local SHIFT = 4398046511104
 
 local ids = {}
-if #ARGV > 2 then
-  for i = 3, #ARGV do ids[#ids + 1] = ARGV[i] end
+if #ARGV > 3 then
+  for i = 4, #ARGV do ids[#ids + 1] = ARGV[i] end
 else
   ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[2]) - 1)
 end
@@ -37,5 +40,5 @@ for _, id in ipairs(ids) do
     moved = moved + 1
   end
 end
-if moved > 0 then redis.call('PUBLISH', wake, moved) end
+if moved > 0 then redis.call(publish, wake, moved) end
 return moved

@@ -8,6 +8,7 @@
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] id        the job id
 -- ARGV[3] attempt   the attempt the caller was granted
+-- ARGV[4] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
 --
 -- Returns an integer:
 --    1  RETURNED
@@ -17,6 +18,8 @@
 --   -4  MISSING     the job hash does not exist
 local active, pending, wake = KEYS[1], KEYS[2], KEYS[3]
 local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
+local publish = 'PUBLISH'
+if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local jk = prefix .. 'job:' .. id
 
 local t = redis.call('TIME')
@@ -34,5 +37,5 @@ redis.call('DEL', jk .. ':lock')
 redis.call('HINCRBY', jk, 'spent', -1)
 redis.call('HSET', jk, 'state', 'pending')
 redis.call('ZADD', pending, tonumber(h[3] or '0'), id)
-redis.call('PUBLISH', wake, 1)
+redis.call(publish, wake, 1)
 return 1

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -58,6 +59,7 @@ class ErrorsTest extends LockTestBase {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badCalls")
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void badInputIsRejectedBeforeRedisIsTouched(String name, String message, Consumer<LockClient> call) {
         try (CommandTap tap = raw().monitor()) {
             assertThatThrownBy(() -> call.accept(locks))

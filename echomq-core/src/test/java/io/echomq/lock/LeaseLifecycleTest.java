@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Acquire, fence, release, renew and inspect, one behaviour per test. */
@@ -191,6 +192,7 @@ class LeaseLifecycleTest extends LockTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // SCRIPT EXISTS answers for one node only (docs/scaling.md)
     void scriptsAreReloadedAfterScriptFlush() {
         Lease lease = locks.tryAcquire("noscript", TTL).orElseThrow();
         assertThat(raw().call("SCRIPT", "FLUSH")).isEqualTo("OK");

@@ -12,6 +12,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,6 +53,7 @@ class SeedScenariosTest extends LockTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void plainAcquireSendsExactlyOneSetNxPx() {
         try (CommandTap tap = raw().monitor()) {
             Lease lease = locks.tryAcquire("one-command", Duration.ofMillis(30_000), AcquireOptions.defaults().plain())

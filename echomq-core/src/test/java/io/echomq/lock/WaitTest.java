@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.echomq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,9 +16,14 @@ import org.junit.jupiter.api.Test;
 class WaitTest extends LockTestBase {
     private static final Duration LONG_POLL = Duration.ofSeconds(10);
 
+    /** Subscribers of the channel: plain ones, plus sharded ones on a Redis 7 cluster (SSUBSCRIBE). */
     private long subscribers(String channel) {
         List<?> reply = (List<?>) raw().call("PUBSUB", "NUMSUB", channel);
-        return (Long) reply.get(1);
+        long n = (Long) reply.get(1);
+        if (RedisExtension.clusterMode() && !REDIS.server().version().startsWith("6.")) {
+            n += (Long) ((List<?>) raw().call("PUBSUB", "SHARDNUMSUB", channel)).get(1);
+        }
+        return n;
     }
 
     /** Starts {@code client.acquire(resource, 30 s, wait 30 s)} on another thread. */

@@ -3,6 +3,8 @@ package io.echomq.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.echomq.testkit.RawRedis;
+import io.echomq.testkit.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,14 +17,20 @@ class WatchdogTest extends LockTestBase {
     private static final Duration SHORT = Duration.ofMillis(300);
     private static final AcquireOptions WATCHED = AcquireOptions.defaults().withWatchdog();
 
+    /** EVALSHA calls since the last CONFIG RESETSTAT, summed over every server (every master of a cluster). */
     private long evalshaCalls() {
-        String stats = (String) raw().call("INFO", "commandstats");
-        for (String line : stats.split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:")) {
-                return Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+        long calls = 0;
+        for (RedisServer server : REDIS.servers()) {
+            try (RawRedis node = RawRedis.connect(server.host(), server.port())) {
+                String stats = (String) node.call("INFO", "commandstats");
+                for (String line : stats.split("\r?\n")) {
+                    if (line.startsWith("cmdstat_evalsha:")) {
+                        calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+                    }
+                }
             }
         }
-        return 0;
+        return calls;
     }
 
     @Test

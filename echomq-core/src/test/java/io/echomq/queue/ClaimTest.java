@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -162,6 +163,7 @@ class ClaimTest extends SemanticsTestBase {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badClaims")
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void badClaimInputIsRejectedBeforeRedisIsTouched(String name, String message, Consumer<Queue> call)
             throws Exception {
         queue.enqueue("waiting");

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +62,7 @@ class EnqueueTest extends SemanticsTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void bulkOf2500IsThreeScriptCallsInOrderAndNothingElse() throws Exception {
         queue.enqueue("warm-up"); // connects and loads the script, outside the recording
         queue.claim(LONG_LEASE).orElseThrow().complete();
@@ -154,6 +156,7 @@ class EnqueueTest extends SemanticsTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void payloadLimitIsEnforcedBeforeRedis() throws Exception {
         Queue small = client(b -> b.maxPayloadBytes(10)).queue("q");
         assertThat(small.enqueue(new byte[10])).isEqualTo("1");
@@ -266,6 +269,7 @@ class EnqueueTest extends SemanticsTestBase {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badEnqueues")
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void badEnqueuesSendNothing(String name, Consumer<Queue> call) throws Exception {
         queue.stats(); // open the connection first
         Recorded<Object> r = recorded(() -> {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -204,6 +205,7 @@ class FenceTest extends SemanticsTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void badArgumentsOfHeldJobCallsAreRejectedBeforeRedis() throws Exception {
         Queue small = client(b -> b.maxPayloadBytes(4)).queue("q");
         small.enqueue("x");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.testkit.RawRedis;
+import io.echomq.testkit.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +78,8 @@ class WorkerConcurrencyTest extends QueueTestBase {
 
     @Test
     void eightWorkersDrainTwentyThousandJobsWithFailuresAndLostLeases() throws Exception {
-        try (RawRedis stallConnection = RawRedis.connect(REDIS.server().host(), REDIS.server().port())) {
+        RedisServer owner = REDIS.serverFor("emq:{q}:active");   // WATCH/MULTI must reach the queue's master
+        try (RawRedis stallConnection = RawRedis.connect(owner.host(), owner.port())) {
             run(stallConnection);
         }
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -84,6 +85,7 @@ class WorkerLeaseTest extends QueueTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void renewalOfManyHeldLeasesIsOneScriptCallPerTick() throws Exception {
         int jobs = 20;
         long leaseMs = 300;   // renewal tick every 50 ms, each lease renewed every 100 ms

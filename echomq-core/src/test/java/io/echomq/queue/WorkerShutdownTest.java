@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -144,6 +145,7 @@ class WorkerShutdownTest extends QueueTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void noJobIsClaimedOnceShutdownBegins() throws Exception {
         Blocking handler = new Blocking(2, Set.of());
         List<String> ids = new ArrayList<>();
@@ -205,6 +207,7 @@ class WorkerShutdownTest extends QueueTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void abandonLeavesTheLeasesToExpireAndAnotherWorkersReaperReturnsThem() throws Exception {
         QueueClient crashing = client(b -> { });
         Blocking handler = new Blocking(2, null);

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -75,6 +76,7 @@ class WorkerWakeTest extends QueueTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void anIdleWorkerSendsOnlyAFewCommandsPerSecond() throws Exception {
         // Defaults: idle poll 5 s, maintenance every 2 s.
         Worker w = client.worker("q", job -> { }).concurrency(4).start();

@@ -29,10 +29,12 @@ public final class RawRedis implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    private final ClusterRouter router;   // null unless this connection routes over a cluster
 
     private RawRedis(String host, int port, int connectTimeoutMillis) throws IOException {
         this.host = host;
         this.port = port;
+        this.router = null;
         this.socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
@@ -44,6 +46,20 @@ public final class RawRedis implements AutoCloseable {
             socket.close();
             throw e;
         }
+    }
+
+    private RawRedis(ClusterRouter router) {
+        this.host = null;
+        this.port = 0;
+        this.router = router;
+        this.socket = null;
+        this.in = null;
+        this.out = null;
+    }
+
+    /** A connection that routes every command over a cluster; see {@link RedisCluster#raw()}. */
+    static RawRedis routing(ClusterRouter router) {
+        return new RawRedis(router);
     }
 
     /**
@@ -68,7 +84,11 @@ public final class RawRedis implements AutoCloseable {
      * @param args the command name and its arguments, for example {@code call("SET", "k", "v")}
      * @return {@link String} for simple and bulk strings, {@link Long} for integers, {@code List<Object>} for
      *         arrays (an error nested in an array is returned as an {@link ErrorReply} element, not thrown), and
-     *         {@code null} for nil bulk strings and nil arrays
+     *         {@code null} for nil bulk strings and nil arrays. On a connection from {@link RedisCluster#raw()}
+     *         the command goes to the master owning its key's slot (following {@code MOVED} and {@code ASK}), and
+     *         {@code FLUSHALL}, {@code FLUSHDB}, {@code DBSIZE} (summed), {@code KEYS} (concatenated),
+     *         {@code SCRIPT FLUSH}, {@code CONFIG SET|RESETSTAT} and {@code PUBSUB NUMSUB|SHARDNUMSUB} (counts
+     *         summed) go to every master
      * @throws ErrorReply if the server replies with an error
      * @throws UncheckedIOException on I/O failure, timeout, or if the server closes the connection
      * @throws IllegalArgumentException if {@code args} is empty
@@ -76,6 +96,9 @@ public final class RawRedis implements AutoCloseable {
     public synchronized Object call(String... args) {
         if (args.length == 0) {
             throw new IllegalArgumentException("no command");
+        }
+        if (router != null) {
+            return router.call(args);
         }
         try {
             ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -108,8 +131,14 @@ public final class RawRedis implements AutoCloseable {
      * @return the running tap; close it when done
      * @throws UncheckedIOException if the connection cannot be opened
      * @throws ErrorReply if the server rejects {@code MONITOR}
+     * @throws UnsupportedOperationException on a connection from {@link RedisCluster#raw()}: MONITOR sees one node
+     *         only, so a test that needs it must be tagged to run on a single server
      */
     public CommandTap monitor() {
+        if (router != null) {
+            throw new UnsupportedOperationException("MONITOR sees one node of a cluster: tag this test "
+                    + "@Tag(\"standalone-only\") (see docs/scaling.md)");
+        }
         RawRedis connection = connect(host, port);
         try {
             Object ok = connection.call("MONITOR");
@@ -139,6 +168,10 @@ public final class RawRedis implements AutoCloseable {
     /** Closes the connection. Idempotent; never throws. */
     @Override
     public void close() {
+        if (router != null) {
+            router.close();
+            return;
+        }
         try {
             socket.close();
         } catch (IOException ignored) {

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+/** The single-server connection and its MONITOR tap; the cluster's routing is RedisClusterTest's. */
+@Tag("standalone-only")   // multi-key commands across slots, MONITOR, and the server's own URL
 class RawRedisTest {
 
     @RegisterExtension

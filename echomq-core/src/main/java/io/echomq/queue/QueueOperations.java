@@ -1,0 +1,167 @@
+package io.echomq.queue;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a producer, a consumer claiming by hand, and an operator can do with a queue, whether it is
+ * one {@link Queue} or a {@link ShardedQueue} split into partitions. Code (such as the {@code emq}
+ * command) that should work with both takes this type.
+ *
+ * <p>Every method checks its arguments before Redis is touched and throws
+ * {@link IllegalArgumentException} for bad ones, and throws {@link io.echomq.RedisCommandException}
+ * when Redis fails. The implementations document where they differ: for a sharded queue, ids name
+ * their partition, limits apply per partition, and sums over partitions are not one atomic
+ * snapshot.
+ */
+public interface QueueOperations {
+    /** @return the queue's name */
+    String name();
+
+    /**
+     * Enqueues {@code text} (as UTF-8) with the default options.
+     *
+     * @return the new job's id
+     * @throws IllegalArgumentException if text is null or over the payload limit
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    String enqueue(String text);
+
+    /**
+     * Enqueues {@code payload} with the default options.
+     *
+     * @return the new job's id
+     * @throws IllegalArgumentException if payload is null or over the payload limit
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    String enqueue(byte[] payload);
+
+    /**
+     * Enqueues one job.
+     *
+     * @return the id, and whether it was created (false: an idempotency key in its window named an
+     *     existing job, whose id is returned)
+     * @throws IllegalArgumentException if payload or options is null, or the payload is over the limit
+     * @throws io.echomq.RedisCommandException if Redis fails; the job may or may not have been added
+     */
+    EnqueueResult enqueue(byte[] payload, EnqueueOptions options);
+
+    /**
+     * Enqueues many jobs, all script calls written before the first answer is awaited.
+     *
+     * @return one result per request, in order
+     * @throws IllegalArgumentException if the list is null or empty, or any request is invalid;
+     *     then nothing is sent
+     * @throws io.echomq.RedisCommandException if Redis fails; some jobs may have been added
+     */
+    List<EnqueueResult> enqueueAll(List<JobRequest> requests);
+
+    /**
+     * Claims one job, if any is pending.
+     *
+     * @param lease how long the claim holds without an extend, on the server clock
+     * @return the job, or empty when none is pending
+     * @throws IllegalArgumentException if the lease is null or outside {@link Queue#MIN_LEASE}..{@link Queue#MAX_LEASE}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    Optional<Job> claim(Duration lease);
+
+    /**
+     * Claims up to {@code max} jobs.
+     *
+     * @throws IllegalArgumentException if max is outside 1..{@link Queue#MAX_CLAIM} or the lease is invalid
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    List<Job> claim(int max, Duration lease);
+
+    /**
+     * Promotes due delayed jobs to pending.
+     *
+     * @param limit 1..{@link Queue#MAX_BATCH}
+     * @return how many were promoted
+     * @throws IllegalArgumentException if limit is out of range
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    long promote(int limit);
+
+    /**
+     * Returns expired leases to pending (or to dead), on the server clock.
+     *
+     * @param limit 1..{@link Queue#MAX_BATCH}
+     * @throws IllegalArgumentException if limit is out of range
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    ReapResult reap(int limit);
+
+    /**
+     * Removes a job wherever it is, with its lock subkey and idempotency key.
+     *
+     * @param force remove even while a worker holds the job's lock subkey
+     * @return {@link RemoveOutcome#REMOVED}, {@link RemoveOutcome#LOCKED} or {@link RemoveOutcome#MISSING}
+     * @throws IllegalArgumentException if the id is invalid
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    RemoveOutcome remove(String id, boolean force);
+
+    /**
+     * @return the queue's counts
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    QueueStats stats();
+
+    /**
+     * Lists the oldest dead jobs.
+     *
+     * @param limit 1..{@link Queue#MAX_BATCH}
+     * @throws IllegalArgumentException if limit is out of range
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    List<DeadJob> dead(int limit);
+
+    /**
+     * Moves up to {@code limit} dead jobs back to pending with a fresh budget of attempts.
+     *
+     * @return how many were moved
+     * @throws IllegalArgumentException if limit is outside 1..{@link Queue#MAX_BATCH}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    long redrive(int limit);
+
+    /**
+     * Moves the named dead jobs back to pending; ids not in the dead set are skipped.
+     *
+     * @return how many were moved
+     * @throws IllegalArgumentException if ids is null, empty, over {@link Queue#MAX_BATCH}, or holds an invalid id
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    long redrive(Collection<String> ids);
+
+    /**
+     * Deletes up to {@code limit} dead jobs for good.
+     *
+     * @return how many were deleted
+     * @throws IllegalArgumentException if limit is outside 1..{@link Queue#MAX_BATCH}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    long purgeDead(int limit);
+
+    /**
+     * Deletes the named dead jobs for good; ids not in the dead set are skipped.
+     *
+     * @return how many were deleted
+     * @throws IllegalArgumentException if ids is null, empty, over {@link Queue#MAX_BATCH}, or holds an invalid id
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    long purgeDead(Collection<String> ids);
+
+    /**
+     * Reads one job's hash.
+     *
+     * @return the job, or empty when there is no such job
+     * @throws IllegalArgumentException if the id is invalid
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    Optional<JobInfo> inspect(String id);
+}

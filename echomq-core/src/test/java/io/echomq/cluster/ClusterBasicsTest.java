@@ -1,0 +1,154 @@
+package io.echomq.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.echomq.lock.Lease;
+import io.echomq.lock.LockClient;
+import io.echomq.lock.ReleaseOutcome;
+import io.echomq.queue.Job;
+import io.echomq.queue.Queue;
+import io.echomq.queue.QueueClient;
+import io.echomq.queue.Worker;
+import io.echomq.testkit.RawRedis;
+import io.echomq.testkit.RedisCluster;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lock and the queue through Lettuce's cluster client on a real three-master cluster: names
+ * chosen so that their slots fall on every master, so every master serves scripts.
+ */
+class ClusterBasicsTest {
+    private static RedisCluster cluster;
+    private static RawRedis raw;
+
+    @BeforeAll
+    static void start() {
+        cluster = RedisCluster.start();
+        raw = cluster.raw();
+    }
+
+    @AfterAll
+    static void stop() {
+        raw.close();
+        cluster.close();
+    }
+
+    @BeforeEach
+    void flush() {
+        raw.call("FLUSHALL");
+    }
+
+    /** Names whose hash tags land on every master. */
+    private static List<String> namesOnEveryMaster(String prefix, String keyFormat) {
+        Set<Integer> owners = new HashSet<>();
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; owners.size() < cluster.masters().size(); i++) {
+            String name = prefix + i;
+            if (owners.add(cluster.ownerOf(RedisCluster.slot(String.format(keyFormat, name))))) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    /** The snippet of docs/scaling.md "Connecting", verbatim apart from the URL. */
+    @Test
+    void docsScalingExample() throws Exception {
+        String url = cluster.url();
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = System.out;
+        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            // --- docs/scaling.md "Connecting" ---
+            try (LockClient locks = LockClient.create(url);
+                 QueueClient queues = QueueClient.create(url)) {
+                try (Lease lease = locks.acquire("invoice-42", Duration.ofSeconds(30), Duration.ofSeconds(5))) {
+                    queues.queue("emails").enqueue("{\"to\":\"ada@example.com\"}");
+                }
+                System.out.println(queues.serverDescription());   // Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)
+            }
+            // --- end ---
+        } finally {
+            System.setOut(out);
+        }
+        String major = cluster.version().substring(0, cluster.version().indexOf('.'));
+        assertThat(printed.toString(java.nio.charset.StandardCharsets.UTF_8).trim())
+                .isEqualTo("Redis Cluster " + cluster.version() + " (3 masters, SPUBLISH: "
+                        + (Integer.parseInt(major) >= 7 ? "yes" : "no") + ")");
+        assertThat(raw.call("ZCARD", "emq:{emails}:pending")).isEqualTo(1L);
+        assertThat(raw.call("GET", "emq:lock:{invoice-42}:fence")).isEqualTo("1");
+        assertThat(raw.call("EXISTS", "emq:lock:{invoice-42}:lock")).isEqualTo(0L);
+    }
+
+    @Test
+    void locksOnEveryMasterAcquireFenceRenewAndRelease() throws Exception {
+        try (LockClient locks = LockClient.create(cluster.url())) {
+            assertThat(locks.serverDescription()).startsWith("Redis Cluster " + cluster.version())
+                    .contains("3 masters");
+            for (String r : namesOnEveryMaster("res-", "emq:lock:{%s}:lock")) {
+                Lease first = locks.tryAcquire(r, Duration.ofSeconds(10)).orElseThrow();
+                assertThat(first.fence()).isEqualTo(1);
+                assertThat(locks.tryAcquire(r, Duration.ofSeconds(10))).isEmpty();
+                assertThat(raw.call("GET", locks.lockKey(r))).isEqualTo(first.token());
+                assertThat(locks.inspect(r).lastFence()).isEqualTo(1);
+                first.renew(Duration.ofSeconds(20));
+                assertThat(first.release()).isEqualTo(ReleaseOutcome.RELEASED);
+                Lease second = locks.acquire(r, Duration.ofSeconds(10), Duration.ofSeconds(5));
+                assertThat(second.fence()).isEqualTo(2);
+                assertThat(raw.call("GET", locks.fenceKey(r))).isEqualTo("2");
+                second.close();
+                assertThat(raw.call("EXISTS", locks.lockKey(r))).isEqualTo(0L);
+            }
+        }
+    }
+
+    @Test
+    void queuesOnEveryMasterEnqueueClaimAndComplete() {
+        try (QueueClient client = QueueClient.create(cluster.url())) {
+            for (String name : namesOnEveryMaster("q", "emq:{%s}:pending")) {
+                Queue q = client.queue(name);
+                String id = q.enqueue("hello " + name);
+                Optional<Job> job = q.claim(Duration.ofSeconds(10));
+                assertThat(job).isPresent();
+                assertThat(job.get().id()).isEqualTo(id);
+                assertThat(job.get().payloadUtf8()).isEqualTo("hello " + name);
+                job.get().complete();
+                assertThat(q.stats().completed()).isEqualTo(1);
+                assertThat(raw.call("HGET", "emq:{" + name + "}:job:" + id, "state")).isEqualTo("done");
+            }
+        }
+    }
+
+    @Test
+    void workersOnEveryMasterRunEveryJobOnce() {
+        try (QueueClient client = QueueClient.create(cluster.url())) {
+            List<String> names = namesOnEveryMaster("w", "emq:{%s}:pending");
+            ConcurrentHashMap<String, Integer> runs = new ConcurrentHashMap<>();
+            List<Worker> workers = new java.util.ArrayList<>();
+            for (String name : names) {
+                workers.add(client.worker(name, job -> runs.merge(name + "/" + job.id(), 1, Integer::sum))
+                        .concurrency(4).lease(Duration.ofSeconds(10)).start());
+            }
+            for (String name : names) {
+                for (int i = 0; i < 50; i++) {
+                    client.queue(name).enqueue("job " + i);
+                }
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> runs.size() == 50 * names.size());
+            await().atMost(Duration.ofSeconds(10)).until(() -> names.stream()
+                    .allMatch(n -> client.queue(n).stats().completed() == 50));
+            assertThat(runs.values()).allMatch(n -> n == 1);
+            workers.forEach(Worker::close);
+        }
+    }
+}

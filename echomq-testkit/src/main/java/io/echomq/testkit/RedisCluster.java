@@ -1,0 +1,530 @@
+package io.echomq.testkit;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A real local Redis Cluster for tests: {@code N} masters (3 by default), optionally with replicas, each a
+ * {@link RedisServer} started from the same binary with {@code cluster-enabled yes} and its own {@code nodes.conf}
+ * in its own temporary directory.
+ *
+ * <ol>
+ *   <li>Ports: each node needs its port and the cluster bus port (port + 10000) free on loopback; both are checked
+ *       before the node starts, and a taken port is retried with another one.</li>
+ *   <li>Forming: every master takes an equal share of the 16384 slots with {@code CLUSTER ADDSLOTS} (which works on
+ *       Redis 6.2 and 7), gets its own config epoch, and meets the others with {@code CLUSTER MEET}; replicas meet
+ *       and then {@code CLUSTER REPLICATE} their master.</li>
+ *   <li>Ready: {@link #start()} returns once every node says {@code cluster_state:ok} and all nodes agree on who owns
+ *       every slot.</li>
+ *   <li>Resharding: {@link #migrateSlot(int, int, int)} moves one slot between masters the way {@code redis-cli
+ *       --cluster reshard} does, so that clients see {@code ASK} and {@code MOVED} redirections.</li>
+ * </ol>
+ *
+ * <pre>{@code
+ * try (RedisCluster cluster = RedisCluster.start()) {
+ *     connect(cluster.url());   // redis-cluster://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} stops every node and deletes their directories. Not thread-safe except where a method says so.
+ */
+public final class RedisCluster implements AutoCloseable {
+
+    /** Number of hash slots in every Redis Cluster. */
+    public static final int SLOTS = 16384;
+
+    private static final long FORM_TIMEOUT_MILLIS = 30_000;
+    private static final int PORT_ATTEMPTS = 10;
+    private static final int BUS_OFFSET = 10_000;
+
+    private final List<RedisServer> masters;
+    private final List<RedisServer> replicas;
+    private final List<String> masterIds;
+    private boolean closed;
+
+    private RedisCluster(List<RedisServer> masters, List<RedisServer> replicas, List<String> masterIds) {
+        this.masters = List.copyOf(masters);
+        this.replicas = List.copyOf(replicas);
+        this.masterIds = List.copyOf(masterIds);
+    }
+
+    /**
+     * Starts three masters without replicas; same as {@code builder().start()}.
+     *
+     * @return a formed cluster whose every node reports {@code cluster_state:ok}
+     * @throws IllegalStateException if a node cannot start or the cluster does not form within 30 seconds
+     */
+    public static RedisCluster start() {
+        return builder().start();
+    }
+
+    /**
+     * Returns a builder for a cluster with a custom size or binary.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns a cluster URL naming every master as a seed, for EchoMQ clients.
+     *
+     * @return {@code "redis-cluster://127.0.0.1:<p1>,127.0.0.1:<p2>,…"}
+     */
+    public String url() {
+        return "redis-cluster://" + masters.stream().map(m -> m.host() + ":" + m.port())
+                .collect(Collectors.joining(","));
+    }
+
+    /**
+     * Returns the masters in the order they were started; index {@code i} is the {@code i} of
+     * {@link #migrateSlot(int, int, int)} and {@link #ownerOf(int)}.
+     *
+     * @return an immutable list
+     */
+    public List<RedisServer> masters() {
+        return masters;
+    }
+
+    /**
+     * Returns the replicas, those of master 0 first.
+     *
+     * @return an immutable list, empty unless the builder asked for replicas
+     */
+    public List<RedisServer> replicas() {
+        return replicas;
+    }
+
+    /**
+     * Returns the server version of the nodes (all run the same binary).
+     *
+     * @return for example {@code "7.0.15"}
+     */
+    public String version() {
+        return masters.get(0).version();
+    }
+
+    /**
+     * Returns the cluster node id of a master.
+     *
+     * @param master index into {@link #masters()}
+     * @return the 40-character node id
+     * @throws IndexOutOfBoundsException if there is no such master
+     */
+    public String nodeId(int master) {
+        return masterIds.get(master);
+    }
+
+    /**
+     * Opens a {@link RawRedis} that routes every command by slot to the master that owns it, following
+     * {@code MOVED} and {@code ASK}; keyless cluster-wide commands ({@code FLUSHALL}, {@code DBSIZE}, {@code KEYS},
+     * {@code SCRIPT FLUSH}, {@code CONFIG SET}/{@code RESETSTAT}) go to every master. Close it when done.
+     *
+     * @return a routing connection
+     * @throws java.io.UncheckedIOException if no master can be reached
+     */
+    public RawRedis raw() {
+        return RawRedis.routing(new ClusterRouter(masters.get(0).host(), masters.get(0).port()));
+    }
+
+    /**
+     * Computes the hash slot of a key as Redis Cluster does: CRC16 (XMODEM) of the hash tag if the key has a
+     * non-empty {@code {…}} section, else of the whole key, modulo 16384.
+     *
+     * @param key the key
+     * @return the slot, 0..16383
+     * @throws NullPointerException if {@code key} is {@code null}
+     */
+    public static int slot(String key) {
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        int from = 0;
+        int to = k.length;
+        for (int open = 0; open < k.length; open++) {
+            if (k[open] == '{') {
+                for (int close = open + 1; close < k.length; close++) {
+                    if (k[close] == '}') {
+                        if (close > open + 1) {
+                            from = open + 1;
+                            to = close;
+                        }
+                        break;
+                    }
+                }
+                break;
+            }
+        }
+        int crc = 0;
+        for (int i = from; i < to; i++) {
+            crc ^= (k[i] & 0xff) << 8;
+            for (int bit = 0; bit < 8; bit++) {
+                crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
+            }
+            crc &= 0xffff;
+        }
+        return crc & (SLOTS - 1);
+    }
+
+    /**
+     * Tells which master owns a slot now, as master 0 sees it.
+     *
+     * @param slot 0..16383
+     * @return the index into {@link #masters()}
+     * @throws IllegalArgumentException if the slot is out of range
+     * @throws IllegalStateException if no master owns it
+     */
+    public int ownerOf(int slot) {
+        checkSlot(slot);
+        try (RawRedis raw = connect(masters.get(0))) {
+            for (Object o : (List<?>) raw.call("CLUSTER", "SLOTS")) {
+                List<?> range = (List<?>) o;
+                if ((Long) range.get(0) <= slot && slot <= (Long) range.get(1)) {
+                    String id = (String) ((List<?>) range.get(2)).get(2);
+                    int i = masterIds.indexOf(id);
+                    if (i >= 0) {
+                        return i;
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no master owns slot " + slot);
+    }
+
+    /**
+     * Moves a slot and its keys from one master to another, as {@code redis-cli --cluster reshard} does, in batches
+     * of 100 keys. See {@link #migrateSlot(int, int, int, int, Runnable)}.
+     *
+     * @return how many keys were moved
+     */
+    public int migrateSlot(int slot, int from, int to) {
+        return migrateSlot(slot, from, to, 100, () -> { });
+    }
+
+    /**
+     * Moves a slot and its keys from master {@code from} to master {@code to}:
+     * {@code SETSLOT IMPORTING} on the target, {@code SETSLOT MIGRATING} on the source, then
+     * {@code CLUSTER GETKEYSINSLOT} and {@code MIGRATE … REPLACE KEYS} in batches until the slot is empty on the
+     * source, and finally {@code SETSLOT NODE} on the target, the source and every other master. Between
+     * {@code MIGRATING} and {@code NODE}, clients get {@code ASK} (and {@code TRYAGAIN} for multi-key commands whose
+     * keys are split); afterwards {@code MOVED}.
+     *
+     * @param slot       0..16383
+     * @param from       index of the master that owns the slot
+     * @param to         index of another master
+     * @param batch      keys per {@code MIGRATE}, at least 1
+     * @param afterBatch called after each batch (a test can let clients run in the half-migrated state)
+     * @return how many keys were moved
+     * @throws IllegalArgumentException if an argument is out of range, {@code from == to}, or {@code from} does not
+     *         own the slot
+     * @throws RawRedis.ErrorReply if a node refuses a step
+     */
+    public int migrateSlot(int slot, int from, int to, int batch, Runnable afterBatch) {
+        checkSlot(slot);
+        Objects.checkIndex(from, masters.size());
+        Objects.checkIndex(to, masters.size());
+        Objects.requireNonNull(afterBatch, "afterBatch");
+        if (from == to || batch < 1) {
+            throw new IllegalArgumentException("need two different masters and a batch of at least 1 key");
+        }
+        if (ownerOf(slot) != from) {
+            throw new IllegalArgumentException("master " + from + " does not own slot " + slot);
+        }
+        RedisServer target = masters.get(to);
+        String s = Integer.toString(slot);
+        int moved = 0;
+        try (RawRedis src = connect(masters.get(from)); RawRedis dst = connect(target)) {
+            dst.call("CLUSTER", "SETSLOT", s, "IMPORTING", masterIds.get(from));
+            src.call("CLUSTER", "SETSLOT", s, "MIGRATING", masterIds.get(to));
+            while (true) {
+                List<?> keys = (List<?>) src.call("CLUSTER", "GETKEYSINSLOT", s, Integer.toString(batch));
+                if (keys.isEmpty()) {
+                    break;
+                }
+                List<String> args = new ArrayList<>(List.of("MIGRATE", target.host(), Integer.toString(target.port()),
+                        "", "0", "10000", "REPLACE", "KEYS"));
+                keys.forEach(k -> args.add((String) k));
+                src.call(args.toArray(String[]::new));
+                moved += keys.size();
+                afterBatch.run();
+            }
+            dst.call("CLUSTER", "SETSLOT", s, "NODE", masterIds.get(to));
+            src.call("CLUSTER", "SETSLOT", s, "NODE", masterIds.get(to));
+            for (int i = 0; i < masters.size(); i++) {
+                if (i != from && i != to) {
+                    try (RawRedis other = connect(masters.get(i))) {
+                        other.call("CLUSTER", "SETSLOT", s, "NODE", masterIds.get(to));
+                    }
+                }
+            }
+        }
+        return moved;
+    }
+
+    /**
+     * Stops every node (replicas first) and deletes their directories. Idempotent; never throws.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        replicas.forEach(RedisServer::close);
+        masters.forEach(RedisServer::close);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisCluster[" + url() + ", " + version() + ", " + masters.size() + " masters, " + replicas.size()
+                + " replicas]";
+    }
+
+    /** Builds and starts a {@link RedisCluster}. Not thread-safe. */
+    public static final class Builder {
+        private int masters = 3;
+        private int replicasPerMaster;
+        private Path binary;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the number of masters.
+         *
+         * @param n 1..16, default 3
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder masters(int n) {
+            if (n < 1 || n > 16) {
+                throw new IllegalArgumentException("masters must be in 1..16, was " + n);
+            }
+            this.masters = n;
+            return this;
+        }
+
+        /**
+         * Sets the number of replicas of each master.
+         *
+         * @param n 0..2, default 0
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder replicasPerMaster(int n) {
+            if (n < 0 || n > 2) {
+                throw new IllegalArgumentException("replicasPerMaster must be in 0..2, was " + n);
+            }
+            this.replicasPerMaster = n;
+            return this;
+        }
+
+        /**
+         * Uses this executable instead of {@link RedisBinary#resolve()}.
+         *
+         * @param binary a {@code redis-server} executable
+         * @return this builder
+         * @throws NullPointerException if {@code binary} is {@code null}
+         */
+        public Builder binary(Path binary) {
+            this.binary = Objects.requireNonNull(binary, "binary");
+            return this;
+        }
+
+        /**
+         * Starts the nodes and forms the cluster.
+         *
+         * @return the formed cluster
+         * @throws IllegalStateException if a node cannot start or the cluster does not form within 30 seconds; every
+         *         node started so far is stopped first
+         */
+        public RedisCluster start() {
+            Path bin = binary != null ? binary : RedisBinary.resolve();
+            List<RedisServer> ms = new ArrayList<>();
+            List<RedisServer> rs = new ArrayList<>();
+            try {
+                for (int i = 0; i < masters; i++) {
+                    ms.add(startNode(bin));
+                }
+                for (int i = 0; i < masters * replicasPerMaster; i++) {
+                    rs.add(startNode(bin));
+                }
+                List<String> ids = form(ms, rs, replicasPerMaster);
+                return new RedisCluster(ms, rs, ids);
+            } catch (RuntimeException e) {
+                rs.forEach(RedisServer::close);
+                ms.forEach(RedisServer::close);
+                throw e;
+            }
+        }
+    }
+
+    private static RedisServer startNode(Path binary) {
+        IllegalStateException last = null;
+        for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+            int port = freePortPair();
+            try {
+                return RedisServer.builder().binary(binary).port(port)
+                        .config("cluster-enabled", "yes")
+                        .config("cluster-config-file", "nodes.conf")
+                        .config("cluster-node-timeout", "5000")
+                        .start();
+            } catch (IllegalStateException e) {
+                last = e;   // the port or its bus port was taken meanwhile; try another pair
+            }
+        }
+        throw new IllegalStateException("could not start a cluster node after " + PORT_ATTEMPTS + " attempts", last);
+    }
+
+    /** A port whose bus port (port + 10000) is free too. */
+    private static int freePortPair() {
+        for (int i = 0; i < 200; i++) {
+            int port = ThreadLocalRandom.current().nextInt(20_000, 40_000);
+            if (free(port) && free(port + BUS_OFFSET)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port pair (p, p+10000) found on 127.0.0.1");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static List<String> form(List<RedisServer> masters, List<RedisServer> replicas, int perMaster) {
+        List<String> masterIds = new ArrayList<>();
+        int n = masters.size();
+        for (int i = 0; i < n; i++) {
+            try (RawRedis raw = connect(masters.get(i))) {
+                masterIds.add((String) raw.call("CLUSTER", "MYID"));
+                int first = i * SLOTS / n;
+                int last = (i + 1) * SLOTS / n - 1;
+                List<String> args = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
+                for (int s = first; s <= last; s++) {
+                    args.add(Integer.toString(s));
+                }
+                raw.call(args.toArray(String[]::new));
+                raw.call("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
+            }
+        }
+        RedisServer seed = masters.get(0);
+        List<RedisServer> all = new ArrayList<>(masters);
+        all.addAll(replicas);
+        for (RedisServer node : all.subList(1, all.size())) {
+            try (RawRedis raw = connect(node)) {
+                raw.call("CLUSTER", "MEET", seed.host(), Integer.toString(seed.port()));
+            }
+        }
+        awaitFormed(all, masterIds, n, all.size());
+        for (int r = 0; r < replicas.size(); r++) {
+            try (RawRedis raw = connect(replicas.get(r))) {
+                raw.call("CLUSTER", "REPLICATE", masterIds.get(r / perMaster));
+            }
+        }
+        if (!replicas.isEmpty()) {
+            awaitReplicas(masters, perMaster);
+        }
+        return masterIds;
+    }
+
+    /** Waits until every node is ok, knows every node, and all agree on the owner of every slot. */
+    private static void awaitFormed(List<RedisServer> all, List<String> masterIds, int masters, int nodes) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORM_TIMEOUT_MILLIS);
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            boolean ok = true;
+            String agreed = null;
+            for (RedisServer node : all) {
+                try (RawRedis raw = connect(node)) {
+                    String info = (String) raw.call("CLUSTER", "INFO");
+                    String view = slotView(raw);
+                    last = node.port() + ": " + info.replace("\r\n", " ") + " slots " + view;
+                    if (!info.contains("cluster_state:ok") || !info.contains("cluster_known_nodes:" + nodes)
+                            || (agreed != null && !agreed.equals(view)) || view.isEmpty() || !coversAll(view)) {
+                        ok = false;
+                        break;
+                    }
+                    agreed = view;
+                }
+            }
+            if (ok) {
+                return;
+            }
+            pause();
+        }
+        throw new IllegalStateException("the cluster did not form within " + FORM_TIMEOUT_MILLIS + " ms; last view: "
+                + last);
+    }
+
+    private static void awaitReplicas(List<RedisServer> masters, int perMaster) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FORM_TIMEOUT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            boolean ok = true;
+            for (RedisServer m : masters) {
+                try (RawRedis raw = connect(m)) {
+                    String info = (String) raw.call("INFO", "replication");
+                    if (!info.contains("connected_slaves:" + perMaster) || info.contains("state=wait_bgsave")) {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if (ok) {
+                return;
+            }
+            pause();
+        }
+        throw new IllegalStateException("the replicas did not attach within " + FORM_TIMEOUT_MILLIS + " ms");
+    }
+
+    /** "first-last:nodeId;…" sorted by first slot: one node's view of the slot map. */
+    private static String slotView(RawRedis raw) {
+        List<String> ranges = new ArrayList<>();
+        for (Object o : (List<?>) raw.call("CLUSTER", "SLOTS")) {
+            List<?> r = (List<?>) o;
+            ranges.add(String.format("%05d-%05d:%s", (Long) r.get(0), (Long) r.get(1), ((List<?>) r.get(2)).get(2)));
+        }
+        ranges.sort(null);
+        return String.join(";", ranges);
+    }
+
+    private static boolean coversAll(String view) {
+        long covered = 0;
+        for (String range : view.split(";")) {
+            String[] fl = range.substring(0, range.indexOf(':')).split("-");
+            covered += Long.parseLong(fl[1]) - Long.parseLong(fl[0]) + 1;
+        }
+        return covered == SLOTS;
+    }
+
+    private static void pause() {
+        try {
+            TimeUnit.MILLISECONDS.sleep(50);   // the cluster bus gossips on its own schedule; nothing to wait on
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while forming the cluster", e);
+        }
+    }
+
+    private static RawRedis connect(RedisServer node) {
+        return RawRedis.connect(node.host(), node.port());
+    }
+
+    private static void checkSlot(int slot) {
+        if (slot < 0 || slot >= SLOTS) {
+            throw new IllegalArgumentException("slot must be in 0..16383, was " + slot);
+        }
+    }
+}
