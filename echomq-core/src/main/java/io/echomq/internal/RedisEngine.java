@@ -169,8 +169,13 @@ public final class RedisEngine implements AutoCloseable {
                                                                     StatefulRedisClusterConnection<K, V> connection) {
         for (RedisClusterNode node : client.getPartitions()) {
             if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
-                // by host and port: the key under which slot routing looks its connections up
-                connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+                try {
+                    // by host and port: the key under which slot routing looks its connections up
+                    connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+                } catch (RuntimeException unreachable) {
+                    // a master that is down now: its slots fail until it (or its replica) is back,
+                    // as they would anyway; the rest of the cluster stays usable
+                }
             }
         }
         return connection;
@@ -181,7 +186,11 @@ public final class RedisEngine implements AutoCloseable {
             StatefulRedisClusterPubSubConnection<String, String> connection) {
         for (RedisClusterNode node : client.getPartitions()) {
             if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
-                connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+                try {
+                    connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
+                } catch (RuntimeException unreachable) {
+                    // as above
+                }
             }
         }
         return connection;

@@ -193,6 +193,49 @@ class SlotMigrationTest {
         }
     }
 
+    /**
+     * A waiter's subscription follows the slot: on Redis 7 the old master ends the sharded
+     * subscription when the slot leaves it, and the client subscribes again on the new owner; on
+     * 6.2 the plain subscription never depended on the owner. Either way a release after the move
+     * still wakes the waiter long before its fallback poll (20 s, jittered to at least 10 s).
+     */
+    @Test
+    void aWaiterSubscribedBeforeTheMoveIsStillWokenByAReleaseAfterIt() throws Exception {
+        String resource = "moving";
+        int slot = RedisCluster.slot("emq:lock:{" + resource + "}:lock");
+        int from = cluster.ownerOf(slot);
+        int to = (from + 1) % 3;
+        boolean sharded = !cluster.version().startsWith("6.");
+        String channel = "emq:lock:{" + resource + "}:released";
+        LockClient holderClient = open(LockClient.create(cluster.url()));
+        LockClient waiterClient = open(LockClient.builder().redisUrl(cluster.url())
+                .pollInterval(Duration.ofSeconds(20)).build());
+        Lease held = holderClient.tryAcquire(resource, Duration.ofSeconds(60)).orElseThrow();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        closeLast.add(pool::shutdownNow);
+        Future<Lease> waiter = pool.submit(() -> waiterClient.acquire(resource, Duration.ofSeconds(30),
+                Duration.ofSeconds(50)));
+        try (RawRedis raw = cluster.raw()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> subscribers(raw, channel, sharded, from) == 1);
+            cluster.migrateSlot(slot, from, to);
+            await().atMost(Duration.ofSeconds(10)).until(() -> subscribers(raw, channel, sharded, to) == 1);
+        }
+        assertThat(held.release()).isEqualTo(io.echomq.lock.ReleaseOutcome.RELEASED);
+        Lease next = waiter.get(5, TimeUnit.SECONDS);
+        assertThat(next.fence()).isEqualTo(held.fence() + 1);
+    }
+
+    /** Plain subscribers on any master, or sharded ones on the master {@code owner}. */
+    private long subscribers(RawRedis raw, String channel, boolean sharded, int owner) {
+        if (!sharded) {
+            return (Long) ((List<?>) raw.call("PUBSUB", "NUMSUB", channel)).get(1);
+        }
+        RedisServer m = cluster.masters().get(owner);
+        try (RawRedis node = RawRedis.connect(m.host(), m.port())) {
+            return (Long) ((List<?>) node.call("PUBSUB", "SHARDNUMSUB", channel)).get(1);
+        }
+    }
+
     /** The redirections and refusals the masters answered ({@code INFO errorstats}), summed by error code. */
     private Map<String, Long> errorStats() {
         Map<String, Long> sum = new java.util.TreeMap<>();
