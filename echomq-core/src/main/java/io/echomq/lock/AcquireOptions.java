@@ -75,7 +75,9 @@ public final class AcquireOptions {
      * <p>Costs: one more round trip per grant, and up to {@code timeout} when replicas lag.
      * Redis answers one connection's commands in order, so while {@code WAIT} blocks, the other
      * commands of this {@link LockClient} (shared connection) wait behind it: keep the timeout
-     * short. It must be shorter than the client's command timeout.
+     * short. It must be shorter than the client's command timeout. It is not supported on a
+     * {@code redis-cluster://} URL yet: the acquire then throws
+     * {@link UnsupportedOperationException} before Redis is touched.
      *
      * @param replicas how many replicas must acknowledge, at least 1
      * @param timeout  how long to wait for them, 1 ms to {@link #MAX_REPLICA_WAIT}

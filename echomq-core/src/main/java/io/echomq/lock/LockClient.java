@@ -120,6 +120,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the resource is null, empty or over 1024 bytes, or the
      *     ttl is null, under 1 ms or over {@link #MAX_TTL}, or options is null, or its replica
      *     wait is not shorter than the command timeout
+     * @throws UnsupportedOperationException if the options wait for replicas on a cluster URL
      * @throws ReplicaAckException if the options wait for replicas and too few acknowledged the
      *     grant; the grant was released
      * @throws RedisCommandException if Redis fails; whether the lock was taken is then unknown,
@@ -343,6 +344,12 @@ public final class LockClient implements AutoCloseable {
             throw new IllegalArgumentException("waitForReplicas timeout " + options.replicaWait()
                     + " must be shorter than the command timeout " + commandTimeout);
         }
+        if (options.replicasToWait() > 0 && engine.isCluster()) {
+            // WAIT counts the writes of the connection it is sent on; the cluster client routes a
+            // keyless WAIT to a node of its own choosing, which need not be the lock key's master.
+            throw new UnsupportedOperationException(
+                    "waitForReplicas is not supported on a redis-cluster:// URL yet");
+        }
     }
 
     static long checkTtl(Duration ttl) {
@@ -405,7 +412,7 @@ public final class LockClient implements AutoCloseable {
         }
         Lease lease = a.lease;
         int required = options.replicasToWait();
-        CompletableFuture<Long> acked = engine.main().async()
+        CompletableFuture<Long> acked = RedisEngine.async(engine.main())
                 .waitForReplication(required, options.replicaWait().toMillis()).toCompletableFuture();
         return acked.handle((n, error) -> {
             if (error == null && n != null && n >= required) {

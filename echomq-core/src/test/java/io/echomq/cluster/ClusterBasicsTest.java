@@ -61,6 +61,19 @@ class ClusterBasicsTest {
         return names;
     }
 
+    /** WAIT counts one connection's writes; on a cluster that is not yet ours to pick, so refuse. */
+    @Test
+    void waitForReplicasIsRefusedBeforeRedisOnACluster() {
+        try (LockClient locks = LockClient.create(cluster.url())) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> locks.tryAcquire("wait-on-cluster",
+                            Duration.ofSeconds(5), io.echomq.lock.AcquireOptions.defaults()
+                                    .waitForReplicas(1, Duration.ofMillis(100))))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("cluster");
+            assertThat(locks.inspect("wait-on-cluster").isHeld()).isFalse();
+        }
+    }
+
     /** The snippet of docs/scaling.md "Connecting", verbatim apart from the URL. */
     @Test
     void docsScalingExample() throws Exception {
