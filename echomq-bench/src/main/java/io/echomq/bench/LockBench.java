@@ -51,7 +51,7 @@ final class LockBench implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--threads", split = ",", paramLabel = "N[,N…]", defaultValue = "1,16,64",
+    @Option(names = "--threads", split = ",", paramLabel = "N,N,…", hideParamSyntax = true, defaultValue = "1,16,64",
             description = "Thread counts for the distinct-resources run (default ${DEFAULT-VALUE}).")
     List<Integer> threads;
 
