@@ -81,7 +81,7 @@ final class QueueBench implements Callable<Integer> {
     int idleSeconds;
 
     @Option(names = "--redis", paramLabel = "URL",
-            description = "Use this server; only queues named emq-bench-… are touched, and deleted after. "
+            description = "Use this server; only queues named bench<4 chars> are touched, and deleted after. "
                 + "Default: start the embedded redis-server.")
     String redis;
 
@@ -107,11 +107,13 @@ final class QueueBench implements Callable<Integer> {
             out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d%n", jobs, batch,
                     concurrency);
             out.flush();
-            String run = "emq-bench-" + Long.toString(System.nanoTime(), 36);
+            // A short queue name, the same for both sides (their keys differ by prefix): key names
+            // are part of the bytes per job, and a real queue is rarely named like a UUID.
+            String run = "bench" + Long.toString(System.nanoTime() % 1_679_616, 36);
             StringBuilder why = new StringBuilder();
             Optional<Peer> bullmq = noPeer ? Optional.empty() : Peer.bullmq(List.of("--redis", server.url(),
                     "--jobs", Integer.toString(jobs), "--batch", Integer.toString(batch),
-                    "--concurrency", Integer.toString(concurrency), "--queue", run + "-bullmq"), err, why);
+                    "--concurrency", Integer.toString(concurrency), "--queue", run), err, why);
             if (noPeer) {
                 peerNote = "BullMQ: skipped (--no-peer)";
             } else if (bullmq.isEmpty()) {
@@ -138,7 +140,8 @@ final class QueueBench implements Callable<Integer> {
                 }
                 peerNote = failure == null ? "BullMQ " + version + ": Queue.addBulk, one Worker, default options"
                         : "BullMQ: FAILED, " + failure;
-                server.deleteKeys("bull:" + run);
+                server.deleteKeys("bull:" + run + ":");
+                server.deleteKeys("bull:" + run + "-warm:");
             }
             ours = measureOurs(server, run, err);
         }
