@@ -76,6 +76,21 @@ final class BenchServer implements AutoCloseable {
         return Long.parseLong(field(sync().info(section), name));
     }
 
+    /**
+     * Waits up to 10 s until the server has no objects left to free in the background (from an
+     * earlier UNLINK or FLUSHALL ASYNC), so that a {@code used_memory} delta is this run's alone.
+     */
+    void awaitLazyFree() throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < end) {
+            String pending = field(sync().info("memory"), "lazyfree_pending_objects");
+            if (pending.equals("0") || pending.equals("?")) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
     /** @return the value of {@code name:} in an INFO reply, or {@code ?} */
     static String field(String info, String name) {
         for (String line : info.split("\r?\n")) {

@@ -75,6 +75,10 @@ final class LockBench implements Callable<Integer> {
     @Option(names = "--no-peer", description = "Skip Redisson (ours and the limit only).")
     boolean noPeer;
 
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Also append every figure to FILE as name<TAB>value lines (for run-all.sh).")
+    java.nio.file.Path record;
+
     /** One row's figures at one thread count. */
     record Figure(double perSecond, double p50Micros, double p99Micros) {
         static final Figure MISSING = new Figure(Double.NaN, Double.NaN, Double.NaN);
@@ -166,6 +170,22 @@ final class LockBench implements Callable<Integer> {
             }
         }
         print(out, ours, peer, limit, oursContended, peerContended, limitContended, peerNote);
+        Record rec = new Record();
+        for (int t : threads) {
+            put(rec, "distinct." + t + ".echomq", ours.get(t));
+            put(rec, "distinct." + t + ".redisson", peer.getOrDefault(t, Figure.MISSING));
+            put(rec, "distinct." + t + ".limit", limit.get(t));
+            rec.put("distinct." + t + ".echomq/redisson", ours.get(t).perSecond() / peer.getOrDefault(t, Figure.MISSING).perSecond());
+            rec.put("distinct." + t + ".echomq/limit", ours.get(t).perSecond() / limit.get(t).perSecond());
+        }
+        if (contended > 0) {
+            put(rec, "contended." + contended + ".echomq", oursContended);
+            put(rec, "contended." + contended + ".redisson", peerContended);
+            put(rec, "contended." + contended + ".limit", limitContended);
+            rec.put("contended." + contended + ".echomq/redisson", oursContended.perSecond() / peerContended.perSecond());
+            rec.put("contended." + contended + ".p99.echomq/redisson", oursContended.p99Micros() / peerContended.p99Micros());
+        }
+        rec.writeTo(record);
         return 0;
     }
 
@@ -318,6 +338,12 @@ final class LockBench implements Callable<Integer> {
         }
         out.printf("locks: echomq/redisson=%s echomq/limit=%s%n", vsPeer, vsLimit);
         out.flush();
+    }
+
+    private static void put(Record rec, String name, Figure f) {
+        rec.put(name + ".per_s", f.perSecond());
+        rec.put(name + ".p50_ms", f.p50Micros() / 1000);
+        rec.put(name + ".p99_ms", f.p99Micros() / 1000);
     }
 
     private static String cell(Figure f) {

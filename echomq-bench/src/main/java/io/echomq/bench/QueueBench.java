@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
  *   <li>No-op processing: one worker at {@code --concurrency} drains those jobs; jobs per second.</li>
  *   <li>Depth: claim+complete+enqueue cycles per second on {@code --depth-threads} threads with
  *       1,000 and with {@code --depth} jobs pending (each cycle puts one job back, so the depth
- *       holds); their ratio shows whether a claim's cost grows with the depth.</li>
+ *       holds), in alternating windows; their ratio shows whether a claim's cost grows with the
+ *       depth.</li>
  *   <li>Idle: the commands per second a started worker sends to an empty queue, from the
  *       server's {@code total_commands_processed}.</li>
  * </ol>
@@ -73,7 +74,7 @@ final class QueueBench implements Callable<Integer> {
     int depthThreads;
 
     @Option(names = "--seconds", paramLabel = "N", defaultValue = "5",
-            description = "Measured seconds at each depth (default ${DEFAULT-VALUE}).")
+            description = "Measured seconds at each depth, in two alternating windows (default ${DEFAULT-VALUE}).")
     int seconds;
 
     @Option(names = "--idle-seconds", paramLabel = "N", defaultValue = "10",
@@ -87,6 +88,10 @@ final class QueueBench implements Callable<Integer> {
 
     @Option(names = "--no-peer", description = "Skip BullMQ (ours only).")
     boolean noPeer;
+
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Also append every figure to FILE as name<TAB>value lines (for run-all.sh).")
+    java.nio.file.Path record;
 
     /** Our figures; NaN where a part was skipped. */
     record Ours(double enqueuePerS, double bytesPerJob, double processPerS, double shallowPerS, double deepPerS,
@@ -146,6 +151,20 @@ final class QueueBench implements Callable<Integer> {
             ours = measureOurs(server, run, err);
         }
         print(out, ours, peerEnqueue, peerBytes, peerProcess, peerNote);
+        Record rec = new Record();
+        rec.put("enqueue.echomq.per_s", ours.enqueuePerS());
+        rec.put("enqueue.bullmq.per_s", peerEnqueue);
+        rec.put("enqueue.echomq/bullmq", ours.enqueuePerS() / peerEnqueue);
+        rec.put("process.echomq.per_s", ours.processPerS());
+        rec.put("process.bullmq.per_s", peerProcess);
+        rec.put("process.echomq/bullmq", ours.processPerS() / peerProcess);
+        rec.put("bytes_per_job.echomq", ours.bytesPerJob());
+        rec.put("bytes_per_job.bullmq", peerBytes);
+        rec.put("depth.1000.echomq.per_s", ours.shallowPerS());
+        rec.put("depth." + depth + ".echomq.per_s", ours.deepPerS());
+        rec.put("depth_ratio", ours.deepPerS() / ours.shallowPerS());
+        rec.put("idle.echomq.commands_per_s", ours.idleCommandsPerS());
+        rec.writeTo(record);
         return 0;
     }
 
@@ -183,6 +202,7 @@ final class QueueBench implements Callable<Integer> {
             err.printf("bench: echomq, bulk enqueue of %,d jobs…%n", jobs);
             err.flush();
             Queue q = client.queue(run);
+            server.awaitLazyFree();
             long before = server.infoLong("memory", "used_memory");
             double enqueuePerS = enqueue(q, jobs);
             long after = server.infoLong("memory", "used_memory");
@@ -203,8 +223,19 @@ final class QueueBench implements Callable<Integer> {
             double shallow = Double.NaN;
             double deep = Double.NaN;
             if (depth > 0) {
-                shallow = cycles(server, client, run + "-d" + SHALLOW, SHALLOW, err);
-                deep = cycles(server, client, run + "-d" + depth, depth, err);
+                // Both queues stay filled and the windows alternate (shallow, deep, shallow, deep),
+                // so that a change in the machine's load during the run falls on both sides.
+                Queue small = fill(client, run + "-d" + SHALLOW, SHALLOW, err);
+                Queue big = fill(client, run + "-d" + depth, depth, err);
+                double[] s = new double[2];
+                double[] d = new double[2];
+                for (int round = 0; round < 2; round++) {
+                    s[round] = cycles(small, SHALLOW, err);
+                    d[round] = cycles(big, depth, err);
+                }
+                shallow = (s[0] + s[1]) / 2;
+                deep = (d[0] + d[1]) / 2;
+                server.deleteKeys("emq:{" + run + "-d");
             }
             return new Ours(enqueuePerS, bytesPerJob, processPerS, shallow, deep, idle);
         }
@@ -259,8 +290,7 @@ final class QueueBench implements Callable<Integer> {
         }
     }
 
-    private double cycles(BenchServer server, QueueClient client, String queue, int pending, PrintWriter err)
-            throws InterruptedException {
+    private Queue fill(QueueClient client, String queue, int pending, PrintWriter err) {
         Queue q = client.queue(queue);
         err.printf("bench: echomq, filling a queue to %,d pending…%n", pending);
         err.flush();
@@ -272,10 +302,15 @@ final class QueueBench implements Callable<Integer> {
                 fill = new ArrayList<>(10_000);
             }
         }
+        return q;
+    }
+
+    /** Claim+complete+enqueue cycles per second on {@code q}, whose depth each cycle restores. */
+    private double cycles(Queue q, int pending, PrintWriter err) throws InterruptedException {
         err.printf("bench: echomq, claim+complete+enqueue at depth %,d, %d threads…%n", pending, depthThreads);
         err.flush();
         byte[] body = payload(0);
-        LoadLoop.Stats s = LoadLoop.run(depthThreads, Duration.ofSeconds(Math.min(2, seconds)), Duration.ofSeconds(seconds),
+        LoadLoop.Stats s = LoadLoop.run(depthThreads, Duration.ofSeconds(1), Duration.ofSeconds(Math.max(1, seconds / 2)),
                 t -> {
                     long start = System.nanoTime();
                     Job job = q.claim(LEASE).orElseThrow(() -> new IllegalStateException("queue ran dry"));
@@ -286,7 +321,6 @@ final class QueueBench implements Callable<Integer> {
                     q.enqueue(body);
                     return latency;
                 });
-        server.deleteKeys("emq:{" + queue + "}");
         return s.perSecond();
     }
 

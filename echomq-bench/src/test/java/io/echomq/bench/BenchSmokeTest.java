@@ -65,7 +65,8 @@ class BenchSmokeTest {
 
     @Test
     void queuePrintsTheTableAndTheSummaryLine() {
-        Run r = run("queue", "--jobs", "300", "--batch", "100", "--concurrency", "4", "--depth", "1000",
+        // enough jobs that their memory outweighs the server's own small allocations
+        Run r = run("queue", "--jobs", "3000", "--batch", "500", "--concurrency", "4", "--depth", "1000",
                 "--depth-threads", "2", "--seconds", "1", "--idle-seconds", "1", "--no-peer", "--redis", REDIS.url());
 
         assertThat(r.exit()).as(r.err()).isZero();
@@ -76,7 +77,7 @@ class BenchSmokeTest {
         for (int g = 1; g <= 4; g++) {
             assertThat(Double.parseDouble(last.group(g))).as("figure " + g).isPositive();
         }
-        assertThat(r.err()).contains("bench: echomq, bulk enqueue of 300 jobs");
+        assertThat(r.err()).contains("bench: echomq, bulk enqueue of 3,000 jobs");
     }
 
     @Test
