@@ -7,9 +7,11 @@
 #   EMQ_REDIS_SERVER=/usr/bin/redis-server echomq-bench/run-all.sh   # Debian's Redis 7.0
 #   RUNS=5 echomq-bench/run-all.sh --redis redis://127.0.0.1:6379    # extra options go to both benches
 #   LOCKS_ARGS="--seconds 10" QUEUE_ARGS="--jobs 200000" echomq-bench/run-all.sh   # or to one of them
+#   BENCHES=locks echomq-bench/run-all.sh                    # one bench only
 set -euo pipefail
 root="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${RUNS:-3}"
+benches="${BENCHES:-locks queue}"
 out="$root/echomq-bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
 
@@ -25,7 +27,7 @@ mkdir -p "$out"
 } | tee "$out/machine.txt"
 
 for i in $(seq 1 "$runs"); do
-  for bench in locks queue; do
+  for bench in $benches; do
     echo "== $bench run $i of $runs, load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
     extra=()
     if [ "$bench" = locks ]; then read -r -a extra <<< "${LOCKS_ARGS:-}"; else read -r -a extra <<< "${QUEUE_ARGS:-}"; fi
@@ -37,7 +39,7 @@ done
 
 echo
 echo "== medians of $runs run(s); every output is in $out"
-for bench in locks queue; do
+for bench in $benches; do
   echo "-- $bench"
   cat "$out/$bench"-*.tsv 2>/dev/null | awk -F'\t' '
     { if (!($1 in n)) order[++rows] = $1; v[$1, ++n[$1]] = $2 }

@@ -112,22 +112,18 @@ final class LockBench implements Callable<Integer> {
                     seconds, warmup, TTL.toMillis());
             out.flush();
             String run = Long.toString(System.nanoTime(), 36);
-            try (LockClient locks = LockClient.create(server.url())) {
+            // Ours and the limit take turns row by row, so that a change in the machine's load
+            // falls on both; Redisson follows in its own JVM.
+            try (LockClient locks = LockClient.create(server.url()); Limit bare = new Limit(server.url())) {
                 for (int t : threads) {
                     err.printf("bench: echomq, distinct resources, %d thread(s)…%n", t);
                     ours.put(t, Figure.of(ourDistinct(locks, run, t, warm, measure)));
-                }
-                if (contended > 0) {
-                    err.printf("bench: echomq, one shared resource, %d threads…%n", contended);
-                    oursContended = Figure.of(ourContended(locks, run, contended, warm, measure));
-                }
-            }
-            try (Limit bare = new Limit(server.url())) {
-                for (int t : threads) {
                     err.printf("bench: limit (bare Lettuce), distinct resources, %d thread(s)…%n", t);
                     limit.put(t, Figure.of(bare.distinct(run, t, warm, measure)));
                 }
                 if (contended > 0) {
+                    err.printf("bench: echomq, one shared resource, %d threads…%n", contended);
+                    oursContended = Figure.of(ourContended(locks, run, contended, warm, measure));
                     err.printf("bench: limit (bare Lettuce, 1 ms poll), one shared resource, %d threads…%n", contended);
                     limitContended = Figure.of(bare.contended(run, contended, warm, measure));
                 }
