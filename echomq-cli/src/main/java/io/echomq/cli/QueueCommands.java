@@ -411,7 +411,12 @@ final class QueueCommands {
                 err().println(spec.qualifiedName() + ": no job " + id + " in queue " + queue);
                 return ExitCodes.NO;
             }
-            for (String line : lines(info.get().fields())) {
+            // A pending job's hash may omit state and attempts (protocol: "when absent"); show
+            // their values all the same, so that every job answers what state it is in.
+            Map<String, byte[]> fields = new java.util.LinkedHashMap<>(info.get().fields());
+            fields.putIfAbsent("state", info.get().state().getBytes(StandardCharsets.UTF_8));
+            fields.putIfAbsent("attempts", Long.toString(info.get().attempts()).getBytes(StandardCharsets.UTF_8));
+            for (String line : lines(fields)) {
                 out().println(line);
             }
             return ExitCodes.OK;

@@ -72,6 +72,7 @@ public final class LockClient implements AutoCloseable {
     private final ChannelSignals signals;
     private final FencedStore fencedStore;
     private final Duration commandTimeout;
+    private final WaitLine waitLine = new WaitLine();
     private volatile Watchdog watchdog;
 
     private LockClient(Builder b, RedisEngine engine) {
@@ -163,6 +164,9 @@ public final class LockClient implements AutoCloseable {
      * for its ttl to run out. A waiter subscribes to the lock's release channel, so it tries again
      * as soon as the release script publishes; between notifications it polls at the jittered
      * fallback interval, or at the holder's remaining ttl if that is sooner. It never spins.
+     * Waiting acquires of this client for one resource line up in arrival order and only the
+     * first in line tries on Redis, so a release wakes one local try, not all of them; other
+     * clients still compete on Redis as equals.
      *
      * @return the lease
      * @throws IllegalArgumentException if any argument is invalid, or maxWait is negative
@@ -183,11 +187,21 @@ public final class LockClient implements AutoCloseable {
         String op = options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX";
         long start = clock.nanoTime();
 
-        Attempt first = awaitAttempt(attempt(r, ttlMs, options), op, r);
-        if (first.lease != null) {
-            return first.lease;
+        // Try at once, unless other acquires of this client already wait for the resource: then
+        // join the back of their line (WaitLine), so that a releasing thread cannot barge ahead.
+        Attempt first = new Attempt(null, -2);
+        if (waitNanos == 0 || !waitLine.isBusy(r)) {
+            first = awaitAttempt(attempt(r, ttlMs, options), op, r);
+            if (first.lease != null) {
+                return first.lease;
+            }
         }
-        try (ChannelSignals.Waiter waiter = signals.join(keys.channel(r))) {
+        try (ChannelSignals.Waiter waiter = signals.join(keys.channel(r)); WaitLine.Place place = waitLine.join(r)) {
+            // Only the first in line sends acquires; the others wait here, subscribed already, so
+            // the channel's subscription lives as long as anyone waits.
+            if (!place.awaitTurn(waitNanos - (clock.nanoTime() - start))) {
+                throw new LockWaitTimeoutException(r, maxWait);
+            }
             Attempt last = first;
             boolean subscribed = false;
             CompletableFuture<Void> signal = null;

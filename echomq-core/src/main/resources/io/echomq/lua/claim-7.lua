@@ -1,8 +1,8 @@
 -- claim-7.lua: the worker's one step. In this order, all atomic:
 --   1. optionally complete the job the caller just finished (fenced by its attempt);
 --   2. promote delayed jobs that are due, at most a bounded number;
---   3. claim up to N pending jobs: ZPOPMIN the lowest score, HINCRBY attempts 1 (the fence),
---      HINCRBY spent 1, state=active, TIME, ZADD active now + lease, SET the lock subkey with
+--   3. claim up to N pending jobs: ZPOPMIN the lowest score, attempts + 1 (the fence),
+--      spent + 1, state=active (one HSET), ZADD active now + lease, SET the lock subkey with
 --      the same deadline. A malformed job hash is moved to dead with a reason instead.
 -- Complete alone is this script with N = 0 and no promotion; promote alone is N = 0, no ack.
 --
@@ -124,9 +124,19 @@ while claimed < want and pops < want + 64 do
     redis.call('ZADD', dead, now, id)
     deadCount = deadCount + 1
   else
-    local attempt = redis.call('HINCRBY', jk, 'attempts', 1)
-    local spent = redis.call('HINCRBY', jk, 'spent', 1)
-    redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', now)
+    local attempt, spent
+    if #(h[2] or '') <= 14 and #(h[3] or '') <= 14 then
+      -- checked integers below 10^14: adding 1 in Lua is exact, and one HSET does the work of
+      -- HINCRBY attempts, HINCRBY spent and the HSET below (one call per claim instead of three)
+      attempt = (tonumber(h[2]) or 0) + 1
+      spent = (tonumber(h[3]) or 0) + 1
+      redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
+        'state', 'active', 'score', score, 'claimed_at', now)
+    else
+      attempt = redis.call('HINCRBY', jk, 'attempts', 1)
+      spent = redis.call('HINCRBY', jk, 'spent', 1)
+      redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', now)
+    end
     redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
     redis.call('ZADD', active, now + lease, id)
     out[#out + 1] = id

@@ -53,23 +53,26 @@ for i = 0, count - 1 do
     local priority = tonumber(ARGV[b + 1])
     local delay = tonumber(ARGV[b + 2])
     local runAt = tonumber(ARGV[b + 3])
-    redis.call('HSET', jk, 'payload', ARGV[b], 'attempts', 0, 'created_at', now)
-    if priority ~= 0 then redis.call('HSET', jk, 'priority', priority) end
-    if ARGV[b + 4] ~= '0' then redis.call('HSET', jk, 'max_attempts', ARGV[b + 4]) end
-    if ARGV[b + 5] ~= '0' then redis.call('HSET', jk, 'backoff_ms', ARGV[b + 5]) end
-    if ARGV[b + 6] ~= '0' then redis.call('HSET', jk, 'backoff_max_ms', ARGV[b + 6]) end
+    -- One HSET per job, and only what differs from the defaults (docs/protocol.md, "when absent"):
+    -- a small pending job is the hash {payload} alone, which keeps it a small listpack.
+    local fields = {'payload', ARGV[b]}
+    if priority ~= 0 then fields[#fields + 1] = 'priority'; fields[#fields + 1] = priority end
+    if ARGV[b + 4] ~= '0' then fields[#fields + 1] = 'max_attempts'; fields[#fields + 1] = ARGV[b + 4] end
+    if ARGV[b + 5] ~= '0' then fields[#fields + 1] = 'backoff_ms'; fields[#fields + 1] = ARGV[b + 5] end
+    if ARGV[b + 6] ~= '0' then fields[#fields + 1] = 'backoff_max_ms'; fields[#fields + 1] = ARGV[b + 6] end
     if idemKey then
       redis.call('SET', idemKey, id, 'PX', ARGV[b + 8])
-      redis.call('HSET', jk, 'idem', idem)
+      fields[#fields + 1] = 'idem'; fields[#fields + 1] = idem
     end
     local due = 0
     if runAt > 0 then due = runAt elseif delay > 0 then due = now + delay end
     if due > now then
-      redis.call('HSET', jk, 'state', 'delayed')
+      fields[#fields + 1] = 'state'; fields[#fields + 1] = 'delayed'
+      redis.call('HSET', jk, unpack(fields))
       redis.call('ZADD', delayed, due, id)
       scheduled = scheduled + 1
     else
-      redis.call('HSET', jk, 'state', 'pending')
+      redis.call('HSET', jk, unpack(fields))
       redis.call('ZADD', pending, tonumber(id) - priority * SHIFT, id)
       ready = ready + 1
     end

@@ -93,7 +93,7 @@ class DelayTest extends SemanticsTestBase {
 
         assertThat(card(DELAYED)).isZero();
         assertThat(members(PENDING)).containsExactly(past, epoch, zero);
-        assertThat(field(past, "state")).isEqualTo("pending");
+        assertThat(stateOf(past)).isEqualTo("pending");
         assertThat(queue.claim(3, LONG_LEASE)).extracting(Job::id).containsExactly(past, epoch, zero);
     }
 

@@ -55,4 +55,16 @@ abstract class QueueTestBase {
         Object v = raw().call("HGET", "emq:{q}:job:" + id, name);
         return v == null ? null : v instanceof byte[] b ? new String(b) : v.toString();
     }
+
+    /**
+     * @return the job's {@code state} field, or {@code pending} when its hash exists without one:
+     *     the protocol's default, which enqueue leaves out to keep small jobs small
+     */
+    String stateOf(String id) {
+        String state = field(id, "state");
+        if (state == null && (Long) raw().call("EXISTS", "emq:{q}:job:" + id) == 1L) {
+            return "pending";
+        }
+        return state;
+    }
 }

@@ -126,7 +126,7 @@ class RemoveTest extends SemanticsTestBase {
 
         assertThat(queue.remove(first, false)).isEqualTo(RemoveOutcome.REMOVED);
         assertThat(get(P + "idem:k")).as("the key belongs to the second job").isEqualTo(second.id());
-        assertThat(field(second.id(), "state")).isEqualTo("pending");
+        assertThat(stateOf(second.id())).isEqualTo("pending");
     }
 
     @Test

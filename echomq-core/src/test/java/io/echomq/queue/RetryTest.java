@@ -263,7 +263,7 @@ class RetryTest extends SemanticsTestBase {
         assertThat(queue.purgeDead(List.of(b, pending, "no-such-job"))).isEqualTo(1);
         assertThat(exists(jobKey(b))).isFalse();
         assertThat(members(DEAD)).containsExactly(a, c);
-        assertThat(field(pending, "state")).as("a pending job is not purged").isEqualTo("pending");
+        assertThat(stateOf(pending)).as("a pending job is not purged").isEqualTo("pending");
 
         assertThat(queue.purgeDead(1)).isEqualTo(1);
         assertThat(exists(jobKey(a))).isFalse();

@@ -1,0 +1,55 @@
+package io.echomq.bench;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code emq bench}: our locks and queue against their peers, on one Redis server, in one run.
+ *
+ * <pre>
+ * emq bench locks [--threads 1,16,64] [--seconds 5] [--redis URL]   # vs Redisson RLock and a bare Lettuce loop
+ * emq bench queue [--jobs 100000] [--concurrency 50] [--redis URL]  # vs BullMQ
+ * </pre>
+ *
+ * <p>Figures and ratios go to stdout, progress to stderr. The last line of each bench is a
+ * machine-readable summary ({@code locks: …}, {@code queue: …}). Exit codes: 0 done (a missing
+ * peer is reported, not an error), 2 bad input, 3 Redis failed or a measurement failed.
+ */
+@Command(name = "emq bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks EchoMQ against Redisson (locks) and BullMQ (queue) on the same Redis.",
+        subcommands = {LockBench.class, QueueBench.class})
+public final class Bench {
+    Bench() {
+    }
+
+    /**
+     * Runs {@code emq bench} and exits with its exit code.
+     *
+     * @param args the command line after {@code bench}
+     */
+    public static void main(String[] args) {
+        CommandLine cli = commandLine();
+        cli.setOut(new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
+        cli.setErr(new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        System.exit(cli.execute(args));
+    }
+
+    /**
+     * @return the command tree, with a Redis or measurement failure mapped to exit code 3 (bad
+     *     input is picocli's exit code 2)
+     */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Bench());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("emq bench: failed: " + e);
+            if (!(e instanceof io.lettuce.core.RedisException) && !(e instanceof io.echomq.RedisCommandException)) {
+                e.printStackTrace(cmd.getErr());
+            }
+            return 3;
+        });
+        return cli;
+    }
+}

@@ -1,0 +1,110 @@
+package io.echomq.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.echomq.testkit.RedisExtension;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Runs each bench with tiny sizes against the test kit's server and checks the shape of what it
+ * prints and that every figure is positive. No timing is asserted: these are not benchmarks.
+ * The peers are left out ({@code --no-peer}), except in the test that points the bench at a
+ * folder without them, which must say so and still finish.
+ */
+class BenchSmokeTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    @TempDir
+    Path empty;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Bench.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static String lastLine(String text) {
+        String[] lines = text.strip().split("\n");
+        return lines[lines.length - 1].strip();
+    }
+
+    @Test
+    void locksPrintsTheTableAndTheSummaryLine() {
+        Run r = run("locks", "--threads", "1,2", "--contended", "2", "--seconds", "1", "--warmup", "0",
+                "--no-peer", "--redis", REDIS.url());
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("server: Redis ").contains("Redisson: skipped (--no-peer)")
+                .contains("distinct resources: acquire+release pairs/s").contains("one shared resource, 2 threads");
+        Matcher row = Pattern.compile("(?m)^2\\s+([0-9,]+) ([0-9.]+)/([0-9.]+)\\s+-\\s+([0-9,]+) ").matcher(r.out());
+        assertThat(row.find()).as(r.out()).isTrue();
+        assertThat(number(row.group(1))).isPositive();
+        assertThat(number(row.group(4))).isPositive();
+        Matcher last = Pattern.compile("locks: echomq/redisson=n/a echomq/limit=([0-9.]+)").matcher(lastLine(r.out()));
+        assertThat(last.matches()).as(lastLine(r.out())).isTrue();
+        assertThat(Double.parseDouble(last.group(1))).isPositive();
+        assertThat(REDIS.raw().call("DBSIZE")).as("the bench deletes its keys").isEqualTo(0L);
+    }
+
+    @Test
+    void queuePrintsTheTableAndTheSummaryLine() {
+        // enough jobs that their memory outweighs the server's own small allocations
+        Run r = run("queue", "--jobs", "3000", "--batch", "500", "--concurrency", "4", "--depth", "1000",
+                "--depth-threads", "2", "--seconds", "1", "--idle-seconds", "1", "--no-peer", "--redis", REDIS.url());
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("BullMQ: skipped (--no-peer)").contains("idle worker, commands/s");
+        Matcher last = Pattern.compile("queue: process_jobs_per_s=(\\d+) enqueue_jobs_per_s=(\\d+) "
+                + "bytes_per_job=(\\d+) depth_ratio=([0-9.]+)").matcher(lastLine(r.out()));
+        assertThat(last.matches()).as(lastLine(r.out())).isTrue();
+        for (int g = 1; g <= 4; g++) {
+            assertThat(Double.parseDouble(last.group(g))).as("figure " + g).isPositive();
+        }
+        assertThat(r.err()).contains("bench: echomq, bulk enqueue of 3,000 jobs");
+    }
+
+    @Test
+    void aMissingPeerIsReportedAndTheBenchStillFinishes() throws Exception {
+        Files.createDirectories(empty.resolve("echomq-bench"));
+        System.setProperty("emq.home", empty.toString());
+        try {
+            Run r = run("locks", "--threads", "1", "--contended", "0", "--seconds", "1", "--warmup", "0",
+                    "--redis", REDIS.url());
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.out()).contains("Redisson: MISSING, the Redisson peer jar is not built");
+            assertThat(lastLine(r.out())).startsWith("locks: echomq/redisson=n/a echomq/limit=");
+        } finally {
+            System.clearProperty("emq.home");
+        }
+    }
+
+    @Test
+    void badInputExitsWithTwoBeforeRedisIsTouched() {
+        assertThat(run("locks", "--threads", "0", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
+        assertThat(run("locks", "--seconds", "0", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
+        assertThat(run("queue", "--depth", "10", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
+        assertThat(run("queue", "--redis", "http://x").exit()).isEqualTo(2);
+        assertThat(run("queue", "--jobs", "many").exit()).isEqualTo(2);
+    }
+
+    private static double number(String s) {
+        return Double.parseDouble(s.replace(",", ""));
+    }
+}
