@@ -28,6 +28,53 @@ public final class Checks {
     }
 
     /**
+     * Checks a lock resource name. The resource becomes the hash tag of its keys
+     * ({@code <ns>{<resource>}:lock}), so it may not hold a brace: a '}' would end the tag early
+     * (a leading one empties it, and then the lock and its fence land in different cluster
+     * slots), and a '{' makes the key ambiguous to read.
+     *
+     * @return {@code resource}, once known to be a valid {@link #name} without '{' or '}'
+     * @throws IllegalArgumentException otherwise
+     */
+    public static String resource(String resource) {
+        name(resource, "resource");
+        int brace = indexOfBrace(resource);
+        if (brace >= 0) {
+            throw new IllegalArgumentException("resource must not contain '{' or '}' (it is the hash tag of the "
+                    + "lock's keys); found '" + resource.charAt(brace) + "' at index " + brace);
+        }
+        return resource;
+    }
+
+    /**
+     * Checks a job id given by a caller. Job keys are {@code emq:{q}:job:<id>} and lock subkeys
+     * {@code emq:{q}:job:<id>:lock}, so an id holding ':' could name another job's lock subkey
+     * (id {@code 7:lock} is job 7's lock); such ids are refused here and by the scripts.
+     *
+     * @return {@code id}, once known to be a valid {@link #name} without ':'
+     * @throws IllegalArgumentException otherwise
+     */
+    public static String jobId(String id) {
+        name(id, "job id");
+        int colon = id.indexOf(':');
+        if (colon >= 0) {
+            throw new IllegalArgumentException("job id must not contain ':' (it would alias another job's keys); "
+                    + "found at index " + colon);
+        }
+        return id;
+    }
+
+    private static int indexOfBrace(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '{' || c == '}') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * @return {@code ttl} in whole milliseconds
      * @throws IllegalArgumentException if null, under 1 ms, or over {@code max}
      */

@@ -115,7 +115,7 @@ public final class LockClient implements AutoCloseable {
      * exactly one {@code SET <lock> <token> NX PX <ttl>}.
      *
      * @return the lease, or empty when someone else holds the lock ("held" is not an error)
-     * @throws IllegalArgumentException if the resource is null, empty or over 1024 bytes, or the
+     * @throws IllegalArgumentException if the resource is null, empty, over 1024 bytes or holds a brace, or the
      *     ttl is null, under 1 ms or over {@link #MAX_TTL}, or options is null
      * @throws RedisCommandException if Redis fails; whether the lock was taken is then unknown,
      *     and an unknown grant expires by its ttl
@@ -133,7 +133,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalArgumentException on bad input
      */
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = checkTtl(ttl);
         Checks.notNull(options, "options");
         return attempt(r, ttlMs, options).thenApply(a -> Optional.ofNullable(a.lease));
@@ -163,7 +163,7 @@ public final class LockClient implements AutoCloseable {
      */
     public Lease acquire(String resource, Duration ttl, Duration maxWait, AcquireOptions options)
             throws InterruptedException {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         Checks.notNull(options, "options");
@@ -213,7 +213,7 @@ public final class LockClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public ReleaseOutcome release(String resource, String token) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         return RedisEngine.await(releaseCommand(r, token), "EVALSHA release-2", r);
     }
@@ -226,7 +226,7 @@ public final class LockClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public RenewOutcome renew(String resource, String token, Duration ttl) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         long ms = checkTtl(ttl);
         return RedisEngine.await(renewCommand(engine.main(), r, token, ms), "EVALSHA renew-1", r);
@@ -240,7 +240,7 @@ public final class LockClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public LockInfo inspect(String resource) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         CompletableFuture<List<Object>> f = engine.run(Scripts.INSPECT, ScriptOutputType.MULTI,
                 new String[] {keys.lock(r), keys.fence(r)});
         List<Object> reply = RedisEngine.await(f, "EVALSHA inspect-2", r);
@@ -257,7 +257,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the resource is invalid
      */
     public String lockKey(String resource) {
-        return keys.lock(Checks.name(resource, "resource"));
+        return keys.lock(Checks.resource(resource));
     }
 
     /**
@@ -265,7 +265,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the resource is invalid
      */
     public String fenceKey(String resource) {
-        return keys.fence(Checks.name(resource, "resource"));
+        return keys.fence(Checks.resource(resource));
     }
 
     /**

@@ -3,7 +3,8 @@
 --   2. promote delayed jobs that are due, at most a bounded number;
 --   3. claim up to N pending jobs: ZPOPMIN the lowest score, HINCRBY attempts 1 (the fence),
 --      HINCRBY spent 1, state=active, TIME, ZADD active now + lease, SET the lock subkey with
---      the same deadline. A malformed job hash is moved to dead with a reason instead.
+--      the same deadline. A malformed job hash is moved to dead with a reason instead, and so
+--      is an id holding ':' (it would alias another job's keys), whose keys are not touched.
 -- Complete alone is this script with N = 0 and no promotion; promote alone is N = 0, no ack.
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET
@@ -103,10 +104,17 @@ while claimed < want and pops < want + 64 do
   if #popped == 0 then break end
   local id, score = popped[1], popped[2]
   local jk = prefix .. 'job:' .. id
-  local ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
-    'priority', 'backoff_ms', 'backoff_max_ms')
+  local ok, h = false, nil
   local reason = nil
-  if not ok then
+  if string.find(id, ':', 1, true) then
+    reason = "job id contains ':'"
+  else
+    ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
+      'priority', 'backoff_ms', 'backoff_max_ms')
+  end
+  if reason then
+    -- an id holding ':' names another job's keys ('7:lock' is job 7's lock subkey): touch none
+  elseif not ok then
     reason = 'job key is not a hash'
   elseif not h[1] then
     if not h[2] and not h[3] then reason = 'job hash is missing' else reason = 'job hash has no payload' end

@@ -2,7 +2,8 @@
 -- server clock. A lease is expired when its active score (the deadline) is at or before now; a
 -- lease extended in time has a later score and is never touched. The reaped attempt counts: a
 -- job that has spent max_attempts goes to dead with the reason instead. Safe to run from every
--- worker at once: each expired id is moved by exactly one call.
+-- worker at once: each expired id is moved by exactly one call. An id holding ':' (which would
+-- alias another job's keys) goes to dead without any of its would-be keys being touched.
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET
@@ -23,8 +24,12 @@ local expired = redis.call('ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, ton
 for _, id in ipairs(expired) do
   local jk = prefix .. 'job:' .. id
   redis.call('ZREM', active, id)
-  redis.call('DEL', jk .. ':lock')
-  local ok, h = pcall(redis.call, 'HMGET', jk, 'attempts', 'spent', 'max_attempts', 'score')
+  local aliased = string.find(id, ':', 1, true)
+  local ok, h = false, nil
+  if not aliased then
+    redis.call('DEL', jk .. ':lock')
+    ok, h = pcall(redis.call, 'HMGET', jk, 'attempts', 'spent', 'max_attempts', 'score')
+  end
   if not ok then
     redis.call('ZADD', dead, now, id)
     died = died + 1

@@ -1,6 +1,6 @@
 -- redrive-4.lua: moves dead jobs back to pending with a fresh budget of attempts. spent is reset
 -- to 0 while attempts (the fence) keeps rising. Each job goes to the back of its priority band.
--- A dead entry whose hash is missing or has no payload stays in dead.
+-- A dead entry whose hash is missing or has no payload stays in dead, and so does an id holding ':'.
 --
 -- KEYS[1] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET
@@ -25,7 +25,7 @@ end
 local moved = 0
 for _, id in ipairs(ids) do
   local jk = prefix .. 'job:' .. id
-  if redis.call('ZSCORE', dead, id) and redis.call('TYPE', jk)['ok'] == 'hash'
+  if not string.find(id, ':', 1, true) and redis.call('ZSCORE', dead, id) and redis.call('TYPE', jk)['ok'] == 'hash'
       and redis.call('HEXISTS', jk, 'payload') == 1 then
     local p = tonumber(redis.call('HGET', jk, 'priority') or '0') or 0
     local seq = redis.call('INCR', seqKey)
