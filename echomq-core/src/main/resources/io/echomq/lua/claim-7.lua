@@ -7,6 +7,8 @@
 --      is an id holding ':' (it would alias another job's keys), whose keys are not touched.
 -- Complete alone is this script with N = 0 and no promotion; promote alone is N = 0, no ack.
 --
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET
 -- KEYS[2] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[3] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
@@ -40,6 +42,21 @@ local SHIFT = 4398046511104
 
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(pending, 'zset') or wrongType(active, 'zset') or wrongType(delayed, 'zset') or wrongType(dead, 'zset') or wrongType(seqKey, 'string') or wrongType(stats, 'hash')
+if refused then return refused end
 
 local function isInt(v)
   return v == false or v == nil or string.match(v, '^%-?%d+$') ~= nil

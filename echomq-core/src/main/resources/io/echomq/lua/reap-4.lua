@@ -5,6 +5,8 @@
 -- worker at once: each expired id is moved by exactly one call. An id holding ':' (which would
 -- alias another job's keys) goes to dead without any of its would-be keys being touched.
 --
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+--
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET
 -- KEYS[3] dead      emq:{q}:dead     ZSET, score = time of death in server ms
@@ -18,6 +20,21 @@ local prefix = ARGV[1]
 
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(active, 'zset') or wrongType(pending, 'zset') or wrongType(dead, 'zset')
+if refused then return refused end
 
 local returned, died = 0, 0
 local expired = redis.call('ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))

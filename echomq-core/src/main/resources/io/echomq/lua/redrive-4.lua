@@ -2,6 +2,8 @@
 -- to 0 while attempts (the fence) keeps rising. Each job goes to the back of its priority band.
 -- A dead entry whose hash is missing or has no payload stays in dead, and so does an id holding ':'.
 --
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+--
 -- KEYS[1] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET
 -- KEYS[3] seq       emq:{q}:seq      STRING integer
@@ -14,6 +16,21 @@
 local dead, pending, seqKey, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix = ARGV[1]
 local SHIFT = 4398046511104
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(dead, 'zset') or wrongType(pending, 'zset') or wrongType(seqKey, 'string')
+if refused then return refused end
 
 local ids = {}
 if #ARGV > 2 then
