@@ -12,13 +12,15 @@ public final class Checks {
     }
 
     /**
-     * @return {@code name}, once known to be non-null, non-empty and at most {@link #MAX_NAME_BYTES}
+     * @return {@code name}, once known to be non-null, non-empty, well-formed UTF-16 (no unpaired
+     *     surrogate) and at most {@link #MAX_NAME_BYTES} bytes of UTF-8
      * @throws IllegalArgumentException otherwise, naming {@code what}
      */
     public static String name(String name, String what) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException(what + " must not be null or empty");
         }
+        checkUtf16(name, what);
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_NAME_BYTES) {
             throw new IllegalArgumentException(what + " is " + bytes + " bytes long; the maximum is "
@@ -62,6 +64,24 @@ public final class Checks {
                     + "found at index " + colon);
         }
         return id;
+    }
+
+    /**
+     * Refuses a string holding an unpaired surrogate. It has no UTF-8 form: the encoder writes
+     * '?' in its place, so {@code "a\uD800"} and {@code "a?"} would name the same key.
+     *
+     * @throws IllegalArgumentException if {@code s} is not well-formed UTF-16, naming {@code what}
+     */
+    public static void checkUtf16(String s, String what) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(what + " holds an unpaired surrogate U+"
+                        + String.format("%04X", (int) c) + " at index " + i + "; it has no UTF-8 form");
+            }
+        }
     }
 
     private static int indexOfBrace(String s) {
