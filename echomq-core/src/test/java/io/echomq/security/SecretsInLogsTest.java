@@ -13,6 +13,8 @@ import io.echomq.queue.QueueClient;
 import io.echomq.queue.Worker;
 import io.echomq.testkit.RawRedis;
 import io.echomq.testkit.RedisExtension;
+import io.echomq.testkit.TestCertificates;
+import io.echomq.testkit.TlsRedisServer;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -120,8 +122,8 @@ class SecretsInLogsTest {
         String refused = "redis://:" + password + "@127.0.0.1:" + closed;
         assertThatThrownBy(() -> QueueClient.create(refused)).isInstanceOf(RedisCommandException.class);
         TestCertificates certs = TestCertificates.generate("secrets CA");
-        try (TlsRedis tls = TlsRedis.start(certs)) {
-            String untrusted = "rediss://:" + password + "@127.0.0.1:" + tls.port;
+        try (TlsRedisServer tls = TlsRedisServer.start(certs)) {
+            String untrusted = "rediss://:" + password + "@127.0.0.1:" + tls.port();
             assertThatThrownBy(() -> LockClient.builder().redisUrl(untrusted).commandTimeout(Duration.ofSeconds(3))
                     .build()).isInstanceOf(RedisCommandException.class)
                     .satisfies(e -> System.err.println("caught: " + AuthAclTest.allMessages(e)));

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.echomq.RedisCommandException;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
+import io.echomq.testkit.TestCertificates;
+import io.echomq.testkit.TlsRedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,13 +28,13 @@ class TlsTest {
     private static final Duration SHORT = Duration.ofSeconds(3);
     private static TestCertificates certs;
     private static TestCertificates otherCa;
-    private static TlsRedis redis;
+    private static TlsRedisServer redis;
 
     @BeforeAll
     static void start() {
         certs = TestCertificates.generate("EchoMQ test CA");
         otherCa = TestCertificates.generate("Some other CA");
-        redis = TlsRedis.start(certs);
+        redis = TlsRedisServer.start(certs);
     }
 
     @AfterAll
@@ -46,10 +48,10 @@ class TlsTest {
 
     @Test
     void everyFlowRunsOverTlsWithTheTrustedCa() throws Exception {
-        try (LockClient locks = LockClient.builder().redisUrl(redis.url()).trustedCertificates(certs.ca).build()) {
+        try (LockClient locks = LockClient.builder().redisUrl(redis.url()).trustedCertificates(certs.ca()).build()) {
             Flows.locks(locks);
         }
-        try (QueueClient queues = QueueClient.builder().redisUrl(redis.url()).trustedCertificates(certs.ca).build()) {
+        try (QueueClient queues = QueueClient.builder().redisUrl(redis.url()).trustedCertificates(certs.ca()).build()) {
             Flows.queues(queues);
         }
     }
@@ -57,11 +59,11 @@ class TlsTest {
     @Test
     void theHostNameIsVerifiedToo() {
         // the certificate names 127.0.0.1 and localhost: any other name for the same server is refused
-        String otherName = "rediss://127.0.0.2:" + redis.port;
-        assertThatThrownBy(() -> LockClient.builder().redisUrl(otherName).trustedCertificates(certs.ca)
+        String otherName = "rediss://127.0.0.2:" + redis.port();
+        assertThatThrownBy(() -> LockClient.builder().redisUrl(otherName).trustedCertificates(certs.ca())
                 .commandTimeout(SHORT).build()).isInstanceOf(RedisCommandException.class);
-        try (LockClient byName = LockClient.builder().redisUrl("rediss://localhost:" + redis.port)
-                .trustedCertificates(certs.ca).build()) {
+        try (LockClient byName = LockClient.builder().redisUrl("rediss://localhost:" + redis.port())
+                .trustedCertificates(certs.ca()).build()) {
             assertThat(byName.tryAcquire("by-name", Duration.ofSeconds(5))).isPresent();
         }
     }
@@ -71,22 +73,22 @@ class TlsTest {
         assertThatThrownBy(() -> LockClient.builder().redisUrl(redis.url()).commandTimeout(SHORT).build())
                 .as("the JVM's default trust store does not know the test CA")
                 .isInstanceOf(RedisCommandException.class).hasMessageContaining("CONNECT rediss://127.0.0.1");
-        assertThatThrownBy(() -> QueueClient.builder().redisUrl(redis.url()).trustedCertificates(otherCa.ca)
+        assertThatThrownBy(() -> QueueClient.builder().redisUrl(redis.url()).trustedCertificates(otherCa.ca())
                 .commandTimeout(SHORT).build())
                 .isInstanceOf(RedisCommandException.class);
     }
 
     @Test
     void plainTcpToTheTlsPortIsRefused() {
-        assertThatThrownBy(() -> LockClient.builder().redisUrl("redis://127.0.0.1:" + redis.port)
+        assertThatThrownBy(() -> LockClient.builder().redisUrl("redis://127.0.0.1:" + redis.port())
                 .commandTimeout(SHORT).build().inspect("x"))
                 .isInstanceOf(RedisCommandException.class);
     }
 
     @Test
     void misconfiguredTrustFailsBeforeConnecting() throws Exception {
-        assertThatThrownBy(() -> LockClient.builder().redisUrl("redis://127.0.0.1:" + redis.port)
-                .trustedCertificates(certs.ca).build())
+        assertThatThrownBy(() -> LockClient.builder().redisUrl("redis://127.0.0.1:" + redis.port())
+                .trustedCertificates(certs.ca()).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not rediss://");
         Path notPem = Files.createTempFile("not-a-cert", ".pem");
         try {

@@ -1,4 +1,4 @@
-package io.echomq.security;
+package io.echomq.testkit;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -37,12 +37,15 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * and written as PEM files: {@code ca.pem}, {@code server.pem} and {@code server.key}. The server
  * certificate names {@code 127.0.0.1} and {@code localhost}, so full peer verification (chain and
  * host name) passes on loopback. Nothing is cached between runs.
+ *
+ * <p>Needs {@code org.bouncycastle:bcpkix-jdk18on} on the class path: the test kit declares it
+ * optional, so add it in test scope where this class is used.
  */
-final class TestCertificates {
-    final Path dir;
-    final Path ca;
-    final Path serverCert;
-    final Path serverKey;
+public final class TestCertificates {
+    private final Path dir;
+    private final Path ca;
+    private final Path serverCert;
+    private final Path serverKey;
     private final X509Certificate caCertificate;
 
     private TestCertificates(Path dir, X509Certificate caCertificate) {
@@ -57,8 +60,11 @@ final class TestCertificates {
      * Generates a CA (RSA 2048, valid one day) and a server certificate it signs, into a new temporary directory.
      *
      * @param caName the CA's common name, so two generated CAs are told apart
+     * @return the certificates, written as PEM files
+     * @throws UncheckedIOException if the files cannot be written
+     * @throws IllegalStateException if the JDK or BouncyCastle cannot build them
      */
-    static TestCertificates generate(String caName) {
+    public static TestCertificates generate(String caName) {
         try {
             Path dir = Files.createTempDirectory("echomq-tls-");
             KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
@@ -98,8 +104,26 @@ final class TestCertificates {
         }
     }
 
-    /** @return a client TLS context that trusts exactly this CA */
-    SSLContext clientContext() {
+    /** @return the CA certificate, PEM: what a client must trust */
+    public Path ca() {
+        return ca;
+    }
+
+    /** @return the server certificate, PEM, signed by {@link #ca()}, for 127.0.0.1 and localhost */
+    public Path serverCert() {
+        return serverCert;
+    }
+
+    /** @return the server's private key, PEM (PKCS#8) */
+    public Path serverKey() {
+        return serverKey;
+    }
+
+    /**
+     * @return a client TLS context that trusts exactly this CA
+     * @throws IllegalStateException if the JDK cannot build it
+     */
+    public SSLContext clientContext() {
         try {
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
@@ -114,8 +138,8 @@ final class TestCertificates {
         }
     }
 
-    /** Deletes the files; best effort. */
-    void delete() {
+    /** Deletes the files; best effort, never throws. */
+    public void delete() {
         for (Path p : new Path[] {ca, serverCert, serverKey, dir}) {
             try {
                 Files.deleteIfExists(p);

@@ -1,6 +1,5 @@
-package io.echomq.security;
+package io.echomq.testkit;
 
-import io.echomq.testkit.RedisBinary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,20 +17,35 @@ import javax.net.ssl.SSLSocket;
  * A {@code redis-server} that speaks only TLS: {@code --port 0} (no plain port at all) and
  * {@code --tls-port} on loopback, with the generated certificates. Clients are not asked for a
  * certificate ({@code tls-auth-clients no}). Readiness is checked by a TLS {@code PING} that
- * trusts the test CA; {@link #close()} stops the process.
+ * trusts the test CA; {@link #close()} stops the process. The binary is {@link RedisBinary#resolve()}.
+ *
+ * <pre>{@code
+ * TestCertificates certs = TestCertificates.generate("test CA");
+ * try (TlsRedisServer redis = TlsRedisServer.start(certs)) {
+ *     connect(redis.url(), certs.ca());
+ * }
+ * }</pre>
  */
-final class TlsRedis implements AutoCloseable {
+public final class TlsRedisServer implements AutoCloseable {
     private final Process process;
     private final Path dir;
-    final int port;
+    private final int port;
 
-    private TlsRedis(Process process, Path dir, int port) {
+    private TlsRedisServer(Process process, Path dir, int port) {
         this.process = process;
         this.dir = dir;
         this.port = port;
     }
 
-    static TlsRedis start(TestCertificates certs) {
+    /**
+     * Starts the server with {@code certs} and waits (at most 10 s) for a TLS {@code PING}.
+     *
+     * @param certs the CA and server certificate to serve
+     * @return the running server
+     * @throws IllegalStateException if it exits or does not answer in time (with its log)
+     * @throws UncheckedIOException if its directory cannot be created or it cannot be run
+     */
+    public static TlsRedisServer start(TestCertificates certs) {
         int port = freePort();
         Path dir;
         try {
@@ -42,8 +56,8 @@ final class TlsRedis implements AutoCloseable {
         Path log = dir.resolve("redis.log");
         List<String> command = List.of(RedisBinary.resolve().toString(), "--port", "0", "--tls-port",
                 Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(), "--daemonize", "no",
-                "--save", "", "--appendonly", "no", "--tls-cert-file", certs.serverCert.toString(),
-                "--tls-key-file", certs.serverKey.toString(), "--tls-ca-cert-file", certs.ca.toString(),
+                "--save", "", "--appendonly", "no", "--tls-cert-file", certs.serverCert().toString(),
+                "--tls-key-file", certs.serverKey().toString(), "--tls-ca-cert-file", certs.ca().toString(),
                 "--tls-auth-clients", "no");
         Process p;
         try {
@@ -51,7 +65,7 @@ final class TlsRedis implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        TlsRedis server = new TlsRedis(p, dir, port);
+        TlsRedisServer server = new TlsRedisServer(p, dir, port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
@@ -73,13 +87,21 @@ final class TlsRedis implements AutoCloseable {
         throw new IllegalStateException("redis-server with TLS did not answer within 10 s: " + tail(log));
     }
 
+    /** @return the TLS port on 127.0.0.1 */
+    public int port() {
+        return port;
+    }
+
     /** @return {@code rediss://127.0.0.1:<port>} */
-    String url() {
+    public String url() {
         return "rediss://127.0.0.1:" + port;
     }
 
-    /** @return whether a TLS connection trusting the test CA gets {@code +PONG} */
-    boolean pingOverTls(TestCertificates certs) {
+    /**
+     * @param certs the certificates whose CA to trust
+     * @return whether a TLS connection trusting that CA gets {@code +PONG}
+     */
+    public boolean pingOverTls(TestCertificates certs) {
         try (SSLSocket s = (SSLSocket) certs.clientContext().getSocketFactory()
                 .createSocket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(2000);
@@ -94,6 +116,7 @@ final class TlsRedis implements AutoCloseable {
         }
     }
 
+    /** Stops the server (SIGTERM, then SIGKILL after 5 s) and deletes its directory; never throws. */
     @Override
     public void close() {
         process.destroy();
