@@ -162,11 +162,13 @@ public final class QueueClient implements AutoCloseable {
         }
 
         /**
-         * @param redisUrl the server to use (required)
-         * @throws IllegalArgumentException if null
+         * @param redisUrl the server to use (required): {@code redis://…}, {@code rediss://…} or
+         *     {@code redis-socket://…}
+         * @throws IllegalArgumentException if null or malformed (checked now, as LockClient's builder does)
          */
         public Builder redisUrl(String redisUrl) {
-            this.redisUrl = Checks.notNull(redisUrl, "redisUrl");
+            RedisUrls.parse(Checks.notNull(redisUrl, "redisUrl"));
+            this.redisUrl = redisUrl;
             return this;
         }
 
