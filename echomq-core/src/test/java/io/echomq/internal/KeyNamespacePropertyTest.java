@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * not empty), and no two inputs name the same key. Every other input is refused with an
  * {@link IllegalArgumentException}.
  */
-class KeyNamespaceProperties {
+class KeyNamespacePropertyTest {
     /** Cases per property: enough to hit every kind of hostile input several times, in well under a second. */
     private static final int CASES = 300;
 

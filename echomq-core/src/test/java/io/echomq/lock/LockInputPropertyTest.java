@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * documented key.
  */
 @Timeout(120)
-class LockInputProperties {
+class LockInputPropertyTest {
     private static final int CASES = 100;
 
     @RegisterExtension

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * URL problem and never echoes the password; or it is accepted as a URL with a host and a port in
  * 1..65535 (or a socket path).
  */
-class RedisUrlProperties {
+class RedisUrlPropertyTest {
     private static final int CASES = 400;
 
     static Stream<Arguments> urls() {

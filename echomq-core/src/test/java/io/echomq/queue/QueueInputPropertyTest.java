@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the documented behaviour, with every key under {@code emq:{<q>}:}.
  */
 @Timeout(120)
-class QueueInputProperties {
+class QueueInputPropertyTest {
     private static final int CASES = 100;
     /** A small payload limit, so that sizes around it are cheap to send. */
     private static final int LIMIT = 4096;
@@ -174,6 +174,37 @@ class QueueInputProperties {
             assertThat(refused.commands()).isEmpty();
             assertThat(max >= 1 && max <= Queue.MAX_CLAIM && leaseMs >= Queue.MIN_LEASE.toMillis()
                     && leaseMs <= Queue.MAX_LEASE.toMillis()).isFalse();
+        }
+    }
+
+    static Stream<Arguments> workerSettings() {
+        return Garbage.cases(CASES, g -> Arguments.of((int) g.around(0, 1, Worker.MAX_CONCURRENCY),
+                g.around(0, 19, 20, 86_400_000), g.around(-1, 0, 86_400_000), g.around(0, 9, 10, 3_600_000),
+                g.around(0, 9, 10, 3_600_000)));
+    }
+
+    @ParameterizedTest(name = "{index}: concurrency {0}, lease {1}, grace {2}, maintenance {3}, idle poll {4}")
+    @MethodSource("workerSettings")
+    void workerSettingsGetAClearErrorNamingTheSettingOrAreTaken(int concurrency, long leaseMs, long graceMs,
+                                                                long maintenanceMs, long idlePollMs) {
+        Worker.Builder b = client.worker("settings", job -> { });
+        check(() -> b.concurrency(concurrency), concurrency >= 1 && concurrency <= Worker.MAX_CONCURRENCY,
+                "concurrency");
+        check(() -> b.lease(Duration.ofMillis(leaseMs)), leaseMs >= 20 && leaseMs <= 86_400_000, "lease");
+        check(() -> b.shutdownGrace(Duration.ofMillis(graceMs)), graceMs >= 0, "shutdownGrace");
+        check(() -> b.maintenanceInterval(Duration.ofMillis(maintenanceMs)),
+                maintenanceMs >= 10 && maintenanceMs <= 3_600_000, "maintenanceInterval");
+        check(() -> b.idlePoll(Duration.ofMillis(idlePollMs)), idlePollMs >= 10 && idlePollMs <= 3_600_000,
+                "idlePoll");
+    }
+
+    private static void check(Runnable setting, boolean valid, String name) {
+        try {
+            setting.run();
+            assertThat(valid).as("%s accepted", name).isTrue();
+        } catch (IllegalArgumentException e) {
+            assertThat(valid).as("%s refused: %s", name, e.getMessage()).isFalse();
+            assertThat(e.getMessage()).contains(name);
         }
     }
 
