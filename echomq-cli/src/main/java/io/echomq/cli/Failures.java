@@ -68,8 +68,12 @@ final class Failures implements IParameterExceptionHandler, IExecutionExceptionH
         return message;
     }
 
-    /** @return {@code text} on one line: line breaks become "; ", surrounding blanks trimmed */
+    /**
+     * @return {@code text} on one line: line breaks become "; ", surrounding blanks trimmed, and the
+     *     user-info of any Redis URL in it (picocli echoes a misplaced argument) replaced by {@code ***}
+     */
     static String oneLine(String text) {
-        return text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", "; ");
+        return text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", "; ")
+                .replaceAll("(?i)(redis(?:s|-socket)?://)[^@\\s/'\"\\[\\]]*@", "$1***@");
     }
 }

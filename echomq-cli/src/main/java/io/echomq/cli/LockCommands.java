@@ -180,6 +180,16 @@ final class LockCommands {
             throw new ParameterException(spec.commandLine(), label + " is " + bytes + " bytes long; the maximum is "
                     + MAX_RESOURCE_BYTES);
         }
+        // the core's own rules too (no brace in a resource, no unpaired surrogate), before connecting
+        try {
+            if (label.equals("<resource>")) {
+                io.echomq.internal.Checks.resource(value);
+            } else {
+                io.echomq.internal.Checks.name(value, label);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for " + label + ": " + e.getMessage());
+        }
     }
 
     private static Duration ttl(CommandSpec spec, long millis) {

@@ -502,7 +502,8 @@ final class QueueCommands {
     }
 
     /**
-     * Checks a job id or key: not empty, at most 1024 bytes of UTF-8.
+     * Checks a job id or key: not empty, at most 1024 bytes of UTF-8, well-formed, and for a job id
+     * ({@code <id>}) without ':'.
      *
      * @throws ParameterException otherwise
      */
@@ -514,6 +515,17 @@ final class QueueCommands {
         if (bytes > io.echomq.internal.Checks.MAX_NAME_BYTES) {
             throw new ParameterException(spec.commandLine(), label + " is " + bytes + " bytes long; the maximum is "
                     + io.echomq.internal.Checks.MAX_NAME_BYTES);
+        }
+        // the core's own rules too, before connecting: a job id may not hold ':' (it would name
+        // another job's keys), and no value may hold an unpaired surrogate
+        try {
+            if (label.equals("<id>")) {
+                io.echomq.internal.Checks.jobId(value);
+            } else {
+                io.echomq.internal.Checks.name(value, label);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for " + label + ": " + e.getMessage());
         }
     }
 

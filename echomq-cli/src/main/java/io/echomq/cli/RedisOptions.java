@@ -1,17 +1,22 @@
 package io.echomq.cli;
 
+import io.echomq.internal.RedisUrls;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
 import java.lang.reflect.Field;
+import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * The {@code --redis URL} option, mixed into every command that talks to a Redis server. When it
- * is not given, the URL comes from the environment variable {@value #ENV}, else
- * {@value #DEFAULT_URL}.
+ * The {@code --redis URL} and {@code --redis-ca PEM} options, mixed into every command that talks
+ * to a Redis server. When {@code --redis} is not given, the URL comes from the environment
+ * variable {@value #ENV}, else {@value #DEFAULT_URL}. A password in that variable is never shown:
+ * the help prints the URL with its user-info replaced by {@code ***}.
  */
 final class RedisOptions {
     /** The environment variable holding the default Redis URL. */
@@ -24,30 +29,61 @@ final class RedisOptions {
                 + "Default: $" + ENV + " if set, else " + DEFAULT_URL + " (now: ${DEFAULT-VALUE}).")
     String url;
 
+    @Option(names = "--redis-ca", paramLabel = "PEM",
+            description = "For rediss:// only: trust the CA certificates in this PEM file instead of the JVM's "
+                + "trust store (for a server whose certificate a private CA signed).")
+    Path trustedCertificates;
+
+    /** The command this option set is mixed into: where the default value provider is found. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    /**
+     * @return the URL to connect to: {@link #url}, or, when it is the redacted form of the
+     *     {@value #ENV} default that the help shows, the real value of {@value #ENV}
+     */
+    String effectiveUrl() {
+        if (mixee != null && mixee.defaultValueProvider() instanceof EnvDefaults env) {
+            return env.unredact(url);
+        }
+        return url;
+    }
+
     /**
      * Connects a lock client to {@link #url}.
      *
-     * @throws IllegalArgumentException if the URL is malformed
+     * @throws IllegalArgumentException if the URL is malformed, or {@code --redis-ca} is unreadable or
+     *     given with a URL that is not rediss://
      * @throws io.echomq.RedisCommandException if the server cannot be reached
      */
     LockClient connect() {
-        return LockClient.create(url);
+        LockClient.Builder b = LockClient.builder().redisUrl(effectiveUrl());
+        if (trustedCertificates != null) {
+            b.trustedCertificates(trustedCertificates);
+        }
+        return b.build();
     }
 
     /**
      * Connects a queue client to {@link #url}.
      *
-     * @throws IllegalArgumentException if the URL is malformed
+     * @throws IllegalArgumentException if the URL is malformed, or {@code --redis-ca} is unreadable or
+     *     given with a URL that is not rediss://
      * @throws io.echomq.RedisCommandException if the server cannot be reached
      */
     QueueClient connectQueue() {
-        return QueueClient.create(url);
+        QueueClient.Builder b = QueueClient.builder().redisUrl(effectiveUrl());
+        if (trustedCertificates != null) {
+            b.trustedCertificates(trustedCertificates);
+        }
+        return b.build();
     }
 
     /**
      * Supplies the default of this class's {@code --redis} option from {@value #ENV}, when that
      * variable is set and not blank. Other options, including other options named {@code --redis},
-     * keep their own defaults.
+     * keep their own defaults. The default it supplies is the URL with any user-info replaced by
+     * {@code ***}, because picocli also prints it in the help; {@link #unredact} turns it back.
      */
     static final class EnvDefaults implements IDefaultValueProvider {
         private final Map<String, String> env;
@@ -61,7 +97,21 @@ final class RedisOptions {
         public String defaultValue(ArgSpec arg) {
             boolean ours = arg.userObject() instanceof Field f && f.getDeclaringClass() == RedisOptions.class;
             String value = env.get(ENV);
-            return ours && value != null && !value.isBlank() ? value.trim() : null;
+            boolean url = ours && ((Field) arg.userObject()).getName().equals("url");
+            return url && value != null && !value.isBlank() ? RedisUrls.redact(value.trim()) : null;
+        }
+
+        /**
+         * @return the real {@value #ENV} URL when {@code url} is the redacted default this provider
+         *     supplied, else {@code url} unchanged
+         */
+        String unredact(String url) {
+            String value = env.get(ENV);
+            if (value == null || value.isBlank() || url == null) {
+                return url;
+            }
+            String real = value.trim();
+            return !real.equals(url) && RedisUrls.redact(real).equals(url) ? real : url;
         }
     }
 }

@@ -29,12 +29,13 @@ public final class QueueKeys {
      * @return the keys of queue {@code name}
      * @throws IllegalArgumentException if the name is null, empty, over 256 bytes, or contains
      *     '{', '}', whitespace or a control character (which would move the hash tag or make the
-     *     keys unreadable in the CLI)
+     *     keys unreadable in the CLI), or an unpaired surrogate (no UTF-8 form)
      */
     public static QueueKeys of(String name) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("queue name must not be null or empty");
         }
+        Checks.checkUtf16(name, "queue name");
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_QUEUE_NAME_BYTES) {
             throw new IllegalArgumentException("queue name is " + bytes + " bytes long; the maximum is "

@@ -143,7 +143,13 @@ public final class RedisUrls {
         try {
             uri = RedisURI.create(trimmed);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("Malformed Redis URL '" + redact(trimmed) + "': " + e.getMessage(), e);
+            // Lettuce's message quotes the whole URL, password included: hide the user-info there too
+            String why = String.valueOf(e.getMessage());
+            String userInfo = userInfo(trimmed);
+            if (!userInfo.isEmpty()) {
+                why = why.replace(userInfo, "***");
+            }
+            throw new IllegalArgumentException("Malformed Redis URL '" + redact(trimmed) + "': " + why);
         }
         return uri;
     }
@@ -199,13 +205,32 @@ public final class RedisUrls {
                 + "; expected redis://[user:password@]host[:port][/db]");
     }
 
-    /** @return the URL with any user-info (user and password) replaced by {@code ***} */
+    /**
+     * @return the URL with any user-info (user and password: everything between the scheme and the
+     *     last '@') replaced by {@code ***}; also for malformed URLs such as {@code redis:/:pw@h} or
+     *     {@code user:pw@h}, which must never be echoed either
+     */
     public static String redact(String url) {
-        int scheme = url.indexOf("://");
-        int at = url.lastIndexOf('@');
-        if (scheme < 0 || at < scheme) {
+        String userInfo = userInfo(url);
+        if (userInfo.isEmpty()) {
             return url;
         }
-        return url.substring(0, scheme + 3) + "***" + url.substring(at);
+        int start = schemeEnd(url);
+        return url.substring(0, start) + "***" + url.substring(start + userInfo.length());
     }
+
+    /** @return the text between the scheme (with its slashes) and the last '@', or "" when there is no '@' */
+    private static String userInfo(String url) {
+        int at = url.lastIndexOf('@');
+        int start = schemeEnd(url);
+        return at < start ? "" : url.substring(start, at);
+    }
+
+    /** @return the index after a leading {@code scheme:} and any slashes that follow it, else 0 */
+    private static int schemeEnd(String url) {
+        java.util.regex.Matcher m = SCHEME.matcher(url);
+        return m.lookingAt() ? m.end() : 0;
+    }
+
+    private static final java.util.regex.Pattern SCHEME = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/*");
 }

@@ -91,7 +91,7 @@ public final class LockClient implements AutoCloseable {
      * @param redisUrl {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…}, or a
      *     cluster: {@code redis-cluster://host:port[,host:port…]} (see {@code docs/scaling.md})
      * @throws IllegalArgumentException if the URL is malformed
-     * @throws RedisCommandException if the server cannot be reached
+     * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
      */
     public static LockClient create(String redisUrl) {
         return builder().redisUrl(redisUrl).build();
@@ -118,7 +118,7 @@ public final class LockClient implements AutoCloseable {
      * exactly one {@code SET <lock> <token> NX PX <ttl>}.
      *
      * @return the lease, or empty when someone else holds the lock ("held" is not an error)
-     * @throws IllegalArgumentException if the resource is null, empty or over 1024 bytes, or the
+     * @throws IllegalArgumentException if the resource is null, empty or over 1024 bytes or holds a brace, or the
      *     ttl is null, under 1 ms or over {@link #MAX_TTL}, or options is null, or its replica
      *     wait is not shorter than the command timeout
      * @throws UnsupportedOperationException if the options wait for replicas on a cluster URL
@@ -145,7 +145,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalArgumentException on bad input
      */
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = checkTtl(ttl);
         checkOptions(options);
         return attempt(r, ttlMs, options).thenApply(a -> Optional.ofNullable(a.lease));
@@ -180,7 +180,7 @@ public final class LockClient implements AutoCloseable {
      */
     public Lease acquire(String resource, Duration ttl, Duration maxWait, AcquireOptions options)
             throws InterruptedException {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         checkOptions(options);
@@ -240,7 +240,7 @@ public final class LockClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public ReleaseOutcome release(String resource, String token) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         return RedisEngine.await(releaseCommand(r, token), "EVALSHA release-2", r);
     }
@@ -253,7 +253,7 @@ public final class LockClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public RenewOutcome renew(String resource, String token, Duration ttl) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         long ms = checkTtl(ttl);
         return RedisEngine.await(renewCommand(engine.main(), r, token, ms), "EVALSHA renew-1", r);
@@ -267,7 +267,7 @@ public final class LockClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public LockInfo inspect(String resource) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         CompletableFuture<List<Object>> f = engine.run(Scripts.INSPECT, ScriptOutputType.MULTI,
                 new String[] {keys.lock(r), keys.fence(r)});
         List<Object> reply = RedisEngine.await(f, "EVALSHA inspect-2", r);
@@ -284,7 +284,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the resource is invalid
      */
     public String lockKey(String resource) {
-        return keys.lock(Checks.name(resource, "resource"));
+        return keys.lock(Checks.resource(resource));
     }
 
     /**
@@ -292,7 +292,7 @@ public final class LockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the resource is invalid
      */
     public String fenceKey(String resource) {
-        return keys.fence(Checks.name(resource, "resource"));
+        return keys.fence(Checks.resource(resource));
     }
 
     /**
@@ -484,8 +484,22 @@ public final class LockClient implements AutoCloseable {
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private MonotonicClock clock = MonotonicClock.SYSTEM;
+        private java.nio.file.Path trustedCertificates;
 
         private Builder() {
+        }
+
+        /**
+         * Trusts, for a {@code rediss://} or {@code rediss-cluster://} URL, the CA certificates in
+         * this PEM file instead of the JVM's default trust store: for a server whose certificate a
+         * private CA signed. The server's chain and host name are still verified.
+         *
+         * @param pemFile a readable PEM file holding one or more X.509 CA certificates
+         * @throws IllegalArgumentException if the file is null, unreadable, or holds no certificate
+         */
+        public Builder trustedCertificates(java.nio.file.Path pemFile) {
+            this.trustedCertificates = io.echomq.internal.TlsTrust.check(pemFile);
+            return this;
         }
 
         /**
@@ -542,14 +556,15 @@ public final class LockClient implements AutoCloseable {
         /**
          * Connects.
          *
-         * @throws IllegalArgumentException if no Redis URL was given
-         * @throws RedisCommandException if the server cannot be reached
+         * @throws IllegalArgumentException if no Redis URL was given, or trusted certificates were given for a URL that is not rediss://
+         * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
          */
         public LockClient build() {
             if (redisUrl == null) {
                 throw new IllegalArgumentException("redisUrl is required");
             }
-            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout);
+            io.echomq.internal.TlsTrust.checkScheme(redisUrl, trustedCertificates);
+            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout, trustedCertificates);
             return new LockClient(this, engine);
         }
     }

@@ -270,11 +270,11 @@ public final class Queue implements QueueOperations {
      * @param force remove even while a worker holds the job's lock subkey
      * @return {@link RemoveOutcome#REMOVED}, {@link RemoveOutcome#LOCKED} (held, not forced) or
      *     {@link RemoveOutcome#MISSING}
-     * @throws IllegalArgumentException if the id is null, empty or over 1024 bytes
+     * @throws IllegalArgumentException if the id is null, empty, over 1024 bytes or holds ':'
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public RemoveOutcome remove(String id, boolean force) {
-        Checks.name(id, "job id");
+        Checks.jobId(id);
         long code = RedisEngine.await(run(Scripts.REMOVE, ScriptOutputType.INTEGER, removeKeys, prefix, bytes(id),
                 force ? ONE : ZERO), "EVALSHA remove-4", name());
         return code == 1 ? RemoveOutcome.REMOVED : code == 0 ? RemoveOutcome.LOCKED : RemoveOutcome.MISSING;
@@ -312,6 +312,11 @@ public final class Queue implements QueueOperations {
         List<CompletableFuture<List<io.lettuce.core.KeyValue<String, byte[]>>>> reads = new ArrayList<>();
         for (ScoredValue<byte[]> e : entries) {
             String id = text(e.getValue());
+            if (id.indexOf(':') >= 0) {
+                // its would-be key belongs to another job ("7:lock" is job 7's lock subkey): never read it
+                reads.add(CompletableFuture.completedFuture(null));
+                continue;
+            }
             reads.add(async.hmget(keys.job(id), "attempts", "dead_reason", "last_error", "payload")
                     .toCompletableFuture()
                     .exceptionally(wrongType -> null));
@@ -322,7 +327,8 @@ public final class Queue implements QueueOperations {
             long diedAt = (long) entries.get(i).getScore();
             List<io.lettuce.core.KeyValue<String, byte[]>> h = RedisEngine.await(reads.get(i), "HMGET", name());
             if (h == null) {
-                out.add(new DeadJob(id, diedAt, 0, "job key is not a hash", "", null));
+                String why = id.indexOf(':') >= 0 ? "job id contains ':'" : "job key is not a hash";
+                out.add(new DeadJob(id, diedAt, 0, why, "", null));
                 continue;
             }
             String reason = h.get(1).hasValue() ? text(h.get(1).getValue()) : "job hash is missing";
@@ -402,7 +408,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails, for example when the key is not a hash
      */
     public Optional<JobInfo> inspect(String id) {
-        Checks.name(id, "job id");
+        Checks.jobId(id);
         Map<String, byte[]> h = RedisEngine.await(RedisEngine.async(conn).hgetall(keys.job(id)).toCompletableFuture(),
                 "HGETALL", name());
         if (h == null || h.isEmpty()) {
@@ -538,7 +544,7 @@ public final class Queue implements QueueOperations {
         }
         List<String> out = new ArrayList<>(ids.size());
         for (String id : ids) {
-            out.add(Checks.name(id, "job id"));
+            out.add(Checks.jobId(id));
         }
         return out;
     }

@@ -61,7 +61,7 @@ public final class QueueClient implements AutoCloseable {
      * @param redisUrl {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…}, or a
      *     cluster: {@code redis-cluster://host:port[,host:port…]} (see {@code docs/scaling.md})
      * @throws IllegalArgumentException if the URL is malformed
-     * @throws RedisCommandException if the server cannot be reached
+     * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
      */
     public static QueueClient create(String redisUrl) {
         return builder().redisUrl(redisUrl).build();
@@ -183,17 +183,32 @@ public final class QueueClient implements AutoCloseable {
         private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
         private Duration retainCompleted = DEFAULT_RETAIN_COMPLETED;
         private MonotonicClock clock = MonotonicClock.SYSTEM;
+        private java.nio.file.Path trustedCertificates;
 
         private Builder() {
         }
 
         /**
+         * Trusts, for a {@code rediss://} or {@code rediss-cluster://} URL, the CA certificates in
+         * this PEM file instead of the JVM's default trust store: for a server whose certificate a
+         * private CA signed. The server's chain and host name are still verified.
+         *
+         * @param pemFile a readable PEM file holding one or more X.509 CA certificates
+         * @throws IllegalArgumentException if the file is null, unreadable, or holds no certificate
+         */
+        public Builder trustedCertificates(java.nio.file.Path pemFile) {
+            this.trustedCertificates = io.echomq.internal.TlsTrust.check(pemFile);
+            return this;
+        }
+
+        /**
          * @param redisUrl the server to use (required): {@code redis://…}, {@code rediss://…},
          *     {@code redis-socket://…}, or a cluster, {@code redis-cluster://host:port[,host:port…]}
-         * @throws IllegalArgumentException if null (a malformed URL is refused by {@link #build()})
+         * @throws IllegalArgumentException if null or malformed (checked now, as LockClient's builder does)
          */
         public Builder redisUrl(String redisUrl) {
-            this.redisUrl = Checks.notNull(redisUrl, "redisUrl");
+            io.echomq.internal.RedisUrls.parseAny(Checks.notNull(redisUrl, "redisUrl"));
+            this.redisUrl = redisUrl;
             return this;
         }
 
@@ -245,14 +260,15 @@ public final class QueueClient implements AutoCloseable {
         /**
          * Connects.
          *
-         * @throws IllegalArgumentException if the URL is missing or malformed
-         * @throws RedisCommandException if the server cannot be reached
+         * @throws IllegalArgumentException if the URL is missing or malformed, or trusted certificates were given for a URL that is not rediss://
+         * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
          */
         public QueueClient build() {
             if (redisUrl == null) {
                 throw new IllegalArgumentException("redisUrl is required");
             }
-            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout);
+            io.echomq.internal.TlsTrust.checkScheme(redisUrl, trustedCertificates);
+            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout, trustedCertificates);
             try {
                 // Opened now, never lazily: the first lazy open could otherwise happen on a Lettuce
                 // event-loop thread (a worker's maintenance callback), which deadlocks with a

@@ -3,8 +3,11 @@
 --   2. promote delayed jobs that are due, at most a bounded number;
 --   3. claim up to N pending jobs: ZPOPMIN the lowest score, attempts + 1 (the fence),
 --      spent + 1, state=active (one HSET), ZADD active now + lease, SET the lock subkey with
---      the same deadline. A malformed job hash is moved to dead with a reason instead.
+--      the same deadline. A malformed job hash is moved to dead with a reason instead, and so
+--      is an id holding ':' (it would alias another job's keys), whose keys are not touched.
 -- Complete alone is this script with N = 0 and no promotion; promote alone is N = 0, no ack.
+--
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET
 -- KEYS[2] active    emq:{q}:active   ZSET, score = lease deadline in server ms
@@ -42,6 +45,21 @@ local SHIFT = 4398046511104
 
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(pending, 'zset') or wrongType(active, 'zset') or wrongType(delayed, 'zset') or wrongType(dead, 'zset') or wrongType(seqKey, 'string') or wrongType(stats, 'hash')
+if refused then return refused end
 
 local function isInt(v)
   return v == false or v == nil or string.match(v, '^%-?%d+$') ~= nil
@@ -106,10 +124,17 @@ while claimed < want and pops < want + 64 do
   if #popped == 0 then break end
   local id, score = popped[1], popped[2]
   local jk = prefix .. 'job:' .. id
-  local ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
-    'priority', 'backoff_ms', 'backoff_max_ms')
+  local ok, h = false, nil
   local reason = nil
-  if not ok then
+  if string.find(id, ':', 1, true) then
+    reason = "job id contains ':'"
+  else
+    ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
+      'priority', 'backoff_ms', 'backoff_max_ms')
+  end
+  if reason then
+    -- an id holding ':' names another job's keys ('7:lock' is job 7's lock subkey): touch none
+  elseif not ok then
     reason = 'job key is not a hash'
   elseif not h[1] then
     if not h[2] and not h[3] then reason = 'job hash is missing' else reason = 'job hash has no payload' end

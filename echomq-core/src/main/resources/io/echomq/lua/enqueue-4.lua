@@ -3,6 +3,8 @@
 -- (due later, on the server clock). An idempotency key that is still inside its window returns
 -- the id it already maps to and adds nothing.
 --
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET, score = seq - priority * 2^42 (lowest claimed first)
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
 -- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
@@ -29,6 +31,21 @@ local SHIFT = 4398046511104 -- 2^42: priorities are whole bands of the score
 
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(pending, 'zset') or wrongType(delayed, 'zset') or wrongType(seqKey, 'string')
+if refused then return refused end
 local out = {}
 local ready = 0
 local scheduled = 0

@@ -3,6 +3,8 @@
 -- server clock) or, once it has spent max_attempts or the caller forbids a retry, goes to dead.
 -- Either way the error is kept in last_error.
 --
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+--
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
 -- KEYS[3] dead      emq:{q}:dead     ZSET, score = time of death in server ms
@@ -28,6 +30,21 @@ local jk = prefix .. 'job:' .. id
 
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(active, 'zset') or wrongType(delayed, 'zset') or wrongType(dead, 'zset') or wrongType(stats, 'hash')
+if refused then return refused end
 
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms')
 if not h[1] and not h[2] then return {-4, 0} end

@@ -1,4 +1,5 @@
--- purge-1.lua: deletes dead jobs for good: the hash, the lock subkey and the dead entry.
+-- purge-1.lua: deletes dead jobs for good: the hash, the lock subkey and the dead entry. For an id
+-- holding ':' only the dead entry goes: its would-be keys belong to another job ('7:lock' is job 7's lock).
 --
 -- KEYS[1] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- ARGV[1] prefix    emq:{q}:
@@ -19,8 +20,10 @@ end
 local purged = 0
 for _, id in ipairs(ids) do
   if redis.call('ZREM', dead, id) == 1 then
-    local jk = prefix .. 'job:' .. id
-    redis.call('DEL', jk, jk .. ':lock')
+    if not string.find(id, ':', 1, true) then
+      local jk = prefix .. 'job:' .. id
+      redis.call('DEL', jk, jk .. ':lock')
+    end
     purged = purged + 1
   end
 end

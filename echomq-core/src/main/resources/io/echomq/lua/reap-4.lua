@@ -2,7 +2,10 @@
 -- server clock. A lease is expired when its active score (the deadline) is at or before now; a
 -- lease extended in time has a later score and is never touched. The reaped attempt counts: a
 -- job that has spent max_attempts goes to dead with the reason instead. Safe to run from every
--- worker at once: each expired id is moved by exactly one call.
+-- worker at once: each expired id is moved by exactly one call. An id holding ':' (which would
+-- alias another job's keys) goes to dead without any of its would-be keys being touched.
+--
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET
@@ -21,13 +24,32 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(active, 'zset') or wrongType(pending, 'zset') or wrongType(dead, 'zset')
+if refused then return refused end
+
 local returned, died = 0, 0
 local expired = redis.call('ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 for _, id in ipairs(expired) do
   local jk = prefix .. 'job:' .. id
   redis.call('ZREM', active, id)
-  redis.call('DEL', jk .. ':lock')
-  local ok, h = pcall(redis.call, 'HMGET', jk, 'attempts', 'spent', 'max_attempts', 'score')
+  local aliased = string.find(id, ':', 1, true)
+  local ok, h = false, nil
+  if not aliased then
+    redis.call('DEL', jk .. ':lock')
+    ok, h = pcall(redis.call, 'HMGET', jk, 'attempts', 'spent', 'max_attempts', 'score')
+  end
   if not ok then
     redis.call('ZADD', dead, now, id)
     died = died + 1

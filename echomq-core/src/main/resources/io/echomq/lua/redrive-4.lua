@@ -1,6 +1,8 @@
 -- redrive-4.lua: moves dead jobs back to pending with a fresh budget of attempts. spent is reset
 -- to 0 while attempts (the fence) keeps rising. Each job goes to the back of its priority band.
--- A dead entry whose hash is missing or has no payload stays in dead.
+-- A dead entry whose hash is missing or has no payload stays in dead, and so does an id holding ':'.
+--
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
 -- KEYS[1] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET
@@ -18,6 +20,21 @@ local publish = 'PUBLISH'
 if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local SHIFT = 4398046511104
 
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(dead, 'zset') or wrongType(pending, 'zset') or wrongType(seqKey, 'string')
+if refused then return refused end
+
 local ids = {}
 if #ARGV > 3 then
   for i = 4, #ARGV do ids[#ids + 1] = ARGV[i] end
@@ -28,7 +45,7 @@ end
 local moved = 0
 for _, id in ipairs(ids) do
   local jk = prefix .. 'job:' .. id
-  if redis.call('ZSCORE', dead, id) and redis.call('TYPE', jk)['ok'] == 'hash'
+  if not string.find(id, ':', 1, true) and redis.call('ZSCORE', dead, id) and redis.call('TYPE', jk)['ok'] == 'hash'
       and redis.call('HEXISTS', jk, 'payload') == 1 then
     local p = tonumber(redis.call('HGET', jk, 'priority') or '0') or 0
     local seq = redis.call('INCR', seqKey)

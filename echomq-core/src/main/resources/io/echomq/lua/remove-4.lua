@@ -1,6 +1,9 @@
 -- remove-4.lua: deletes a job wherever it is. Refuses while the job's lock subkey is held (a
 -- worker is running it), unless forced by an operator. Also drops the job's idempotency key when
--- that key still names this job.
+-- that key still names this job. An id holding ':' is only dropped from the four sets: its
+-- would-be keys belong to another job.
+--
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET
 -- KEYS[2] active    emq:{q}:active   ZSET
@@ -17,6 +20,29 @@
 local prefix, id = ARGV[1], ARGV[2]
 local jk = prefix .. 'job:' .. id
 local lk = jk .. ':lock'
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(KEYS[1], 'zset') or wrongType(KEYS[2], 'zset') or wrongType(KEYS[3], 'zset') or wrongType(KEYS[4], 'zset')
+if refused then return refused end
+
+-- an id holding ':' has no keys of its own ('7:lock' would be job 7's lock subkey): only drop it from the sets
+if string.find(id, ':', 1, true) then
+  local found = 0
+  for i = 1, 4 do found = found + redis.call('ZREM', KEYS[i], id) end
+  if found == 0 then return -1 end
+  return 1
+end
 
 if ARGV[3] ~= '1' and redis.call('EXISTS', lk) == 1 then return 0 end
 

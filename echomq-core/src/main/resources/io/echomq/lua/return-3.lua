@@ -2,6 +2,8 @@
 -- back to pending at the score it was claimed with, so it keeps its place; spent drops by one,
 -- while attempts (the fence) is left alone, so the returning worker's attempt stays stale forever.
 --
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+--
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET
 -- KEYS[3] wake      emq:{q}:wake     pub/sub channel, told that a job is ready
@@ -24,6 +26,21 @@ local jk = prefix .. 'job:' .. id
 
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+-- Refuse, before any write, keys that another client replaced with another type: a job taken
+-- from one set whose ZADD into the next then failed would be lost from every set.
+local function wrongType(key, want)
+  local got = redis.call('TYPE', key)['ok']
+  if got ~= want and got ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
+      .. '; nothing was changed')
+  end
+  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
+  end
+end
+local refused = wrongType(active, 'zset') or wrongType(pending, 'zset')
+if refused then return refused end
 
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'score')
 if not h[1] and not h[2] then return -4 end

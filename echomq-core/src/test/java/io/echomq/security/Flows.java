@@ -1,0 +1,126 @@
+package io.echomq.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.echomq.lock.AcquireOptions;
+import io.echomq.lock.FencedWriteOutcome;
+import io.echomq.lock.Lease;
+import io.echomq.lock.LockClient;
+import io.echomq.lock.ReleaseOutcome;
+import io.echomq.lock.RenewOutcome;
+import io.echomq.queue.AckOutcome;
+import io.echomq.queue.EnqueueOptions;
+import io.echomq.queue.Job;
+import io.echomq.queue.JobRequest;
+import io.echomq.queue.Queue;
+import io.echomq.queue.QueueClient;
+import io.echomq.queue.RemoveOutcome;
+import io.echomq.queue.Worker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every command path of the library, run end to end: the lock (fenced and plain acquire, waiting
+ * with its release notification, renew, release by handle and by token, inspect, the watchdog's
+ * pipelined renewals, the guarded store, server feature detection) and the queue (enqueue in all
+ * its forms, claim, extend, progress, complete, fail, return, reap, stats, dead, redrive, purge,
+ * remove, inspect) and a worker (wake-ups, maintenance lock, promotion of a delayed job). Used to
+ * prove that an ACL line, a password or TLS leaves every path working.
+ */
+final class Flows {
+    private static final Duration TTL = Duration.ofSeconds(10);
+    private static final Duration LEASE = Duration.ofSeconds(10);
+
+    private Flows() {
+    }
+
+    /** Runs every lock path on {@code locks}. */
+    static void locks(LockClient locks) throws Exception {
+        assertThat(locks.serverDescription()).contains("Redis");
+
+        Lease fenced = locks.tryAcquire("sec-lock", TTL).orElseThrow();
+        assertThat(locks.tryAcquire("sec-lock", TTL)).isEmpty();
+        assertThat(locks.inspect("sec-lock").holderToken()).contains(fenced.token());
+        assertThat(fenced.renew(TTL)).isEqualTo(RenewOutcome.RENEWED);
+        assertThat(locks.renew("sec-lock", fenced.token(), TTL)).isEqualTo(RenewOutcome.RENEWED);
+        assertThat(locks.fencedStore().write("emq:guarded:sec", fenced.fence(), "v1"))
+                .isEqualTo(FencedWriteOutcome.WRITTEN);
+        assertThat(locks.fencedStore().read("emq:guarded:sec")).isPresent();
+
+        // a waiter subscribes to the release channel and is woken by the release script's PUBLISH
+        CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                return locks.acquire("sec-lock", TTL, Duration.ofSeconds(20));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> !waiter.isDone());
+        assertThat(fenced.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        Lease next = waiter.get(20, TimeUnit.SECONDS);
+        assertThat(next.fence()).isGreaterThan(fenced.fence());
+        assertThat(locks.release("sec-lock", fenced.token())).isEqualTo(ReleaseOutcome.NOT_OWNER);
+        assertThat(locks.release("sec-lock", next.token())).isEqualTo(ReleaseOutcome.RELEASED);
+
+        Lease plain = locks.tryAcquire("sec-plain", TTL, AcquireOptions.defaults().plain()).orElseThrow();
+        assertThat(plain.release()).isEqualTo(ReleaseOutcome.RELEASED);
+
+        // the watchdog renews on its own pipelined connection: the lock outlives its first ttl
+        Lease watched = locks.tryAcquire("sec-watched", Duration.ofMillis(1500),
+                AcquireOptions.defaults().withWatchdog()).orElseThrow();
+        await().during(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(10))
+                .until(() -> locks.inspect("sec-watched").holderToken().equals(Optional.of(watched.token())));
+        assertThat(watched.release()).as("renewed by the watchdog").isEqualTo(ReleaseOutcome.RELEASED);
+    }
+
+    /** Runs every queue and worker path on {@code client}. */
+    static void queues(QueueClient client) throws Exception {
+        assertThat(client.serverDescription()).contains("Redis");
+        Queue q = client.queue("sec");
+        String a = q.enqueue("a");
+        assertThat(q.enqueue("b".getBytes(), EnqueueOptions.defaults().withPriority(5).withMaxAttempts(2)
+                .withIdempotencyKey("k-1", Duration.ofMinutes(1))).created()).isTrue();
+        q.enqueueAll(List.of(JobRequest.of("c"), JobRequest.of("d")));
+
+        Job first = q.claim(LEASE).orElseThrow();
+        assertThat(first.extend(LEASE)).isEqualTo(AckOutcome.EXTENDED);
+        assertThat(first.progress("50%")).isEqualTo(AckOutcome.RECORDED);
+        assertThat(first.complete()).isEqualTo(AckOutcome.COMPLETED);
+        List<Job> more = q.claim(3, LEASE);
+        assertThat(more).hasSize(3);
+        assertThat(more.get(0).failWithoutRetry("sec test")).isEqualTo(AckOutcome.DEAD);
+        assertThat(more.get(1).fail("retry me")).isEqualTo(AckOutcome.RETRYING);
+        assertThat(more.get(2).returnLease()).isEqualTo(AckOutcome.RETURNED);
+        assertThat(q.dead(10)).hasSize(1);
+        assertThat(q.redrive(10)).isEqualTo(1);
+        assertThat(q.reap(10).returned()).isZero();
+        assertThat(q.inspect(a)).isPresent();
+        String doomed = q.enqueue("doomed".getBytes(), EnqueueOptions.defaults().withDelay(Duration.ofHours(1))).id();
+        assertThat(q.remove(doomed, false)).isEqualTo(RemoveOutcome.REMOVED);
+        Job toKill = q.claim(LEASE).orElseThrow();
+        assertThat(toKill.failWithoutRetry("to purge")).isEqualTo(AckOutcome.DEAD);
+        assertThat(q.purgeDead(10)).isEqualTo(1);
+        assertThat(q.stats().dead()).isZero();
+
+        // a worker: wake-ups on the queue's channel, the maintenance lock, promotion of a due job
+        Set<String> done = ConcurrentHashMap.newKeySet();
+        List<String> ids = new ArrayList<>();
+        try (Worker w = client.worker("sec", job -> done.add(job.id())).concurrency(2)
+                .maintenanceInterval(Duration.ofMillis(100)).idlePoll(Duration.ofSeconds(30)).start()) {
+            await().atMost(Duration.ofSeconds(20)).until(w::isIdle);
+            for (int i = 0; i < 10; i++) {
+                ids.add(q.enqueue("w-" + i));
+            }
+            ids.add(q.enqueue("late".getBytes(), EnqueueOptions.defaults().withDelay(Duration.ofMillis(200))).id());
+            await().atMost(Duration.ofSeconds(20)).until(() -> done.containsAll(ids) && q.stats().drained());
+            assertThat(w.isRunning()).isTrue();
+        }
+    }
+}
