@@ -174,7 +174,11 @@ class ForeignDataTest extends SemanticsTestBase {
             assertThat(w.isRunning()).isTrue();
             assertThat(handled).isEmpty();
             assertThat(members(PENDING)).as("refused claims took nothing").containsExactlyElementsOf(ids);
-            assertThat(ids).allSatisfy(id -> assertThat(field(id, "state")).isEqualTo("pending"));
+            // a never-claimed job's hash is {payload} alone (state pending and attempts 0 are the defaults)
+            assertThat(ids).allSatisfy(id -> {
+                assertThat(queue.inspect(id).orElseThrow().state()).isEqualTo("pending");
+                assertThat(queue.inspect(id).orElseThrow().attempts()).isZero();
+            });
 
             raw().call("DEL", key);   // an operator repairs the key; the same worker carries on
             await().atMost(WAIT).until(() -> handled.size() == ids.size() && card(ACTIVE) == 0);
@@ -193,7 +197,8 @@ class ForeignDataTest extends SemanticsTestBase {
         raw().call("SET", PENDING, "junk");
         assertThatThrownBy(() -> queue.enqueue("b")).isInstanceOf(RedisCommandException.class)
                 .hasRootCauseMessage("WRONGTYPE emq:{q}:pending holds a string, not a zset; nothing was changed");
-        assertThat(field(id, "state")).isEqualTo("pending");
+        assertThat(queue.inspect(id).orElseThrow().state()).isEqualTo("pending");
+        assertThat(queue.inspect(id).orElseThrow().attempts()).isZero();
         @SuppressWarnings("unchecked")
         List<String> keys = (List<String>) raw().call("KEYS", "emq:{q}:job:*");
         assertThat(keys).as("the refused enqueue wrote no hash").containsExactly(jobKey(id));
