@@ -189,6 +189,11 @@ public final class RedlockClient implements AutoCloseable {
     /**
      * Fenced acquire that waits up to {@code maxWait}. See
      * {@link #acquire(String, Duration, Duration, AcquireOptions)}.
+     *
+     * @throws IllegalArgumentException if any argument is invalid
+     * @throws LockWaitTimeoutException if no attempt got a quorum before {@code maxWait} ran out
+     * @throws RedlockQuorumException if fewer than a quorum of masters answered
+     * @throws InterruptedException if the thread is interrupted while waiting
      */
     public Lease acquire(String resource, Duration ttl, Duration maxWait) throws InterruptedException {
         return acquire(resource, ttl, maxWait, AcquireOptions.defaults());
@@ -286,12 +291,18 @@ public final class RedlockClient implements AutoCloseable {
         return infos;
     }
 
-    /** @return master {@code i}'s URL (0-based, in the order given), any password replaced by {@code ***} */
+    /**
+     * @return master {@code i}'s URL (0-based, in the order given), any password replaced by {@code ***}
+     * @throws IndexOutOfBoundsException if {@code i} is not in {@code 0..masterCount()-1}
+     */
     public String masterUrl(int i) {
         return masters.describe(i);
     }
 
-    /** @return the Redis key that holds {@code resource}'s token on every master */
+    /**
+     * @return the Redis key that holds {@code resource}'s token on every master
+     * @throws IllegalArgumentException if the resource is invalid
+     */
     public String lockKey(String resource) {
         return keys.lock(Checks.name(resource, "resource"));
     }
