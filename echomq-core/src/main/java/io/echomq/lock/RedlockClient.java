@@ -7,9 +7,7 @@ import io.echomq.internal.LockKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.RedisUrls;
 import io.echomq.internal.RedlockMasters;
-import io.echomq.internal.Scripts;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 
 /**
  * Redlock: one lock over N independent Redis masters (no replication between them), as the Redis
@@ -83,10 +80,10 @@ public final class RedlockClient implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RedlockMasters masters;
+    private final RedlockRounds rounds;
     private final LockKeys keys;
     private final MonotonicClock clock;
     private final long retryDelayNanos;
-    private final int quorum;
     private volatile Watchdog watchdog;
     private final LeaseBackend leases = new LeaseBackend() {
         @Override
@@ -96,12 +93,12 @@ public final class RedlockClient implements AutoCloseable {
 
         @Override
         public CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAt) {
-            return renewAll(resource, token, ttlMillis, sentAt);
+            return rounds.renew(resource, token, ttlMillis, sentAt);
         }
 
         @Override
         public CompletableFuture<ReleaseOutcome> release(String resource, String token) {
-            return releaseAll(resource, token);
+            return rounds.release(resource, token);
         }
 
         @Override
@@ -115,7 +112,7 @@ public final class RedlockClient implements AutoCloseable {
         this.keys = new LockKeys(b.namespace);
         this.clock = b.clock;
         this.retryDelayNanos = b.retryDelay.toNanos();
-        this.quorum = masters.size() / 2 + 1;
+        this.rounds = new RedlockRounds(masters, keys, clock);
     }
 
     /**
@@ -142,7 +139,7 @@ public final class RedlockClient implements AutoCloseable {
 
     /** @return N/2+1, the number of masters that must agree */
     public int quorum() {
-        return quorum;
+        return rounds.quorum();
     }
 
     /**
@@ -246,7 +243,7 @@ public final class RedlockClient implements AutoCloseable {
     public ReleaseOutcome release(String resource, String token) {
         String r = Checks.name(resource, "resource");
         Checks.name(token, "token");
-        return RedisEngine.await(releaseAll(r, token), "REDLOCK release", r);
+        return RedisEngine.await(rounds.release(r, token), "REDLOCK release", r);
     }
 
     /**
@@ -263,7 +260,7 @@ public final class RedlockClient implements AutoCloseable {
         String r = Checks.name(resource, "resource");
         Checks.name(token, "token");
         long ms = LockClient.checkTtl(ttl);
-        return RedisEngine.await(renewAll(r, token, ms, clock.nanoTime()), "REDLOCK renew", r);
+        return RedisEngine.await(rounds.renew(r, token, ms, clock.nanoTime()), "REDLOCK renew", r);
     }
 
     /**
@@ -276,19 +273,7 @@ public final class RedlockClient implements AutoCloseable {
      */
     public List<Optional<LockInfo>> inspect(String resource) {
         String r = Checks.name(resource, "resource");
-        List<Reply<LockInfo>> replies = RedisEngine.await(onAll(i -> masters.<List<Object>>run(i, Scripts.INSPECT,
-                ScriptOutputType.MULTI, new String[] {keys.lock(r), keys.fence(r)})
-                .thenApply(x -> new LockInfo(r, (String) x.get(0), (Long) x.get(1), (Long) x.get(2)))),
-                "REDLOCK inspect", r);
-        int answered = answered(replies);
-        if (answered < quorum) {
-            throw quorumLost("REDLOCK inspect", r, replies);
-        }
-        List<Optional<LockInfo>> infos = new ArrayList<>();
-        for (Reply<LockInfo> reply : replies) {
-            infos.add(Optional.ofNullable(reply.value));
-        }
-        return infos;
+        return RedisEngine.await(rounds.inspect(r), "REDLOCK inspect", r);
     }
 
     /**
@@ -317,171 +302,16 @@ public final class RedlockClient implements AutoCloseable {
         masters.close();
     }
 
-    // ---------------------------------------------------------------- the algorithm
-
-    /** One master's answer: a value, or why it gave none. */
-    record Reply<T>(T value, Throwable failure) {
-    }
-
-    /** Sends {@code op} to every master at once; completes when each has answered or failed. */
-    private <T> CompletableFuture<List<Reply<T>>> onAll(IntFunction<CompletableFuture<T>> op) {
-        List<CompletableFuture<Reply<T>>> sent = new ArrayList<>();
-        for (int i = 0; i < masters.size(); i++) {
-            CompletableFuture<T> f;
-            try {
-                f = op.apply(i);
-            } catch (RuntimeException e) {
-                f = CompletableFuture.failedFuture(e);
-            }
-            sent.add(f.handle((v, e) -> new Reply<>(e == null ? v : null, e == null ? null : RedisEngine.unwrap(e))));
-        }
-        return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]))
-                .thenApply(done -> sent.stream().map(CompletableFuture::join).toList());
-    }
-
-    private static int answered(List<? extends Reply<?>> replies) {
-        int n = 0;
-        for (Reply<?> r : replies) {
-            if (r.failure() == null) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    private RedlockQuorumException quorumLost(String command, String resource, List<? extends Reply<?>> replies) {
-        StringBuilder failed = new StringBuilder();
-        Throwable first = null;
-        for (int i = 0; i < replies.size(); i++) {
-            Throwable f = replies.get(i).failure();
-            if (f != null) {
-                first = first == null ? f : first;
-                Throwable root = f.getCause() != null ? f.getCause() : f;
-                failed.append(failed.length() == 0 ? "" : ", ").append(masters.describe(i)).append(" (")
-                        .append(root.getMessage()).append(')');
-            }
-        }
-        return new RedlockQuorumException(command, resource, answered(replies), quorum, masters.size(),
-                failed.toString(), first);
-    }
-
+    /** One attempt through {@link RedlockRounds#acquire}; a grant becomes a {@link Lease}. */
     private CompletableFuture<Optional<Lease>> attempt(String resource, long ttlMillis, AcquireOptions options) {
-        String token = newToken();
-        String lockKey = keys.lock(resource);
-        String ttl = Long.toString(ttlMillis);
-        long start = clock.nanoTime();
-        CompletableFuture<List<Reply<Long>>> sent;
-        if (options.isFenced()) {
-            sent = onAll(i -> masters.<List<Object>>run(i, Scripts.ACQUIRE, ScriptOutputType.MULTI,
-                    new String[] {lockKey, keys.fence(resource)}, token, ttl)
-                    .thenApply(x -> (Long) x.get(0) == 1 ? (Long) x.get(1) : (Long) 0L));
-        } else {
-            // A plain grant counts as fence 0; a refusal as -1.
-            sent = onAll(i -> masters.setNxPx(i, lockKey, token, ttlMillis).thenApply(ok -> ok ? 0L : -1L));
-        }
-        return sent.thenCompose(replies -> {
-            int granted = 0;
-            long best = 0;
-            for (Reply<Long> reply : replies) {
-                if (reply.failure() == null && (options.isFenced() ? reply.value() > 0 : reply.value() == 0)) {
-                    granted++;
-                    best = Math.max(best, reply.value());
-                }
+        return rounds.acquire(resource, newToken(), ttlMillis, options.isFenced()).thenApply(grant -> grant.map(g -> {
+            Lease lease = new Lease(leases, resource, g.token(), g.fence(), ttlMillis, g.startNanos(),
+                    options.hasWatchdog());
+            if (options.hasWatchdog()) {
+                watchdog().watch(lease);
             }
-            long fence = best;
-            if (granted < quorum) {
-                return undo(resource, token, replies);
-            }
-            // Write the fence back before the lease is handed out, so that the next grant's quorum,
-            // which overlaps ours, counts on from it. Best-effort: a master that fails it is ignored.
-            CompletableFuture<?> raised = options.isFenced()
-                    ? onAll(i -> masters.run(i, Scripts.FENCE_RAISE, ScriptOutputType.INTEGER,
-                            new String[] {keys.fence(resource)}, Long.toString(fence)))
-                    : CompletableFuture.completedFuture(null);
-            return raised.thenCompose(done -> {
-                long end = clock.nanoTime();
-                if (end - Lease.deadline(start, ttlMillis) >= 0) {
-                    return undo(resource, token, replies);   // no validity left: ttl − elapsed − drift <= 0
-                }
-                Lease lease = new Lease(leases, resource, token, fence, ttlMillis, start, options.hasWatchdog());
-                if (options.hasWatchdog()) {
-                    watchdog().watch(lease);
-                }
-                return CompletableFuture.completedFuture(Optional.of(lease));
-            });
-        });
-    }
-
-    /**
-     * Releases {@code token} on every master, even where the acquire got no answer; then fails
-     * with a {@link RedlockQuorumException} if the acquire's {@code replies} had no quorum of
-     * answers, or answers empty.
-     */
-    private CompletableFuture<Optional<Lease>> undo(String resource, String token, List<? extends Reply<?>> replies) {
-        return onAll(i -> releaseOn(i, resource, token)).thenApply(released -> {
-            if (answered(replies) < quorum) {
-                throw quorumLost("REDLOCK acquire", resource, replies);
-            }
-            return Optional.<Lease>empty();
-        });
-    }
-
-    private CompletableFuture<ReleaseOutcome> releaseOn(int i, String resource, String token) {
-        return masters.<Long>run(i, Scripts.RELEASE, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(resource), keys.channel(resource)}, token, "PUBLISH")
-                .thenApply(ReleaseOutcome::ofCode);
-    }
-
-    private CompletableFuture<ReleaseOutcome> releaseAll(String resource, String token) {
-        return onAll(i -> releaseOn(i, resource, token)).thenApply(replies -> {
-            boolean notOwner = false;
-            for (Reply<ReleaseOutcome> r : replies) {
-                if (r.value == ReleaseOutcome.RELEASED) {
-                    return ReleaseOutcome.RELEASED;
-                }
-                notOwner |= r.value == ReleaseOutcome.NOT_OWNER;
-            }
-            if (notOwner) {
-                return ReleaseOutcome.NOT_OWNER;
-            }
-            if (answered(replies) < quorum) {
-                throw quorumLost("REDLOCK release", resource, replies);
-            }
-            return ReleaseOutcome.EXPIRED;
-        });
-    }
-
-    /**
-     * Renews on every master. RENEWED needs a quorum of renewals that came back before the new
-     * validity ran out; a quorum that came back too late counts as EXPIRED (the lease cannot be
-     * relied on). NOT_OWNER or EXPIRED need enough definite answers that no quorum can still hold
-     * the token; anything in between is unknown and fails.
-     */
-    private CompletableFuture<RenewOutcome> renewAll(String resource, String token, long ttlMillis, long sentAt) {
-        String ttl = Long.toString(ttlMillis);
-        return onAll(i -> masters.<Long>run(i, Scripts.RENEW, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(resource)}, token, ttl).thenApply(RenewOutcome::ofCode))
-                .thenApply(replies -> {
-                    long end = clock.nanoTime();
-                    int renewed = 0;
-                    int lost = 0;
-                    boolean notOwner = false;
-                    for (Reply<RenewOutcome> r : replies) {
-                        if (r.value == RenewOutcome.RENEWED) {
-                            renewed++;
-                        } else if (r.value != null) {
-                            lost++;
-                            notOwner |= r.value == RenewOutcome.NOT_OWNER;
-                        }
-                    }
-                    if (renewed >= quorum) {
-                        return end - Lease.deadline(sentAt, ttlMillis) < 0 ? RenewOutcome.RENEWED : RenewOutcome.EXPIRED;
-                    }
-                    if (lost > masters.size() - quorum) {
-                        return notOwner ? RenewOutcome.NOT_OWNER : RenewOutcome.EXPIRED;
-                    }
-                    throw quorumLost("REDLOCK renew", resource, replies);
-                });
+            return lease;
+        }));
     }
 
     private Watchdog watchdog() {
@@ -493,7 +323,7 @@ public final class RedlockClient implements AutoCloseable {
                     w = new Watchdog(clock, () -> new Watchdog.Batch() {
                         @Override
                         public CompletableFuture<RenewOutcome> renew(Lease lease, long ttlMillis, long sentAt) {
-                            return renewAll(lease.resource(), lease.token(), ttlMillis, sentAt);
+                            return rounds.renew(lease.resource(), lease.token(), ttlMillis, sentAt);
                         }
 
                         @Override

@@ -276,10 +276,11 @@ class RedlockTest {
 
     @Test
     void theWatchdogRenewsOnEveryMaster() {
-        Lease lease = redlock.tryAcquire("orders", Duration.ofMillis(600), AcquireOptions.defaults().withWatchdog())
+        Lease lease = redlock.tryAcquire("orders", Duration.ofMillis(1_500), AcquireOptions.defaults().withWatchdog())
                 .orElseThrow();
 
-        await().during(Duration.ofMillis(1_500)).atMost(Duration.ofSeconds(5)).until(lease::isHeld);
+        // Held for twice its ttl: only renewals by a quorum (every 500 ms) can have moved its deadline.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(15)).until(lease::isHeld);
         assertThat(onEach(LOCK)).isEqualTo(all(lease.token()));
         assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
         assertThat(onEach(LOCK)).isEqualTo(all(null));
@@ -288,10 +289,12 @@ class RedlockTest {
     @Test
     void acquireRetriesUntilTheHolderExpiresOrTheWaitRunsOut() throws Exception {
         RedlockClient other = masters.client(b -> b.retryDelay(Duration.ofMillis(20)));
-        redlock.tryAcquire("orders", Duration.ofMillis(400)).orElseThrow();
+        Lease first = redlock.tryAcquire("orders", Duration.ofMillis(400)).orElseThrow();
 
         Lease next = other.acquire("orders", Duration.ofSeconds(30), Duration.ofSeconds(10));
-        assertThat(next.fence()).isEqualTo(2);
+        // Higher, but not necessarily by one: an attempt that caught the first lease expired on
+        // some masters only also counted there before it was undone.
+        assertThat(next.fence()).isGreaterThan(first.fence());
 
         assertThatThrownBy(() -> redlock.acquire("orders", Duration.ofSeconds(1), Duration.ofMillis(200)))
                 .isInstanceOf(LockWaitTimeoutException.class)
