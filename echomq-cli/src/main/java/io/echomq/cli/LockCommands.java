@@ -57,6 +57,11 @@ final class LockCommands {
                     + "an odd number, at least 3, each a different server. Separate the URLs with commas, "
                     + "or repeat the option. The lock is granted only by a majority (N/2+1) of them."})
         List<String> redlock;
+        @Option(names = "--master-timeout", paramLabel = "<ms>", defaultValue = "1000",
+                description = "With --redlock: how long one command may take on one master, in milliseconds "
+                    + "(default ${DEFAULT-VALUE}). Keep it well under --ttl: a master that hangs costs this much "
+                    + "of the lease's validity.")
+        long masterTimeoutMillis;
         @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
         String resource;
 
@@ -80,10 +85,16 @@ final class LockCommands {
          *
          * @throws IllegalArgumentException if the list is not an odd number of at least 3 distinct,
          *     well-formed URLs
+         * @throws ParameterException if {@code --master-timeout} is outside 1..60000 ms
          * @throws io.echomq.RedisCommandException if fewer than a quorum can be reached
          */
         RedlockClient connectRedlock() {
-            return RedlockClient.create(redlock);
+            if (masterTimeoutMillis < 1 || masterTimeoutMillis > 60_000) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--master-timeout': "
+                        + masterTimeoutMillis + " is not a timeout; give 1..60000 milliseconds");
+            }
+            return RedlockClient.builder().redisUrls(redlock)
+                    .masterTimeout(Duration.ofMillis(masterTimeoutMillis)).build();
         }
     }
 

@@ -163,6 +163,10 @@ class RedlockCommandsTest {
 
         EmqRun badTtl = emq("lock", "acquire", "orders", "--ttl", "0", "--redlock", masters);
         assertThat(badTtl.code()).isEqualTo(2);
+        EmqRun badTimeout = emq("lock", "acquire", "orders", "--ttl", "1000", "--redlock", masters,
+                "--master-timeout", "0");
+        assertThat(badTimeout.code()).isEqualTo(2);
+        assertThat(badTimeout.err()).startsWith("emq lock acquire: Invalid value for option '--master-timeout': 0");
         assertThat(onEach(LOCK)).containsExactly(null, null, null);
     }
 }

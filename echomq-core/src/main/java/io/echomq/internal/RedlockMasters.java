@@ -41,6 +41,8 @@ import java.util.function.Function;
  * <p>Every failure is a {@link RedisCommandException} whose command names the master.
  */
 public final class RedlockMasters implements AutoCloseable {
+    /** A connect (TCP, TLS, HELLO) may take longer than one command; a refused one fails at once anyway. */
+    private static final Duration MIN_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     private final RedisClient client;
     private final List<Master> masters;
 
@@ -64,7 +66,7 @@ public final class RedlockMasters implements AutoCloseable {
 
     /**
      * Opens one connection to each master, all in parallel, and waits for them (each bounded by
-     * the connect timeout). Masters that cannot be reached are kept and retried on use.
+     * the connect timeout: the command timeout, but at least 2 s). Masters that cannot be reached are kept and retried on use.
      *
      * @param uris the masters, already checked
      * @param commandTimeout the timeout of one command on one master
@@ -75,8 +77,8 @@ public final class RedlockMasters implements AutoCloseable {
      */
     public static RedlockMasters connect(List<RedisURI> uris, Duration commandTimeout, int minConnected) {
         RedisClient client = RedisClient.create();
-        Duration connectTimeout = commandTimeout.compareTo(Duration.ofSeconds(1)) > 0 ? commandTimeout
-                : Duration.ofSeconds(1);
+        Duration connectTimeout = commandTimeout.compareTo(MIN_CONNECT_TIMEOUT) > 0 ? commandTimeout
+                : MIN_CONNECT_TIMEOUT;
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
