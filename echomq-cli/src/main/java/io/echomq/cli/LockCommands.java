@@ -5,9 +5,11 @@ import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.LockInfo;
 import io.echomq.lock.LockWaitTimeoutException;
+import io.echomq.lock.RedlockClient;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,6 +26,9 @@ import picocli.CommandLine.Spec;
  * when it exits: an acquired lock lives until its ttl, and a script keeps the printed token to
  * release or renew it later.
  *
+ * <p>With {@code --redlock URL,URL,…} every subcommand works on Redlock over those independent
+ * masters instead of one {@code --redis} server (see {@code docs/scaling.md}).
+ *
  * <p>Our tokens are hex, but a token minted by another client may start with {@code -}, so these
  * subcommands have no short
  * options (only {@code --help}, not {@code -h}): any argument that is not one of their long
@@ -39,7 +44,7 @@ final class LockCommands {
     private LockCommands() {
     }
 
-    /** What every lock subcommand takes: help, the Redis URL and the resource. */
+    /** What every lock subcommand takes: help, the Redis URL (or the Redlock masters) and the resource. */
     abstract static class Subcommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -47,8 +52,50 @@ final class LockCommands {
         HelpOption help;
         @Mixin
         RedisOptions redis;
+        @Option(names = "--redlock", paramLabel = "URL,URL,...", split = ",",
+                description = {"Use Redlock over these independent masters instead of one --redis server: "
+                    + "an odd number, at least 3, each a different server. Separate the URLs with commas, "
+                    + "or repeat the option. The lock is granted only by a majority (N/2+1) of them."})
+        List<String> redlock;
+        @Option(names = "--master-timeout", paramLabel = "<ms>", defaultValue = "1000",
+                description = "With --redlock: how long one command may take on one master, in milliseconds "
+                    + "(default ${DEFAULT-VALUE}). Keep it well under --ttl: a master that hangs costs this much "
+                    + "of the lease's validity.")
+        long masterTimeoutMillis;
         @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
         String resource;
+
+        /**
+         * @return whether {@code --redlock} was given
+         * @throws ParameterException if {@code --redis} was given with it
+         */
+        boolean isRedlock() {
+            if (redlock == null) {
+                return false;
+            }
+            if (spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
+                throw new ParameterException(spec.commandLine(), "--redis and --redlock cannot be combined: "
+                        + "give one server with --redis, or the Redlock masters with --redlock");
+            }
+            return true;
+        }
+
+        /**
+         * Connects to the {@code --redlock} masters.
+         *
+         * @throws IllegalArgumentException if the list is not an odd number of at least 3 distinct,
+         *     well-formed URLs
+         * @throws ParameterException if {@code --master-timeout} is outside 1..60000 ms
+         * @throws io.echomq.RedisCommandException if fewer than a quorum can be reached
+         */
+        RedlockClient connectRedlock() {
+            if (masterTimeoutMillis < 1 || masterTimeoutMillis > 60_000) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--master-timeout': "
+                        + masterTimeoutMillis + " is not a timeout; give 1..60000 milliseconds");
+            }
+            return RedlockClient.builder().redisUrls(redlock)
+                    .masterTimeout(Duration.ofMillis(masterTimeoutMillis)).build();
+        }
     }
 
     /** {@code emq lock acquire <resource> --ttl <ms> [--wait <ms>] [--plain]}. */
@@ -74,8 +121,14 @@ final class LockCommands {
             AcquireOptions options = plain ? AcquireOptions.defaults().plain() : AcquireOptions.defaults();
             PrintWriter out = spec.commandLine().getOut();
             Optional<Lease> lease;
-            try (LockClient locks = redis.connect()) {
-                lease = wait == null ? locks.tryAcquire(resource, ttl, options) : await(locks, ttl, wait, options);
+            if (isRedlock()) {
+                try (RedlockClient locks = connectRedlock()) {
+                    lease = wait == null ? locks.tryAcquire(resource, ttl, options) : await(locks, ttl, wait, options);
+                }
+            } else {
+                try (LockClient locks = redis.connect()) {
+                    lease = wait == null ? locks.tryAcquire(resource, ttl, options) : await(locks, ttl, wait, options);
+                }
             }
             if (lease.isEmpty()) {
                 out.println("nil");
@@ -87,6 +140,16 @@ final class LockCommands {
         }
 
         private Optional<Lease> await(LockClient locks, Duration ttl, Duration wait, AcquireOptions options)
+                throws InterruptedException {
+            try {
+                return Optional.of(locks.acquire(resource, ttl, wait, options));
+            } catch (LockWaitTimeoutException e) {
+                spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
+                return Optional.empty();
+            }
+        }
+
+        private Optional<Lease> await(RedlockClient locks, Duration ttl, Duration wait, AcquireOptions options)
                 throws InterruptedException {
             try {
                 return Optional.of(locks.acquire(resource, ttl, wait, options));
@@ -111,6 +174,12 @@ final class LockCommands {
         public Integer call() {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
+            if (isRedlock()) {
+                try (RedlockClient locks = connectRedlock()) {
+                    spec.commandLine().getOut().println(locks.release(resource, token));
+                }
+                return ExitCodes.OK;
+            }
             try (LockClient locks = redis.connect()) {
                 spec.commandLine().getOut().println(locks.release(resource, token));
             }
@@ -134,6 +203,12 @@ final class LockCommands {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
             Duration ttl = ttl(spec, ttlMillis);
+            if (isRedlock()) {
+                try (RedlockClient locks = connectRedlock()) {
+                    spec.commandLine().getOut().println(locks.renew(resource, token, ttl));
+                }
+                return ExitCodes.OK;
+            }
             try (LockClient locks = redis.connect()) {
                 spec.commandLine().getOut().println(locks.renew(resource, token, ttl));
             }
@@ -145,12 +220,21 @@ final class LockCommands {
     @Command(name = "inspect",
             description = {"Prints the holder's token, its remaining ttl and the last fence.",
                 "Read in one step, as%n  held token=<token> ttl_ms=<ms> fence=<n>%nor%n  free fence=<n>%n"
-                    + "ttl_ms=-1 (no expiry) marks a lock set without a ttl, which nothing will ever evict."})
+                    + "ttl_ms=-1 (no expiry) marks a lock set without a ttl, which nothing will ever evict.",
+                "With --redlock: first held token=<token> masters=<k>/<n> fence=<largest> when one token "
+                    + "holds a majority, else free fence=<largest>; then one line per master, "
+                    + "master <url> followed by the line above, or unreachable."})
     static final class Inspect extends Subcommand {
 
         @Override
         public Integer call() {
             checkName(spec, resource, "<resource>");
+            if (isRedlock()) {
+                try (RedlockClient locks = connectRedlock()) {
+                    spec.commandLine().getOut().print(RedlockInspect.describe(locks, locks.inspect(resource)));
+                }
+                return ExitCodes.OK;
+            }
             LockInfo info;
             try (LockClient locks = redis.connect()) {
                 info = locks.inspect(resource);

@@ -14,6 +14,8 @@ public final class Scripts {
     public static final LuaScript INSPECT = LuaScript.load("inspect", 2);
     /** Write a value only if the writer's fence is not older than the stored one. */
     public static final LuaScript FENCED_WRITE = LuaScript.load("fenced-write", 1);
+    /** Redlock: raise a master's fence counter to at least a lease's fence, never lower it. */
+    public static final LuaScript FENCE_RAISE = LuaScript.load("fence-raise", 1);
 
     /** Queue: add one or many jobs, with idempotency keys, delays and priorities. */
     public static final LuaScript ENQUEUE = LuaScript.load("enqueue", 4);
@@ -47,6 +49,6 @@ public final class Scripts {
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, RELEASE, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
-                PARTITIONS);
+                PARTITIONS, FENCE_RAISE);
     }
 }

@@ -38,7 +38,7 @@ public final class Lease implements AutoCloseable {
 
     private enum Status { HELD, RELEASED, LOST }
 
-    private final LockClient client;
+    private final LeaseBackend backend;
     private final String resource;
     private final String token;
     private final long fence;
@@ -50,9 +50,9 @@ public final class Lease implements AutoCloseable {
     private final AtomicBoolean deadlineGuarded = new AtomicBoolean();
     private final AtomicReference<ReleaseOutcome> releaseOutcome = new AtomicReference<>();
 
-    Lease(LockClient client, String resource, String token, long fence, long ttlMillis, long startNanos,
+    Lease(LeaseBackend backend, String resource, String token, long fence, long ttlMillis, long startNanos,
           boolean watchdog) {
-        this.client = client;
+        this.backend = backend;
         this.resource = resource;
         this.token = token;
         this.fence = fence;
@@ -92,7 +92,9 @@ public final class Lease implements AutoCloseable {
     /**
      * @return the fence: a number that strictly increases across every grant of this resource,
      *     forever. Pass it to a guarded store ({@link FencedStore}, or SQL
-     *     {@code UPDATE … WHERE fence <= ?}) so that it refuses a stale holder.
+     *     {@code UPDATE … WHERE fence <= ?}) so that it refuses a stale holder. On a lease from
+     *     {@link RedlockClient} it is best-effort: the largest of the granting masters' own
+     *     counters, which is not consensus and can fail to rise (see {@link RedlockClient}).
      * @throws IllegalStateException if the lease was acquired with {@link AcquireOptions#plain()}
      */
     public long fence() {
@@ -121,7 +123,7 @@ public final class Lease implements AutoCloseable {
         if (status.get() != Status.HELD) {
             return Duration.ZERO;
         }
-        long left = validUntilNanos - client.clock().nanoTime();
+        long left = validUntilNanos - backend.clock().nanoTime();
         return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
@@ -130,7 +132,7 @@ public final class Lease implements AutoCloseable {
      *     before its local deadline. A local belief only; fence your writes for certainty.
      */
     public boolean isHeld() {
-        return status.get() == Status.HELD && client.clock().nanoTime() < validUntilNanos;
+        return status.get() == Status.HELD && backend.clock().nanoTime() < validUntilNanos;
     }
 
     /** @return whether the lease was lost (see {@link LossReason}) */
@@ -219,8 +221,8 @@ public final class Lease implements AutoCloseable {
         if (dead.isPresent()) {
             return CompletableFuture.completedFuture(dead.get());
         }
-        long sentAt = client.clock().nanoTime();
-        return client.renewCommand(client.engine().main(), resource, token, ms)
+        long sentAt = backend.clock().nanoTime();
+        return backend.renew(resource, token, ms, sentAt)
                 .thenApply(outcome -> {
                     onRenewReply(outcome, sentAt, ms);
                     return outcome;
@@ -230,7 +232,7 @@ public final class Lease implements AutoCloseable {
     /** @return the answer for a lease that must not be renewed, or empty if it may be */
     Optional<RenewOutcome> refuseRenewal() {
         Status s = status.get();
-        if (s == Status.HELD && client.clock().nanoTime() >= validUntilNanos) {
+        if (s == Status.HELD && backend.clock().nanoTime() >= validUntilNanos) {
             markLost(LossReason.DEADLINE_PASSED);
             s = status.get();
         }
@@ -273,7 +275,7 @@ public final class Lease implements AutoCloseable {
         if (known != null) {
             return CompletableFuture.completedFuture(known);
         }
-        return client.releaseCommand(resource, token).thenApply(outcome -> {
+        return backend.release(resource, token).thenApply(outcome -> {
             if (outcome == ReleaseOutcome.RELEASED) {
                 status.compareAndSet(Status.HELD, Status.RELEASED);
             } else if (releaseOutcome.get() == null) {
@@ -314,7 +316,7 @@ public final class Lease implements AutoCloseable {
 
     private void guardDeadline() {
         if (deadlineGuarded.compareAndSet(false, true)) {
-            client.watchdog().guardDeadline(this);
+            backend.guardDeadline(this);
         }
     }
 

@@ -74,6 +74,27 @@ public final class LockClient implements AutoCloseable {
     private final Duration commandTimeout;
     private final WaitLine waitLine = new WaitLine();
     private volatile Watchdog watchdog;
+    private final LeaseBackend leases = new LeaseBackend() {
+        @Override
+        public MonotonicClock clock() {
+            return clock;
+        }
+
+        @Override
+        public CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAt) {
+            return renewCommand(engine.main(), resource, token, ttlMillis);
+        }
+
+        @Override
+        public CompletableFuture<ReleaseOutcome> release(String resource, String token) {
+            return releaseCommand(resource, token);
+        }
+
+        @Override
+        public void guardDeadline(Lease lease) {
+            watchdog().guardDeadline(lease);
+        }
+    };
 
     private LockClient(Builder b, RedisEngine engine) {
         this.engine = engine;
@@ -330,7 +351,20 @@ public final class LockClient implements AutoCloseable {
             synchronized (this) {
                 w = watchdog;
                 if (w == null) {
-                    w = new Watchdog(this, engine::pipelined);
+                    w = new Watchdog(clock, () -> {
+                        io.lettuce.core.api.StatefulConnection<String, String> conn = engine.pipelined();
+                        return new Watchdog.Batch() {
+                            @Override
+                            public CompletableFuture<RenewOutcome> renew(Lease lease, long ttlMillis, long sentAt) {
+                                return renewCommand(conn, lease.resource(), lease.token(), ttlMillis);
+                            }
+
+                            @Override
+                            public void flush() {
+                                conn.flushCommands();
+                            }
+                        };
+                    });
                     watchdog = w;
                 }
             }
@@ -443,7 +477,7 @@ public final class LockClient implements AutoCloseable {
     }
 
     private Lease grant(String resource, String token, long fence, long ttlMillis, long start, AcquireOptions o) {
-        Lease lease = new Lease(this, resource, token, fence, ttlMillis, start, o.hasWatchdog());
+        Lease lease = new Lease(leases, resource, token, fence, ttlMillis, start, o.hasWatchdog());
         if (o.hasWatchdog()) {
             watchdog().watch(lease);
         }

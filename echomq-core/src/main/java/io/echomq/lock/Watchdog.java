@@ -1,10 +1,10 @@
 package io.echomq.lock;
 
 import io.echomq.MonotonicClock;
-import io.lettuce.core.api.StatefulConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,9 +33,8 @@ final class Watchdog implements AutoCloseable {
     private static final long COALESCE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final LockClient client;
     private final MonotonicClock clock;
-    private final Supplier<StatefulConnection<String, String>> connection;
+    private final Supplier<Batch> batches;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final PriorityQueue<Slot> queue = new PriorityQueue<>();
@@ -65,10 +64,20 @@ final class Watchdog implements AutoCloseable {
         }
     }
 
-    Watchdog(LockClient client, Supplier<StatefulConnection<String, String>> connection) {
-        this.client = client;
-        this.clock = client.clock();
-        this.connection = connection;
+    /**
+     * Where one pass of renewals goes: {@link #renew} queues a token-checked renewal (its future
+     * fails when the outcome is unknown), {@link #flush} sends everything queued.
+     */
+    interface Batch {
+        CompletableFuture<RenewOutcome> renew(Lease lease, long ttlMillis, long sentAtNanos);
+
+        void flush();
+    }
+
+    /** @param batches opens the batch of one pass; called at most once per pass, on this thread */
+    Watchdog(MonotonicClock clock, Supplier<Batch> batches) {
+        this.clock = clock;
+        this.batches = batches;
         this.thread = new Thread(this::loop, "emq-lease-watchdog");
         this.thread.setDaemon(true);
         this.thread.start();
@@ -151,7 +160,7 @@ final class Watchdog implements AutoCloseable {
 
     private void process(List<Entry> batch) {
         boolean sent = false;
-        StatefulConnection<String, String> conn = null;
+        Batch conn = null;
         for (Entry e : batch) {
             Lease lease = e.lease;
             if (!lease.isActive()) {
@@ -168,12 +177,12 @@ final class Watchdog implements AutoCloseable {
                 continue;
             }
             if (conn == null) {
-                conn = connection.get();
+                conn = batches.get();
             }
             long ttl = lease.ttl().toMillis();
             e.inFlight = true;
             schedule(e, lease.validUntilNanos());
-            client.renewCommand(conn, lease.resource(), lease.token(), ttl).whenComplete((outcome, err) -> {
+            conn.renew(lease, ttl, now).whenComplete((outcome, err) -> {
                 e.inFlight = false;
                 if (err != null) {
                     log.debug("renewal of '{}' failed; retrying", lease.resource(), err);
@@ -190,7 +199,7 @@ final class Watchdog implements AutoCloseable {
             sent = true;
         }
         if (sent) {
-            conn.flushCommands();
+            conn.flush();
         }
     }
 

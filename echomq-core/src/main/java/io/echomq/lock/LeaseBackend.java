@@ -1,0 +1,33 @@
+package io.echomq.lock;
+
+import io.echomq.MonotonicClock;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What a {@link Lease} needs from the client that granted it: its clock, a token-checked renewal
+ * and release, and a deadline timer. {@link LockClient} answers from one server;
+ * {@link RedlockClient} answers from a quorum of independent masters. The lease's own rules (never
+ * revive a lost lease, remember the first release answer, loss is an event) stay in {@link Lease}.
+ */
+interface LeaseBackend {
+
+    /** @return the monotonic clock of the lease's local deadline */
+    MonotonicClock clock();
+
+    /**
+     * Renews {@code resource} to {@code ttlMillis} while it holds {@code token}. The future fails
+     * with a {@link io.echomq.RedisCommandException} when the outcome is unknown.
+     *
+     * @param sentAtNanos the clock reading taken just before this call; the new deadline counts from it
+     */
+    CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAtNanos);
+
+    /**
+     * Deletes {@code resource} while it holds {@code token}. The future fails with a
+     * {@link io.echomq.RedisCommandException} when the outcome is unknown.
+     */
+    CompletableFuture<ReleaseOutcome> release(String resource, String token);
+
+    /** Arms the timer that marks {@code lease} lost when its local deadline passes. */
+    void guardDeadline(Lease lease);
+}
