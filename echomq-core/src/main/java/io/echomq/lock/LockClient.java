@@ -234,7 +234,13 @@ public final class LockClient implements AutoCloseable {
                 if (!subscribed) {
                     // Retry once the subscription is live, so that no release can slip past. If
                     // subscribing failed, carry on with the fallback poll alone rather than spin.
-                    awaitQuietly(waiter.subscribed(), Math.min(left, pollNanos));
+                    // Never past the holder's remaining ttl, though: a lock that expires while the
+                    // subscription is still on its way is taken at its ttl, not at the poll.
+                    long bound = Math.min(left, pollNanos);
+                    if (last.pttlMillis > 0) {
+                        bound = Math.min(bound, TimeUnit.MILLISECONDS.toNanos(last.pttlMillis) + 1);
+                    }
+                    awaitQuietly(waiter.subscribed(), bound);
                     subscribed = waiter.subscribed().isDone();
                 } else {
                     long pause = jitteredPoll();
