@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  * <pre>
  * emq bench locks [--threads 1,16,64] [--seconds 5] [--redis URL]   # vs Redisson RLock and a bare Lettuce loop
  * emq bench queue [--jobs 100000] [--concurrency 50] [--redis URL]  # vs BullMQ
- * emq bench scaling [--jobs 20000] [--partitions 6] [--rounds 3]     # one sharded queue, 1 master vs 3
+ * emq bench scaling [--jobs 40000] [--partitions 6] [--rounds 5]     # one sharded queue, 1 master vs 3
  * </pre>
  *
  * <p>Figures and ratios go to stdout, progress to stderr. The last line of each bench is a

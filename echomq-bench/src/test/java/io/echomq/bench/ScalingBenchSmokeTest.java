@@ -40,7 +40,8 @@ class ScalingBenchSmokeTest {
         assertThat(out).contains("server: Redis ").contains("3-master cluster of the same binary");
         for (String topology : new String[] {"warm-up, 1 master", "warm-up, 3 masters", "1 master", "3 masters",
                 "1 master, plain queue"}) {
-            Matcher row = Pattern.compile("(?m)^" + Pattern.quote(topology) + " +([0-9,]+) jobs/s +server CPU +([0-9.]+)"
+            Matcher row = Pattern.compile("(?m)^" + Pattern.quote(topology)
+                    + " +([0-9,]+) jobs/s +server CPU +([0-9.]+)"
                     + " us/job +client CPU +([0-9.]+) us/job +script calls ([0-9.]+)/job +CPUs obtained ([0-9.]+)$")
                     .matcher(out);
             assertThat(row.find()).as(topology + " in\n" + out).isTrue();
@@ -48,15 +49,18 @@ class ScalingBenchSmokeTest {
                 assertThat(number(row.group(g))).as(topology + ", figure " + g).isPositive();
             }
         }
-        assertThat(out).containsPattern("(?m)^masters bound \\(busiest master's CPU\\), jobs/s +[0-9,]+ +[0-9,]+ +[0-9.]+$")
+        assertThat(out)
+                .containsPattern("(?m)^masters bound \\(busiest master's CPU\\), jobs/s +[0-9,]+ +[0-9,]+ +[0-9.]+$")
                 .containsPattern("(?m)^model: min of the two bounds, jobs/s +[0-9,]+ +[0-9,]+ +[0-9.]+$")
                 .containsPattern("(?m)^plain queue on 1 master \\(unsharded\\): [0-9,]+ jobs/s")
-                .containsPattern("(?m)^model: (here the [0-9]+ shared core\\(s\\) bind|here one master binds)")
-                .containsPattern("(?m)^model: where each master has its own core, the masters bound rises [0-9.]+ times");
+                .containsPattern("(?m)^model: 1 master is bound by .+, 3 masters by .+;"
+                        + " the model predicts a ratio of [0-9.]+, measured [0-9.]+ ")
+                .containsPattern("(?m)^model: where each master has its own core,"
+                        + " the masters bound rises [0-9.]+ times");
 
         String[] lines = out.strip().split("\n");
         Matcher last = Pattern.compile("scaling: masters3/masters1=([0-9.]+) masters1_jobs_per_s=(\\d+) "
-                + "masters3_jobs_per_s=(\\d+) predicted_ratio=([0-9.]+) masters_bound_ratio=([0-9.]+)")
+                + "masters3_jobs_per_s=(\\d+) model_ratio=([0-9.]+) masters_bound_ratio=([0-9.]+)")
                 .matcher(lines[lines.length - 1].strip());
         assertThat(last.matches()).as(lines[lines.length - 1]).isTrue();
         for (int g = 1; g <= 5; g++) {
