@@ -35,6 +35,7 @@ class ScalingBenchSmokeTest {
         Run r = run("scaling", "--jobs", "2000", "--partitions", "3", "--clients", "1", "--concurrency", "4",
                 "--rounds", "1");
 
+        System.out.print(r.out());   // in the test report, for a look at the figures
         assertThat(r.exit()).as(r.err()).isZero();
         String out = r.out();
         assertThat(out).contains("server: Redis ").contains("3-master cluster of the same binary");
