@@ -7,20 +7,24 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code emq bench}: our locks and queue against their peers, on one Redis server, in one run.
+ * {@code emq bench}: our locks and queue against their peers, on one Redis server, in one run;
+ * and one sharded queue on one master against three, in one run.
  *
  * <pre>
  * emq bench locks [--threads 1,16,64] [--seconds 5] [--redis URL]   # vs Redisson RLock and a bare Lettuce loop
  * emq bench queue [--jobs 100000] [--concurrency 50] [--redis URL]  # vs BullMQ
+ * emq bench scaling [--jobs 40000] [--partitions 6] [--rounds 5]     # one sharded queue, 1 master vs 3
  * </pre>
  *
  * <p>Figures and ratios go to stdout, progress to stderr. The last line of each bench is a
- * machine-readable summary ({@code locks: …}, {@code queue: …}). Exit codes: 0 done (a missing
- * peer is reported, not an error), 2 bad input, 3 Redis failed or a measurement failed.
+ * machine-readable summary ({@code locks: …}, {@code queue: …}, {@code scaling: …}). Exit codes:
+ * 0 done (a missing peer is reported, not an error), 2 bad input, 3 Redis failed or a measurement
+ * failed.
  */
 @Command(name = "emq bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks EchoMQ against Redisson (locks) and BullMQ (queue) on the same Redis.",
-        subcommands = {LockBench.class, QueueBench.class})
+        description = "Benchmarks EchoMQ against Redisson (locks) and BullMQ (queue) on the same Redis,"
+            + " and one sharded queue on 1 master against 3 (scaling).",
+        subcommands = {LockBench.class, QueueBench.class, ScalingBench.class})
 public final class Bench {
     Bench() {
     }
