@@ -85,7 +85,58 @@ public final class RedisEngine implements AutoCloseable {
         this.cluster = cluster;
         this.commandTimeoutMs = commandTimeout.toMillis();
         this.redactedUrl = redactedUrl;
-        this.main = (StatefulConnection<String, String>) connector.apply(StringCodec.UTF8);
+        this.main = awaitOpen((StatefulConnection<String, String>) connector.apply(StringCodec.UTF8), commandTimeoutMs);
+    }
+
+    /**
+     * Returns {@code connection} once its endpoint is active. Lettuce completes a connect when the
+     * handshake is answered, and activates the endpoint a moment later on its event loop (seen in
+     * Lettuce 7.7's debug log: "Connecting … Success" logged before the endpoint's
+     * {@code channelActive()}); a command written in between is refused "Currently not connected",
+     * because we reject rather than buffer while disconnected. That made about one connect in a
+     * thousand fail its first command, mostly with AUTH. {@code isOpen()} does not see this window,
+     * so this reads the endpoint's channel (a field of Lettuce's {@code DefaultEndpoint}; Lettuce is
+     * an automatic module, so it is readable). Waits at most {@code timeoutMs}, then returns the
+     * connection as it is, and the first command fails as it would have. When the field cannot be
+     * read (another Lettuce version), it returns at once.
+     */
+    static <C extends StatefulConnection<?, ?>> C awaitOpen(C connection, long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (!endpointActive(connection) && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+        }
+        return connection;
+    }
+
+    private static final java.lang.reflect.Field ENDPOINT_CHANNEL = endpointChannelField();
+
+    private static java.lang.reflect.Field endpointChannelField() {
+        try {
+            java.lang.reflect.Field f = io.lettuce.core.protocol.DefaultEndpoint.class.getDeclaredField("channel");
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** @return false only when the connection's endpoint is known to have no channel yet */
+    static boolean endpointActive(StatefulConnection<?, ?> connection) {
+        if (ENDPOINT_CHANNEL == null || !(connection instanceof io.lettuce.core.RedisChannelHandler<?, ?> handler)) {
+            return true;
+        }
+        Object writer = handler.getChannelWriter();
+        while (writer instanceof io.lettuce.core.Delegating<?> delegating) {
+            writer = delegating.getDelegate();
+        }
+        if (!(writer instanceof io.lettuce.core.protocol.DefaultEndpoint)) {
+            return true;   // a cluster's writer: its node connections are opened by warm()
+        }
+        try {
+            return ENDPOINT_CHANNEL.get(writer) != null;   // set by notifyChannelActive
+        } catch (IllegalAccessException e) {
+            return true;
+        }
     }
 
     /**
@@ -486,9 +537,9 @@ public final class RedisEngine implements AutoCloseable {
         client.shutdown(0, 2, TimeUnit.SECONDS);
     }
 
-    private <C> C openOrFail(Supplier<C> opener, String what) {
+    private <C extends StatefulConnection<?, ?>> C openOrFail(Supplier<C> opener, String what) {
         try {
-            return opener.get();
+            return awaitOpen(opener.get(), commandTimeoutMs);
         } catch (RuntimeException e) {
             throw new RedisCommandException(what + " " + redactedUrl, null, e);
         }
