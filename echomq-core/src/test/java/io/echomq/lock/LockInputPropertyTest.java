@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with nothing sent to Redis (MONITOR proves it), or works exactly as documented, on exactly the
  * documented key.
  */
+@org.junit.jupiter.api.Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
 @Timeout(120)
 class LockInputPropertyTest {
     private static final int CASES = 100;

@@ -23,6 +23,7 @@ class WaitLineTest extends LockTestBase {
     private static final int WAITERS = 6;
 
     @Test
+    @org.junit.jupiter.api.Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void eachReleaseCostsOneGrantAndOneRefusedTryNotOneTryPerWaiter() throws Exception {
         // A 60 s fallback poll and a 60 s ttl: only releases move the waiters.
         LockClient waiters = client(b -> b.pollInterval(Duration.ofSeconds(60)));

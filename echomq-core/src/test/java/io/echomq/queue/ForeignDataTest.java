@@ -154,6 +154,7 @@ class ForeignDataTest extends SemanticsTestBase {
                 .hasMessageContaining("':'");
     }
 
+    @org.junit.jupiter.api.Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"active", "delayed", "dead", "stats", "seq"})
     void aQueueSetReplacedByAnotherTypeStopsClaimsWithoutLosingAJob(String which) {

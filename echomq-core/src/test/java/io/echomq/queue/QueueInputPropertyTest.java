@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link IllegalArgumentException} naming the setting, with nothing sent (MONITOR proves it), or
  * the documented behaviour, with every key under {@code emq:{<q>}:}.
  */
+@org.junit.jupiter.api.Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
 @Timeout(120)
 class QueueInputPropertyTest {
     private static final int CASES = 100;

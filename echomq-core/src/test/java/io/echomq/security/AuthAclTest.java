@@ -34,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the page and the test cannot drift apart; every lock, queue and worker path runs under it with
  * no denial in {@code ACL LOG}, and commands, keys and channels outside it are refused.
  */
+@org.junit.jupiter.api.Tag("standalone-only")   // sets requirepass and ACL users on one server (docs/scaling.md)
 @Timeout(180)
 class AuthAclTest {
     /** The placeholder the documented line carries instead of a real password. */

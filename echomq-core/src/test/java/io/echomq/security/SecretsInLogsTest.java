@@ -39,6 +39,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * with an untrusted server, a lock lease lost under its watchdog and a worker's job lease lost.
  * Neither the password nor any token minted during the run may appear in what was printed.
  */
+@org.junit.jupiter.api.Tag("standalone-only")   // sets requirepass on one server (docs/scaling.md)
 @Timeout(180)
 class SecretsInLogsTest {
     @RegisterExtension
