@@ -46,7 +46,19 @@ import picocli.CommandLine.ParameterException;
 final class LockBench implements Callable<Integer> {
     static final Duration TTL = Duration.ofSeconds(30);
     static final Duration MAX_WAIT = Duration.ofSeconds(10);
-    private static final String CAD = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+    /** The limit row's compare-and-delete, kept as a script resource like the library's own. */
+    private static final String CAD = resource("limit-compare-and-delete.lua");
+
+    private static String resource(String name) {
+        try (java.io.InputStream in = LockBench.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing bench resource " + name);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     @Spec
     CommandSpec spec;
