@@ -122,13 +122,13 @@ final class ClaimLeaseAct {
      */
     boolean run() throws InterruptedException {
         console.act(6, "The claim lease: a job queue that no crash can lose and no stale worker can finish",
-                "@claim pops the oldest pending id with ZPOPMIN and leases it into emq:{q}:active scored now + "
-                        + "lease_ms; a later reap returns any expired score to pending.");
+                "@claim pops the oldest pending id (LPOP of emq:{q}:wait here: priority 0) and leases it into "
+                        + "emq:{q}:active scored now + lease_ms; a later reap returns any expired score to pending.");
         console.note("", "1,000 jobs, four workers with a QueueClient each (as four processes); w4, running one job "
                 + "at a time, is killed mid-job.");
-        console.note("", "claim-7 moves a job from " + PREFIX + "pending to :active, scored on the server's TIME + "
+        console.note("", "claim-8 moves a job from " + PREFIX + "wait to :active, scored on the server's TIME + "
                 + LEASE.toMillis() + " ms, and bumps the job's attempts: the fence.");
-        console.note("", "reap-4 (run by the workers' maintenance) returns an expired lease to pending: a crash loses "
+        console.note("", "reap-5 (run by the workers' maintenance) returns an expired lease to pending: a crash loses "
                 + "no job. A complete");
         console.note("", "must present the current attempts: a worker whose job has moved on cannot finish it.");
         long deadline = System.nanoTime() + BUDGET.toNanos();
@@ -155,10 +155,10 @@ final class ClaimLeaseAct {
             ids.add(r.id());
             created += r.created() ? 1 : 0;
         }
-        console.command("P", "enqueueAll: EVALSHA enqueue-4 with " + JOBS + " jobs in one call",
+        console.command("P", "enqueueAll: EVALSHA enqueue-5 with " + JOBS + " jobs in one call",
                 created + " created, ids " + enqueued.get(0).id() + ".." + enqueued.get(enqueued.size() - 1).id());
         QueueStats start = queue.stats();
-        console.command("P", "EVALSHA stats-5", "pending " + start.pending() + ", active " + start.active());
+        console.command("P", "EVALSHA stats-6", "pending " + start.pending() + ", active " + start.active());
 
         QueueClient[] workerClients = new QueueClient[WORKERS];
         for (int i = 0; i < WORKERS; i++) {
@@ -172,7 +172,7 @@ final class ClaimLeaseAct {
         }
         Job stale = held.get();
         String jobKey = PREFIX + "job:" + stale.id();
-        console.command("w4", "claim-7 (lease " + LEASE.toMillis() + " ms)", "job " + stale.id() + " attempt "
+        console.command("w4", "claim-8 (lease " + LEASE.toMillis() + " ms)", "job " + stale.id() + " attempt "
                 + stale.attempt() + "; its handler blocks mid-job");
         for (int i = 0; i < WORKERS - 1; i++) {
             workers[i] = start(workerClients[i], i + 1);
@@ -192,7 +192,7 @@ final class ClaimLeaseAct {
             return timedOut("job " + stale.id() + " was not run again", queue, Set.of(stale.id()));
         }
         long rerunMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-        console.command(rerunBy.get(), "claim-7 → job " + stale.id() + " attempt " + rerunAttempt.get()
+        console.command(rerunBy.get(), "claim-8 → job " + stale.id() + " attempt " + rerunAttempt.get()
                 + ", runs it, complete", "COMPLETED, " + rerunMs + " ms after the kill");
         List<KeyValue<String, String>> after = raw.hmget(jobKey, "attempts", "state", "last_error");
         String attemptsAfter = after.get(0).getValueOrElse(null);
@@ -212,7 +212,7 @@ final class ClaimLeaseAct {
         }
         String reason = stale.lossReason().map(LeaseLossReason::toString).orElse("none");
         console.command("w4", "complete job " + stale.id() + " with attempt " + stale.attempt()
-                + " (the stale handle; claim-7's fenced ack)", staleOutcome
+                + " (the stale handle; claim-8's fenced ack)", staleOutcome
                 + (staleOutcome == AckOutcome.LEASE_LOST ? " (" + reason + ")" : ""));
 
         long returned = 0;
@@ -221,7 +221,7 @@ final class ClaimLeaseAct {
             returned += report.returned();
         }
         QueueStats end = queue.stats();
-        console.command("P", "EVALSHA stats-5", "pending " + end.pending() + ", active " + end.active() + ", delayed "
+        console.command("P", "EVALSHA stats-6", "pending " + end.pending() + ", active " + end.active() + ", delayed "
                 + end.delayed() + ", dead " + end.dead() + ", completed " + end.completed() + ", failed " + end.failed());
         long claims = sumAttempts(ids);
         console.command("", "HGET " + PREFIX + "job:<id> attempts, for all " + ids.size() + " jobs", "Σ " + claims
@@ -328,7 +328,7 @@ final class ClaimLeaseAct {
     private boolean timedOut(String what, Queue queue, Set<String> expected) {
         console.verdict("FAIL: " + what + " within " + BUDGET.toSeconds() + " s; the act stops here");
         QueueStats s = queue.stats();
-        console.note("", "stats-5 → pending " + s.pending() + ", active " + s.active() + ", delayed " + s.delayed()
+        console.note("", "stats-6 → pending " + s.pending() + ", active " + s.active() + ", delayed " + s.delayed()
                 + ", dead " + s.dead() + ", completed " + s.completed() + ", failed " + s.failed());
         expected.stream().filter(id -> !completions.containsKey(id)).limit(5).forEach(id -> console.note("",
                 "no completion heard for job " + id + ": HMGET state attempts → " + raw.hmget(PREFIX + "job:" + id,

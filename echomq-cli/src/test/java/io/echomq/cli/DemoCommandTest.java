@@ -86,11 +86,11 @@ class DemoCommandTest {
         assertThat(claimLease).contains("Jobs enqueued: 1000", "Accepted completions: 1000",
                 "Jobs completed exactly once: 1000", "Jobs lost: 0 (enqueued 1000 − completed 1000 − dead 0)",
                 "Queue drained: yes");
-        assertThat(claimLease).anyMatch(l -> l.startsWith("  w4  claim-7 (lease 400 ms)") && l.endsWith(
+        assertThat(claimLease).anyMatch(l -> l.startsWith("  w4  claim-8 (lease 400 ms)") && l.endsWith(
                 " attempt 1; its handler blocks mid-job"));
         assertThat(claimLease).anyMatch(l -> l.startsWith("  w4  is killed mid-job: abandon()"));
         // A rerun normally gets attempt 2; on a starved machine a further lease may expire first.
-        assertThat(claimLease).anyMatch(l -> l.matches("  w[123]  claim-7 → job \\d+ attempt [2-9], runs it, complete .*"
+        assertThat(claimLease).anyMatch(l -> l.matches("  w[123]  claim-8 → job \\d+ attempt [2-9], runs it, complete .*"
                 + "→ COMPLETED, \\d+ ms after the kill"));
         assertThat(claimLease).anyMatch(l -> l.matches(".*\"lease expired on attempt \\d \\(the worker stopped renewing it\\)\""));
         assertThat(claimLease).anyMatch(l -> l.startsWith("  w4  complete job ") && l.endsWith("→ LEASE_LOST (SUPERSEDED)"));

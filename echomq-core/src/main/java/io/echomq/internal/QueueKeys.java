@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Key naming for one queue. The queue name is the hash tag, so every key of a queue shares one
- * cluster slot: {@code emq:{<q>}:pending}, {@code :active}, {@code :delayed}, {@code :dead},
+ * cluster slot: {@code emq:{<q>}:pending}, {@code :wait}, {@code :active}, {@code :delayed}, {@code :dead},
  * {@code :seq}, {@code :stats}, {@code :wake} (a channel), {@code :job:<id>},
  * {@code :job:<id>:lock} and {@code :idem:<key>}. Scripts receive {@link #prefix()} and build job
  * keys from it, which stays in the slot because the prefix carries the tag.
@@ -22,7 +22,7 @@ public final class QueueKeys {
     private QueueKeys(String queue) {
         this.queue = queue;
         this.prefix = NAMESPACE + '{' + queue + "}:";
-        this.claimKeys = new String[] {pending(), active(), delayed(), dead(), seq(), stats(), wake()};
+        this.claimKeys = new String[] {pending(), active(), delayed(), dead(), seq(), stats(), wake(), waitList()};
     }
 
     /**
@@ -111,9 +111,14 @@ public final class QueueKeys {
         return prefix;
     }
 
-    /** @return {@code emq:{<q>}:pending} */
+    /** @return {@code emq:{<q>}:pending}, the ZSET of pending jobs whose priority is not 0 */
     public String pending() {
         return prefix + "pending";
+    }
+
+    /** @return {@code emq:{<q>}:wait}, the LIST of pending jobs of priority 0, oldest first */
+    public String waitList() {
+        return prefix + "wait";
     }
 
     /** @return {@code emq:{<q>}:active} */
@@ -156,7 +161,7 @@ public final class QueueKeys {
         return prefix + "job:" + id + ":lock";
     }
 
-    /** @return the seven keys of {@code claim-7.lua}, in order (a shared array: do not modify) */
+    /** @return the eight keys of {@code claim-8.lua}, in order (a shared array: do not modify) */
     public String[] claimKeys() {
         return claimKeys;
     }

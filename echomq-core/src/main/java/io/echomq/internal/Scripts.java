@@ -18,9 +18,9 @@ public final class Scripts {
     public static final LuaScript FENCE_RAISE = LuaScript.load("fence-raise", 1);
 
     /** Queue: add one or many jobs, with idempotency keys, delays and priorities. */
-    public static final LuaScript ENQUEUE = LuaScript.load("enqueue", 4);
+    public static final LuaScript ENQUEUE = LuaScript.load("enqueue", 5);
     /** Queue: complete the previous job, promote due delayed jobs, claim up to N jobs. */
-    public static final LuaScript CLAIM = LuaScript.load("claim", 7);
+    public static final LuaScript CLAIM = LuaScript.load("claim", 8);
     /** Queue: fenced failure, to a backoff retry or to dead. */
     public static final LuaScript FAIL = LuaScript.load("fail", 4);
     /** Queue: fenced lease extension of many jobs, active score and lock subkey together. */
@@ -28,17 +28,17 @@ public final class Scripts {
     /** Queue: fenced progress report. */
     public static final LuaScript PROGRESS = LuaScript.load("progress", 1);
     /** Queue: give a lease back without spending the attempt. */
-    public static final LuaScript RETURN = LuaScript.load("return", 3);
+    public static final LuaScript RETURN = LuaScript.load("return", 4);
     /** Queue: bounded return of expired leases, on the server clock. */
-    public static final LuaScript REAP = LuaScript.load("reap", 4);
+    public static final LuaScript REAP = LuaScript.load("reap", 5);
     /** Queue: remove a job unless its lock subkey is held (or forced). */
-    public static final LuaScript REMOVE = LuaScript.load("remove", 4);
+    public static final LuaScript REMOVE = LuaScript.load("remove", 5);
     /** Queue: move dead jobs back to pending with a fresh budget. */
-    public static final LuaScript REDRIVE = LuaScript.load("redrive", 4);
+    public static final LuaScript REDRIVE = LuaScript.load("redrive", 5);
     /** Queue: delete dead jobs. */
     public static final LuaScript PURGE = LuaScript.load("purge", 1);
     /** Queue: one snapshot of the counts. */
-    public static final LuaScript STATS = LuaScript.load("stats", 5);
+    public static final LuaScript STATS = LuaScript.load("stats", 6);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
     public static final LuaScript PARTITIONS = LuaScript.load("partitions", 1);
 

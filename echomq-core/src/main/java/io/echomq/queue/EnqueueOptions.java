@@ -165,7 +165,7 @@ public final class EnqueueOptions {
         return idempotencyKey;
     }
 
-    /** Appends this job's nine values of {@code enqueue-4.lua} to {@code args}. */
+    /** Appends this job's nine values of {@code enqueue-5.lua} to {@code args}. */
     void appendArgs(byte[] payload, java.util.List<byte[]> args) {
         args.add(payload);
         args.add(num(priority));

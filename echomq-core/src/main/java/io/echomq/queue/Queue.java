@@ -87,15 +87,16 @@ public final class Queue implements QueueOperations {
         this.conn = engine.binary();
         this.prefix = keys.prefix().getBytes(StandardCharsets.UTF_8);
         this.publish = bytes(engine.publishMode());
-        this.enqueueKeys = new String[] {keys.pending(), keys.delayed(), keys.seq(), keys.wake()};
+        this.enqueueKeys = new String[] {keys.pending(), keys.delayed(), keys.seq(), keys.wake(), keys.waitList()};
         this.failKeys = new String[] {keys.active(), keys.delayed(), keys.dead(), keys.stats()};
         this.activeKey = new String[] {keys.active()};
-        this.returnKeys = new String[] {keys.active(), keys.pending(), keys.wake()};
-        this.reapKeys = new String[] {keys.active(), keys.pending(), keys.dead(), keys.wake()};
-        this.removeKeys = new String[] {keys.pending(), keys.active(), keys.delayed(), keys.dead()};
-        this.redriveKeys = new String[] {keys.dead(), keys.pending(), keys.seq(), keys.wake()};
+        this.returnKeys = new String[] {keys.active(), keys.pending(), keys.wake(), keys.waitList()};
+        this.reapKeys = new String[] {keys.active(), keys.pending(), keys.dead(), keys.wake(), keys.waitList()};
+        this.removeKeys = new String[] {keys.pending(), keys.active(), keys.delayed(), keys.dead(), keys.waitList()};
+        this.redriveKeys = new String[] {keys.dead(), keys.pending(), keys.seq(), keys.wake(), keys.waitList()};
         this.deadKey = new String[] {keys.dead()};
-        this.statsKeys = new String[] {keys.pending(), keys.active(), keys.delayed(), keys.dead(), keys.stats()};
+        this.statsKeys = new String[] {keys.pending(), keys.active(), keys.delayed(), keys.dead(), keys.stats(),
+                keys.waitList()};
     }
 
     /** @return the queue name */
@@ -194,7 +195,7 @@ public final class Queue implements QueueOperations {
     List<EnqueueResult> collectEnqueued(List<CompletableFuture<List<Object>>> calls) {
         List<EnqueueResult> out = new ArrayList<>();
         for (CompletableFuture<List<Object>> call : calls) {
-            List<Object> reply = RedisEngine.await(call, "EVALSHA enqueue-4", name());
+            List<Object> reply = RedisEngine.await(call, "EVALSHA enqueue-5", name());
             for (int i = 0; i < reply.size(); i += 2) {
                 out.add(new EnqueueResult(text(reply.get(i)), ((Long) reply.get(i + 1)) == 1L));
             }
@@ -239,7 +240,7 @@ public final class Queue implements QueueOperations {
      */
     public long promote(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        List<Object> r = RedisEngine.await(claimRaw(0, MIN_LEASE.toMillis(), limit, null), "EVALSHA claim-7", name());
+        List<Object> r = RedisEngine.await(claimRaw(0, MIN_LEASE.toMillis(), limit, null), "EVALSHA claim-8", name());
         return (Long) r.get(3);
     }
 
@@ -253,7 +254,7 @@ public final class Queue implements QueueOperations {
      */
     public ReapResult reap(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        List<Object> r = RedisEngine.await(reapAsync(limit), "EVALSHA reap-4", name());
+        List<Object> r = RedisEngine.await(reapAsync(limit), "EVALSHA reap-5", name());
         return new ReapResult((Long) r.get(0), (Long) r.get(1));
     }
 
@@ -276,7 +277,7 @@ public final class Queue implements QueueOperations {
     public RemoveOutcome remove(String id, boolean force) {
         Checks.jobId(id);
         long code = RedisEngine.await(run(Scripts.REMOVE, ScriptOutputType.INTEGER, removeKeys, prefix, bytes(id),
-                force ? ONE : ZERO), "EVALSHA remove-4", name());
+                force ? ONE : ZERO), "EVALSHA remove-5", name());
         return code == 1 ? RemoveOutcome.REMOVED : code == 0 ? RemoveOutcome.LOCKED : RemoveOutcome.MISSING;
     }
 
@@ -290,7 +291,7 @@ public final class Queue implements QueueOperations {
     }
 
     private List<Long> statsRaw() {
-        return RedisEngine.await(statsAsync(), "EVALSHA stats-5", name());
+        return RedisEngine.await(statsAsync(), "EVALSHA stats-6", name());
     }
 
     CompletableFuture<List<Long>> statsAsync() {
@@ -422,12 +423,12 @@ public final class Queue implements QueueOperations {
 
     // ------------------------------------------------------------------ plumbing for Job and Worker
 
-    /** The decoded answer of claim-7. */
+    /** The decoded answer of claim-8. */
     record Claimed(long ackCode, long nextDueMs, long deadCount, List<Job> jobs) {
     }
 
     Claimed claimBatch(int n, long leaseMs, Job ack) {
-        return RedisEngine.await(claimAsync(n, leaseMs, ack), "EVALSHA claim-7", name());
+        return RedisEngine.await(claimAsync(n, leaseMs, ack), "EVALSHA claim-8", name());
     }
 
     CompletableFuture<Claimed> claimAsync(int n, long leaseMs, Job ack) {
@@ -494,7 +495,7 @@ public final class Queue implements QueueOperations {
 
     long returnCode(Job job) {
         return RedisEngine.<Long>await(run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, prefix,
-                bytes(job.localId()), bytes(job.attemptText()), publish), "EVALSHA return-3", name());
+                bytes(job.localId()), bytes(job.attemptText()), publish), "EVALSHA return-4", name());
     }
 
     long clockNanos() {

@@ -303,7 +303,7 @@ public final class ShardedQueue implements QueueOperations {
             throw new IllegalArgumentException("max must be in 1.." + Queue.MAX_CLAIM + ", was " + max);
         }
         long leaseMs = Queue.checkLease(lease);
-        return RedisEngine.await(claimAsync(max, leaseMs), "EVALSHA claim-7", name).jobs();
+        return RedisEngine.await(claimAsync(max, leaseMs), "EVALSHA claim-8", name).jobs();
     }
 
     /**
@@ -370,7 +370,7 @@ public final class ShardedQueue implements QueueOperations {
         }
         long total = 0;
         for (CompletableFuture<List<Object>> c : calls) {
-            total += (Long) RedisEngine.await(c, "EVALSHA claim-7", name).get(3);
+            total += (Long) RedisEngine.await(c, "EVALSHA claim-8", name).get(3);
         }
         return total;
     }
@@ -392,7 +392,7 @@ public final class ShardedQueue implements QueueOperations {
         long back = 0;
         long dead = 0;
         for (CompletableFuture<List<Object>> c : calls) {
-            List<Object> r = RedisEngine.await(c, "EVALSHA reap-4", name);
+            List<Object> r = RedisEngine.await(c, "EVALSHA reap-5", name);
             back += (Long) r.get(0);
             dead += (Long) r.get(1);
         }
@@ -461,7 +461,7 @@ public final class ShardedQueue implements QueueOperations {
         }
         List<QueueStats> out = new ArrayList<>(span.size());
         for (CompletableFuture<List<Long>> c : calls) {
-            List<Long> s = RedisEngine.await(c, "EVALSHA stats-5", name);
+            List<Long> s = RedisEngine.await(c, "EVALSHA stats-6", name);
             out.add(new QueueStats(s.get(0), s.get(1), s.get(2), s.get(3), s.get(4), s.get(5), s.get(6)));
         }
         return out;

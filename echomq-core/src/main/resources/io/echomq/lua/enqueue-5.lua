@@ -1,16 +1,17 @@
--- enqueue-4.lua: adds one or many jobs to a queue in one atomic step. Each job gets the next id
--- from the queue's sequence, a hash, and a place either in pending (ready now) or in delayed
--- (due later, on the server clock). An idempotency key that is still inside its window returns
+-- enqueue-5.lua: adds one or many jobs to a queue in one atomic step. Each job gets the next id
+-- from the queue's sequence, a hash, and a place either in pending (ready now: the wait LIST for
+-- priority 0, the pending ZSET otherwise) or in delayed (due later, on the server clock). An idempotency key that is still inside its window returns
 -- the id it already maps to and adds nothing.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
--- KEYS[1] pending   emq:{q}:pending  ZSET, score = seq - priority * 2^42 (lowest claimed first)
+-- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0, score = seq - priority * 2^42 (lowest claimed first)
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
 -- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call that added jobs: the
 --                                    number readied now (0 when all wait in delayed, so that idle
 --                                    workers learn the new earliest due time)
+-- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first (RPUSH here)
 -- ARGV[1] prefix    emq:{q}:  (job keys are <prefix>job:<id>, idempotency keys <prefix>idem:<key>)
 -- ARGV[2] count     number of jobs n that follow, >= 1
 -- ARGV[3..]         n groups of 9 values, one group per job, in this order:
@@ -22,7 +23,7 @@
 --
 -- Returns a flat array of 2n values: for each job in order, its id and 1 if it was created or
 -- 0 if its idempotency key already named the existing id that is returned instead.
-local pending, delayed, seqKey, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local pending, delayed, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
 local publish = 'PUBLISH'
@@ -45,10 +46,19 @@ local function wrongType(key, want)
   end
 end
 local refused = wrongType(pending, 'zset') or wrongType(delayed, 'zset') or wrongType(seqKey, 'string')
+  or wrongType(wait, 'list')
 if refused then return refused end
 local out = {}
 local ready = 0
 local scheduled = 0
+-- priority-0 ids, RPUSHed in chunks (one call per chunk instead of one per job)
+local waiting = {}
+local function flush()
+  if #waiting > 0 then
+    redis.call('RPUSH', wait, unpack(waiting))
+    waiting = {}
+  end
+end
 
 for i = 0, count - 1 do
   local b = 3 + i * 9
@@ -90,7 +100,12 @@ for i = 0, count - 1 do
       scheduled = scheduled + 1
     else
       redis.call('HSET', jk, unpack(fields))
-      redis.call('ZADD', pending, tonumber(id) - priority * SHIFT, id)
+      if priority == 0 then
+        waiting[#waiting + 1] = id
+        if #waiting == 500 then flush() end
+      else
+        redis.call('ZADD', pending, tonumber(id) - priority * SHIFT, id)
+      end
       ready = ready + 1
     end
     out[#out + 1] = id
@@ -98,5 +113,6 @@ for i = 0, count - 1 do
   end
 end
 
+flush()
 if ready > 0 or scheduled > 0 then redis.call(publish, wake, ready) end
 return out

@@ -1,7 +1,10 @@
--- claim-7.lua: the worker's one step. In this order, all atomic:
+-- claim-8.lua: the worker's one step. In this order, all atomic:
 --   1. optionally complete the job the caller just finished (fenced by its attempt);
 --   2. promote delayed jobs that are due, at most a bounded number;
---   3. claim up to N pending jobs: ZPOPMIN the lowest score, attempts + 1 (the fence),
+--   3. claim up to N pending jobs, in the documented order (docs/protocol.md, "Claim order"):
+--      the pending ZSET's head while its score is below 2^42 (priority > 0, then priority-0
+--      entries an older version left there), else LPOP the wait LIST (priority 0, FIFO), else
+--      the ZSET's head (priority < 0). Then attempts + 1 (the fence),
 --      spent + 1, state=active (one HSET), ZADD active now + lease, SET the lock subkey with
 --      the same deadline. A malformed job hash is moved to dead with a reason instead, and so
 --      is an id holding ':' (it would alias another job's keys), whose keys are not touched.
@@ -9,13 +12,14 @@
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
--- KEYS[1] pending   emq:{q}:pending  ZSET
+-- KEYS[1] pending   emq:{q}:pending  ZSET, priority != 0, score = seq - priority * 2^42
 -- KEYS[2] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[3] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
 -- KEYS[4] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- KEYS[5] seq       emq:{q}:seq      STRING integer (promotion gives a job a fresh place)
 -- KEYS[6] stats     emq:{q}:stats    HASH of counters (completed)
 -- KEYS[7] wake      emq:{q}:wake     pub/sub channel, told when promotion readies jobs nobody took
+-- KEYS[8] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first (LPOP claims)
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] lease     lease in ms for the jobs claimed
 -- ARGV[3] claim     how many jobs to claim at most (0 = none)
@@ -30,10 +34,11 @@
 --             (lease deadline passed) · -3 NOT_ACTIVE (job not in state active) · -4 MISSING
 --   next_due  ms until the earliest delayed job is due, when pending ran dry; -1 otherwise
 --   dead      how many malformed jobs were moved to dead during this call
---   promoted  how many delayed jobs were promoted to pending during this call
+--   promoted  how many delayed jobs were promoted to pending (wait or the pending ZSET) during this call
 --   then five values per claimed job: id, payload, attempt (the fence), spent attempts, max attempts
 local pending, active, delayed, dead, seqKey, stats, wake =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local wait = KEYS[8]
 local prefix = ARGV[1]
 local lease = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
@@ -59,6 +64,7 @@ local function wrongType(key, want)
   end
 end
 local refused = wrongType(pending, 'zset') or wrongType(active, 'zset') or wrongType(delayed, 'zset') or wrongType(dead, 'zset') or wrongType(seqKey, 'string') or wrongType(stats, 'hash')
+  or wrongType(wait, 'list')
 if refused then return refused end
 
 local function isInt(v)
@@ -96,7 +102,7 @@ if ackId ~= '' then
   end
 end
 
--- 2. promote due delayed jobs, each to the back of its priority band
+-- 2. promote due delayed jobs, each to the back of its priority band (RPUSH for priority 0)
 local promoted = 0
 if promoteMax > 0 then
   local due = redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, promoteMax)
@@ -105,24 +111,45 @@ if promoteMax > 0 then
     local ok, p = pcall(redis.call, 'HGET', jk, 'priority')
     local priority = 0
     if ok and p and isInt(p) then priority = tonumber(p) end
-    local seq = redis.call('INCR', seqKey)
     redis.call('ZREM', delayed, id)
-    redis.call('ZADD', pending, seq - priority * SHIFT, id)
+    if priority == 0 then
+      redis.call('RPUSH', wait, id)
+    else
+      local seq = redis.call('INCR', seqKey)
+      redis.call('ZADD', pending, seq - priority * SHIFT, id)
+    end
     if ok then redis.call('HSET', jk, 'state', 'pending') end
     promoted = promoted + 1
   end
 end
 
--- 3. claim
+-- 3. claim. The next pending id, in claim order: the ZSET's head while its score is below 2^42
+-- (priority > 0, or a priority-0 entry an older version left in the ZSET: older than the LIST),
+-- else the LIST's head (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST,
+-- O(log n) for the ZSET. score is nil for an id from the LIST.
+local function popNext()
+  local head = redis.call('ZRANGE', pending, 0, 0, 'WITHSCORES')
+  if head[1] and tonumber(head[2]) < SHIFT then
+    redis.call('ZREM', pending, head[1])
+    return head[1], head[2]
+  end
+  local id = redis.call('LPOP', wait)
+  if id then return id, nil end
+  if head[1] then
+    redis.call('ZREM', pending, head[1])
+    return head[1], head[2]
+  end
+  return nil, nil
+end
+
 local out = {ack, -1, 0, promoted}
 local claimed = 0
 local deadCount = 0
 local pops = 0
 while claimed < want and pops < want + 64 do
   pops = pops + 1
-  local popped = redis.call('ZPOPMIN', pending)
-  if #popped == 0 then break end
-  local id, score = popped[1], popped[2]
+  local id, score = popNext()
+  if not id then break end
   local jk = prefix .. 'job:' .. id
   local ok, h = false, nil
   local reason = nil
@@ -155,12 +182,21 @@ while claimed < want and pops < want + 64 do
       -- HINCRBY attempts, HINCRBY spent and the HSET below (one call per claim instead of three)
       attempt = (tonumber(h[2]) or 0) + 1
       spent = (tonumber(h[3]) or 0) + 1
-      redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
-        'state', 'active', 'score', score, 'claimed_at', now)
+      if score then
+        redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
+          'state', 'active', 'score', score, 'claimed_at', now)
+      else
+        redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
+          'state', 'active', 'claimed_at', now)
+      end
     else
       attempt = redis.call('HINCRBY', jk, 'attempts', 1)
       spent = redis.call('HINCRBY', jk, 'spent', 1)
-      redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', now)
+      if score then
+        redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', now)
+      else
+        redis.call('HSET', jk, 'state', 'active', 'claimed_at', now)
+      end
     end
     redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
     redis.call('ZADD', active, now + lease, id)
