@@ -36,14 +36,14 @@ class ClaimTest extends SemanticsTestBase {
         assertThat(job.maxAttempts()).isEqualTo(3);
         assertThat(job.lease()).isEqualTo(Duration.ofMillis(lease));
 
-        assertThat(members(PENDING)).containsExactly(second);
+        assertThat(pendingIds()).containsExactly(second);
         assertThat(members(ACTIVE)).containsExactly(first);
         assertThat(score(ACTIVE, first)).isBetween(t0 + lease, t1 + lease);
 
         assertThat(field(first, "attempts")).isEqualTo("1");
         assertThat(field(first, "spent")).isEqualTo("1");
         assertThat(field(first, "state")).isEqualTo("active");
-        assertThat(field(first, "score")).as("the pending score it was claimed at").isEqualTo("1");
+        assertThat(field(first, "score")).as("claimed from the wait LIST: no pending score to keep").isNull();
         assertThat(Long.parseLong(field(first, "claimed_at"))).isBetween(t0, t1);
         assertThat(field(first, "payload")).isEqualTo("first");
 
@@ -109,11 +109,11 @@ class ClaimTest extends SemanticsTestBase {
             assertThat(score(ACTIVE, j.id())).isBetween(t0 + LONG_LEASE.toMillis(), t1 + LONG_LEASE.toMillis());
             assertThat(get(lockKey(j.id()))).isEqualTo("1");
         });
-        assertThat(members(PENDING)).containsExactly("4", "5");
+        assertThat(pendingIds()).containsExactly("4", "5");
 
         List<Job> rest = queue.claim(10, LONG_LEASE);
         assertThat(rest).extracting(Job::id).containsExactly("4", "5");
-        assertThat(card(PENDING)).isZero();
+        assertThat(pendingCount()).isZero();
         assertThat(card(ACTIVE)).isEqualTo(5);
     }
 
@@ -173,7 +173,7 @@ class ClaimTest extends SemanticsTestBase {
         });
         assertThat(r.thrown()).as(name).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
         assertThat(r.commands()).as("commands that reached Redis for %s", name).isEmpty();
-        assertThat(members(PENDING)).containsExactly("1");
+        assertThat(pendingIds()).containsExactly("1");
     }
 
     @Test

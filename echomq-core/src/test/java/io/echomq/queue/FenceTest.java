@@ -235,8 +235,8 @@ class FenceTest extends SemanticsTestBase {
         assertThat(job.id()).isEqualTo(first);
 
         assertThat(job.returnLease()).isEqualTo(AckOutcome.RETURNED);
-        assertThat(members(PENDING)).containsExactly(first, second);
-        assertThat(score(PENDING, first)).isEqualTo(1);
+        assertThat(pendingIds()).containsExactly(first, second);
+        assertThat(waiting()).as("back at the front of the wait LIST").containsExactly(first, second);
         assertThat(hash(first)).containsEntry("state", "pending").containsEntry("attempts", "1")
                 .containsEntry("spent", "0");
         assertThat(exists(lockKey(first))).isFalse();

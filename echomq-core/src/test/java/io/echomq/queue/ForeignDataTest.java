@@ -51,7 +51,7 @@ class ForeignDataTest extends SemanticsTestBase {
                 String id = "f" + i;
                 writeJunk(g, id, good, junk);
             }
-            await().atMost(WAIT).until(() -> card(PENDING) == 0 && card(ACTIVE) == 0 && card(DELAYED) == 0
+            await().atMost(WAIT).until(() -> pendingCount() == 0 && card(ACTIVE) == 0 && card(DELAYED) == 0
                     && good.stream().allMatch(handled::containsKey));
             assertThat(w.isRunning()).as("the worker loop is alive").isTrue();
         }
@@ -174,7 +174,7 @@ class ForeignDataTest extends SemanticsTestBase {
                     .count() >= 2);
             assertThat(w.isRunning()).isTrue();
             assertThat(handled).isEmpty();
-            assertThat(members(PENDING)).as("refused claims took nothing").containsExactlyElementsOf(ids);
+            assertThat(pendingIds()).as("refused claims took nothing").containsExactlyElementsOf(ids);
             // a never-claimed job's hash is {payload} alone (state pending and attempts 0 are the defaults)
             assertThat(ids).allSatisfy(id -> {
                 assertThat(queue.inspect(id).orElseThrow().state()).isEqualTo("pending");

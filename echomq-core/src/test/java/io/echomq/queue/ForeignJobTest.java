@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Jobs written by another client with plain commands (the minimal wire contract: a hash with
- * payload, attempts 0 and state pending, plus a pending entry) are first-class jobs with the
- * documented defaults: 3 attempts, 1 s backoff.
+ * payload, attempts 0 and state pending, plus an id at the back of the wait LIST, or a pending
+ * ZSET entry as an older version wrote them) are first-class jobs with the documented defaults:
+ * 3 attempts, 1 s backoff.
  */
 @Timeout(60)
 class ForeignJobTest extends SemanticsTestBase {
@@ -19,6 +20,12 @@ class ForeignJobTest extends SemanticsTestBase {
     private void writeForeign(String id, String payload, long score) {
         raw().call("HSET", jobKey(id), "payload", payload, "attempts", "0", "state", "pending");
         raw().call("ZADD", PENDING, Long.toString(score), id);
+    }
+
+    /** Writes a priority-0 job the way the protocol asks today: RPUSH on the wait LIST. */
+    private void writeForeignWaiting(String id, String payload) {
+        raw().call("HSET", jobKey(id), "payload", payload, "attempts", "0", "state", "pending");
+        raw().call("RPUSH", WAIT, id);
     }
 
     @Test
@@ -78,15 +85,14 @@ class ForeignJobTest extends SemanticsTestBase {
 
     @Test
     void foreignJobsAreReapedBackToTheirPlaceAndDieAfterThreeExpiries() {
-        writeForeign("8000", "p", 5);
-        writeForeign("8001", "q", 6);
+        writeForeignWaiting("8000", "p");
+        writeForeignWaiting("8001", "q");
         Job held = queue.claim(Duration.ofMillis(50)).orElseThrow();
         assertThat(held.id()).isEqualTo("8000");
         awaitLeaseExpired("8000");
         assertThat(queue.reap(10)).isEqualTo(new ReapResult(1, 0));
         assertThat(field("8000", "state")).isEqualTo("pending");
-        assertThat(score(PENDING, "8000")).as("back at the score the writer chose").isEqualTo(5);
-        assertThat(members(PENDING)).containsExactly("8000", "8001");
+        assertThat(waiting()).as("back at the front of the wait LIST").containsExactly("8000", "8001");
 
         for (int attempt = 2; attempt <= 3; attempt++) {
             Job job = queue.claim(Duration.ofMillis(50)).orElseThrow();
@@ -96,7 +102,7 @@ class ForeignJobTest extends SemanticsTestBase {
             assertThat(queue.reap(10)).isEqualTo(attempt < 3 ? new ReapResult(1, 0) : new ReapResult(0, 1));
         }
         assertThat(field("8000", "dead_reason")).isEqualTo("lease expired on 3 of 3 attempts");
-        assertThat(members(PENDING)).containsExactly("8001");
+        assertThat(pendingIds()).containsExactly("8001");
     }
 
     @Test

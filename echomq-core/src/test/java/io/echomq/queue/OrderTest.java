@@ -95,13 +95,14 @@ class OrderTest extends SemanticsTestBase {
     }
 
     @Test
-    void pendingScoreIsSeqMinusPriorityBands() {
+    void pendingScoreIsSeqMinusPriorityBandsAndPriorityZeroWaitsInTheList() {
         String plain = enqueue("plain", 0);
         String high = enqueue("high", 1000);
         String low = enqueue("low", -1000);
         String seven = enqueue("seven", 7);
 
-        assertThat(score(PENDING, plain)).isEqualTo(Long.parseLong(plain));
+        assertThat(score(PENDING, plain)).as("priority 0 is not in the ZSET").isNull();
+        assertThat(waiting()).containsExactly(plain);
         assertThat(score(PENDING, high)).isEqualTo(Long.parseLong(high) - 1000 * BAND);
         assertThat(score(PENDING, low)).isEqualTo(Long.parseLong(low) + 1000 * BAND);
         assertThat(score(PENDING, seven)).isEqualTo(Long.parseLong(seven) - 7 * BAND);

@@ -32,7 +32,7 @@ class RemoveTest extends SemanticsTestBase {
         assertThat(queue.remove(id, false)).isEqualTo(RemoveOutcome.REMOVED);
 
         assertThat(exists(jobKey(id))).isFalse();
-        assertThat(card(PENDING)).isZero();
+        assertThat(pendingCount()).isZero();
         assertThat(exists(P + "idem:order-1")).isFalse();
         assertOnlyQueueBookkeepingLeft();
 

@@ -17,7 +17,12 @@ import java.util.concurrent.Callable;
  */
 abstract class SemanticsTestBase extends QueueTestBase {
     static final String P = "emq:{q}:";
+    /** The pending ZSET: priorities other than 0 (and priority-0 entries an older version left). */
     static final String PENDING = P + "pending";
+    /** The wait LIST: pending jobs of priority 0, oldest first. */
+    static final String WAIT = P + "wait";
+    /** 2^42: one priority band of the pending score. */
+    static final long BAND = 1L << 42;
     static final String ACTIVE = P + "active";
     static final String DELAYED = P + "delayed";
     static final String DEAD = P + "dead";
@@ -54,6 +59,37 @@ abstract class SemanticsTestBase extends QueueTestBase {
 
     long card(String set) {
         return (Long) raw().call("ZCARD", set);
+    }
+
+    /** The wait LIST, head (next claimed) first. */
+    List<String> waiting() {
+        List<String> out = new ArrayList<>();
+        for (Object o : (List<?>) raw().call("LRANGE", WAIT, "0", "-1")) {
+            out.add(o.toString());
+        }
+        return out;
+    }
+
+    /**
+     * Every pending id in the documented claim order (docs/protocol.md): the pending ZSET below
+     * 2^42 (priority &gt; 0, then priority-0 entries an older version left), the wait LIST, then the
+     * rest of the ZSET (priority &lt; 0). Read with raw ZRANGEBYSCORE and LRANGE.
+     */
+    List<String> pendingIds() {
+        List<String> out = new ArrayList<>();
+        for (Object o : (List<?>) raw().call("ZRANGEBYSCORE", PENDING, "-inf", "(" + BAND)) {
+            out.add(o.toString());
+        }
+        out.addAll(waiting());
+        for (Object o : (List<?>) raw().call("ZRANGEBYSCORE", PENDING, Long.toString(BAND), "+inf")) {
+            out.add(o.toString());
+        }
+        return out;
+    }
+
+    /** ZCARD of the pending ZSET plus LLEN of the wait LIST, read raw. */
+    long pendingCount() {
+        return card(PENDING) + (Long) raw().call("LLEN", WAIT);
     }
 
     /** The job hash as text, field to value, sorted by field; empty when there is none. */

@@ -39,6 +39,10 @@ class ShardedQueueTest extends QueueTestBase {
         return (Long) raw().call("ZCARD", key);
     }
 
+    private long llen(String key) {
+        return (Long) raw().call("LLEN", key);
+    }
+
     @Test
     void roundRobinSpreadsEvenlyAndEachPartitionIsItsOwnHashTag() {
         ShardedQueue q = client.shardedQueue("orders", K);
@@ -48,7 +52,8 @@ class ShardedQueueTest extends QueueTestBase {
             ids.add(q.enqueue("job-" + i));
         }
         for (int p = 0; p < K; p++) {
-            assertThat(zcard("emq:{orders#" + p + "}:pending")).as("partition %d", p).isEqualTo(perPartition);
+            // priority 0: the partition's wait LIST (this test used to read the pending ZSET)
+            assertThat(llen("emq:{orders#" + p + "}:wait")).as("partition %d", p).isEqualTo(perPartition);
             assertThat(q.partitionStats().get(p).pending()).isEqualTo(perPartition);
         }
         assertThat(q.stats().pending()).isEqualTo((long) K * perPartition);
@@ -56,6 +61,7 @@ class ShardedQueueTest extends QueueTestBase {
         assertThat(new HashSet<>(ids)).hasSize(ids.size());
         assertThat(get("emq:{orders}:partitions")).isEqualTo(Integer.toString(K));
         assertThat(zcard("emq:{orders}:pending")).as("no plain queue of that name").isZero();
+        assertThat(llen("emq:{orders}:wait")).as("no plain queue of that name").isZero();
     }
 
     @Test

@@ -19,7 +19,7 @@ class StatsTest extends SemanticsTestBase {
     }
 
     private void assertMatchesRawSets(QueueStats s) {
-        assertThat(s.pending()).isEqualTo(card(PENDING));
+        assertThat(s.pending()).isEqualTo(pendingCount());
         assertThat(s.active()).isEqualTo(card(ACTIVE));
         assertThat(s.delayed()).isEqualTo(card(DELAYED));
         assertThat(s.dead()).isEqualTo(card(DEAD));
@@ -68,7 +68,7 @@ class StatsTest extends SemanticsTestBase {
         s = queue.stats();
         assertThat(s).isEqualTo(new QueueStats(3, 0, 2, 1, 1, 2, 0));
         assertMatchesRawSets(s);
-        assertThat(members(PENDING)).containsExactly(overdue, returned, waiting);
+        assertThat(pendingIds()).containsExactly(overdue, returned, waiting);
     }
 
     @Test
