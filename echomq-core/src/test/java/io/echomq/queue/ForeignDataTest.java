@@ -188,6 +188,41 @@ class ForeignDataTest extends SemanticsTestBase {
     }
 
     @Test
+    void aWaitKeyOfAnotherTypeIsRefusedByEveryScriptBeforeAnyWrite() {
+        EnqueueOptions high = EnqueueOptions.defaults().withPriority(5);
+        String held = queue.enqueue("held".getBytes(java.nio.charset.StandardCharsets.UTF_8), high).id();
+        String waiting = queue.enqueue("waiting".getBytes(java.nio.charset.StandardCharsets.UTF_8), high).id();
+        Job job = queue.claim(LONG_LEASE).orElseThrow();
+        assertThat(job.id()).isEqualTo(held);
+        raw().call("SET", WAIT_LIST, "junk");
+        String refusal = "WRONGTYPE emq:{q}:wait holds a string, not a list; nothing was changed";
+
+        assertThatThrownBy(() -> queue.enqueue("c")).isInstanceOf(RedisCommandException.class)
+                .hasRootCauseMessage(refusal);
+        assertThatThrownBy(() -> queue.claim(LONG_LEASE)).isInstanceOf(RedisCommandException.class)
+                .hasRootCauseMessage(refusal);
+        assertThatThrownBy(() -> queue.reap(10)).isInstanceOf(RedisCommandException.class)
+                .hasRootCauseMessage(refusal);
+        assertThatThrownBy(() -> queue.remove(waiting, false)).isInstanceOf(RedisCommandException.class)
+                .hasRootCauseMessage(refusal);
+        assertThatThrownBy(() -> queue.redrive(10)).isInstanceOf(RedisCommandException.class)
+                .hasRootCauseMessage(refusal);
+        assertThatThrownBy(job::returnLease).isInstanceOf(RedisCommandException.class)
+                .hasRootCauseMessage(refusal);
+        assertThatThrownBy(queue::stats).isInstanceOf(RedisCommandException.class)
+                .hasMessageContaining("WRONGTYPE");
+
+        assertThat(get(P + "seq")).as("the refused enqueue spent no id").isEqualTo("2");
+        assertThat(members(PENDING)).as("the refused claim and remove took nothing").containsExactly(waiting);
+        assertThat(members(ACTIVE)).as("the refused return left the lease alone").containsExactly(held);
+        assertThat(get(WAIT_LIST)).isEqualTo("junk");
+
+        raw().call("DEL", WAIT_LIST);   // an operator repairs the key; the same handles carry on
+        assertThat(job.returnLease()).isEqualTo(AckOutcome.RETURNED);
+        assertThat(queue.claim(2, LONG_LEASE)).extracting(Job::id).containsExactly(held, waiting);
+    }
+
+    @Test
     void theScriptsAnswerWrongTypeBeforeAnyWrite() {
         String id = queue.enqueue("a");
         raw().call("DEL", ACTIVE);

@@ -25,7 +25,7 @@ class ForeignJobTest extends SemanticsTestBase {
     /** Writes a priority-0 job the way the protocol asks today: RPUSH on the wait LIST. */
     private void writeForeignWaiting(String id, String payload) {
         raw().call("HSET", jobKey(id), "payload", payload, "attempts", "0", "state", "pending");
-        raw().call("RPUSH", WAIT, id);
+        raw().call("RPUSH", WAIT_LIST, id);
     }
 
     @Test

@@ -20,7 +20,7 @@ abstract class SemanticsTestBase extends QueueTestBase {
     /** The pending ZSET: priorities other than 0 (and priority-0 entries an older version left). */
     static final String PENDING = P + "pending";
     /** The wait LIST: pending jobs of priority 0, oldest first. */
-    static final String WAIT = P + "wait";
+    static final String WAIT_LIST = P + "wait";
     /** 2^42: one priority band of the pending score. */
     static final long BAND = 1L << 42;
     static final String ACTIVE = P + "active";
@@ -64,7 +64,7 @@ abstract class SemanticsTestBase extends QueueTestBase {
     /** The wait LIST, head (next claimed) first. */
     List<String> waiting() {
         List<String> out = new ArrayList<>();
-        for (Object o : (List<?>) raw().call("LRANGE", WAIT, "0", "-1")) {
+        for (Object o : (List<?>) raw().call("LRANGE", WAIT_LIST, "0", "-1")) {
             out.add(o.toString());
         }
         return out;
@@ -89,7 +89,7 @@ abstract class SemanticsTestBase extends QueueTestBase {
 
     /** ZCARD of the pending ZSET plus LLEN of the wait LIST, read raw. */
     long pendingCount() {
-        return card(PENDING) + (Long) raw().call("LLEN", WAIT);
+        return card(PENDING) + (Long) raw().call("LLEN", WAIT_LIST);
     }
 
     /** The job hash as text, field to value, sorted by field; empty when there is none. */
