@@ -83,7 +83,7 @@ class ShardedClusterTest {
             int jobs = 600;
             q.enqueueAll(IntStream.range(0, jobs).mapToObj(i -> JobRequest.of("job-" + i)).toList());
             for (int p = 0; p < K; p++) {
-                assertThat(raw.call("ZCARD", "emq:{" + name + "#" + p + "}:pending")).isEqualTo((long) jobs / K);
+                assertThat(raw.call("LLEN", "emq:{" + name + "#" + p + "}:wait")).isEqualTo((long) jobs / K);
             }
             ConcurrentHashMap<String, Integer> runs = new ConcurrentHashMap<>();
             try (Worker w = client.worker(q, job -> runs.merge(job.id(), 1, Integer::sum)).concurrency(8)

@@ -21,7 +21,7 @@ class SingleSlotTest {
     void everyKeyOfAQueueSharesOneSlot(String name) {
         QueueKeys k = QueueKeys.of(name);
         int slot = RedisCluster.slot(k.pending());
-        List<String> keys = Stream.of(List.of(k.claimKeys()), List.of(k.pending(), k.active(), k.delayed(), k.dead(),
+        List<String> keys = Stream.of(List.of(k.claimKeys()), List.of(k.pending(), k.waitList(), k.active(), k.delayed(), k.dead(),
                         k.seq(), k.stats(), k.wake(), k.job("17"), k.lock("17"), k.prefix() + "idem:some-key"))
                 .flatMap(List::stream).toList();
         assertThat(keys).allSatisfy(key -> assertThat(RedisCluster.slot(key)).as(key).isEqualTo(slot));

@@ -104,6 +104,8 @@ final class Flows {
         assertThat(q.inspect(a)).isPresent();
         String doomed = q.enqueue("doomed".getBytes(), EnqueueOptions.defaults().withDelay(Duration.ofHours(1))).id();
         assertThat(q.remove(doomed, false)).isEqualTo(RemoveOutcome.REMOVED);
+        String unwanted = q.enqueue("unwanted");   // priority 0: removed from the wait LIST (LREM)
+        assertThat(q.remove(unwanted, false)).isEqualTo(RemoveOutcome.REMOVED);
         Job toKill = q.claim(LEASE).orElseThrow();
         assertThat(toKill.failWithoutRetry("to purge")).isEqualTo(AckOutcome.DEAD);
         assertThat(q.purgeDead(10)).isEqualTo(1);
