@@ -62,7 +62,8 @@ class QueueCommandsTest extends QueueCliTestBase {
         assertThat(hget("emails", "1", "state")).as("absent: pending, the protocol's default").isNull();
         assertThat(emq("queue", "inspect", "emails", "1").out()).startsWith("state=pending\n");
         assertThat(hget("emails", "2", "payload")).isEqualTo("-starts with a dash");
-        assertThat(REDIS.raw().call("ZRANGE", "emq:{emails}:pending", "0", "-1")).isEqualTo(List.of("1", "2"));
+        // priority 0 waits in the LIST emq:{q}:wait (these CLI tests used to read the pending ZSET)
+        assertThat(REDIS.raw().call("LRANGE", "emq:{emails}:wait", "0", "-1")).isEqualTo(List.of("1", "2"));
     }
 
     @Test
@@ -75,7 +76,9 @@ class QueueCommandsTest extends QueueCliTestBase {
         assertThat(emq("queue", "enqueue", "emails", "later", "--delay", "60000").out()).isEqualTo("2\n");
         assertThat(hget("emails", "2", "state")).isEqualTo("delayed");
         assertThat(REDIS.raw().call("ZSCORE", "emq:{emails}:delayed", "2")).isNotNull();
+        assertThat(REDIS.raw().call("ZSCORE", "emq:{emails}:pending", "1")).as("priority 7: the ZSET").isNotNull();
         assertThat(REDIS.raw().call("ZSCORE", "emq:{emails}:pending", "2")).isNull();
+        assertThat(REDIS.raw().call("LLEN", "emq:{emails}:wait")).isEqualTo(0L);
         assertThat(emq("queue", "stats", "emails").out()).startsWith("pending=1 active=0 delayed=1 ");
     }
 
@@ -112,7 +115,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         assertThat(again.code()).isZero();
         assertThat(again.out()).isEqualTo("1\n");
         assertThat(again.err()).contains("existing job 1").hasLineCount(1);
-        assertThat(REDIS.raw().call("ZCARD", "emq:{q}:pending")).isEqualTo(1L);
+        assertThat(REDIS.raw().call("LLEN", "emq:{q}:wait")).isEqualTo(1L);
         assertThat(hget("q", "1", "payload")).isEqualTo("first");
         assertThat((Long) REDIS.raw().call("PTTL", "emq:{q}:idem:invoice-42")).isBetween(1L, 60_000L);
     }
@@ -165,7 +168,7 @@ class QueueCommandsTest extends QueueCliTestBase {
 
         assertThat(emq("queue", "remove", "q", "1")).isEqualTo(new EmqRun(0, "REMOVED\n", ""));
         assertThat(REDIS.raw().call("EXISTS", "emq:{q}:job:1", "emq:{q}:idem:k")).isEqualTo(0L);
-        assertThat(REDIS.raw().call("ZCARD", "emq:{q}:pending")).isEqualTo(0L);
+        assertThat(REDIS.raw().call("EXISTS", "emq:{q}:pending", "emq:{q}:wait")).isEqualTo(0L);
 
         assertThat(emq("queue", "remove", "q", "1")).isEqualTo(new EmqRun(1, "MISSING\n", ""));
     }
@@ -265,10 +268,10 @@ class QueueCommandsTest extends QueueCliTestBase {
         assertThat(retry.code()).isZero();
         assertThat(retry.out()).isEqualTo("redriven=" + n + "\n");
         assertThat(retry.err()).isEqualTo("emq queue dead: redriven 10000 so far\n");
-        assertThat(REDIS.raw().call("ZCARD", "emq:{many}:pending")).isEqualTo((long) n);
+        assertThat(REDIS.raw().call("LLEN", "emq:{many}:wait")).isEqualTo((long) n);
 
         REDIS.raw().call(zadd.toArray(new String[0]));   // dead again, by hand
-        REDIS.raw().call("DEL", "emq:{many}:pending");
+        REDIS.raw().call("DEL", "emq:{many}:wait");
         EmqRun purge = emq("queue", "dead", "many", "--purge");
 
         assertThat(purge.code()).isZero();
