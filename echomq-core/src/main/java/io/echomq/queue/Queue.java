@@ -206,7 +206,8 @@ public final class Queue implements QueueOperations {
     // ------------------------------------------------------------------ claim
 
     /**
-     * Claims the job with the lowest score (highest priority, then oldest), if any.
+     * Claims the next job in claim order (highest priority first, oldest first within a priority;
+     * docs/protocol.md, "Claim order"), if any.
      *
      * @param lease how long the claim holds without an extend, on the server clock
      * @return the job, or empty when none is pending
@@ -266,7 +267,8 @@ public final class Queue implements QueueOperations {
 
     /**
      * Removes a job wherever it is (pending, active, delayed, dead, done), with its lock subkey
-     * and idempotency key.
+     * and idempotency key. A pending job of priority 0 (or an unknown id) costs an {@code LREM} of
+     * the wait LIST, O(n) in its length on the server; any other job costs O(log n).
      *
      * @param force remove even while a worker holds the job's lock subkey
      * @return {@link RemoveOutcome#REMOVED}, {@link RemoveOutcome#LOCKED} (held, not forced) or

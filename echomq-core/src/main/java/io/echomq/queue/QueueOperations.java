@@ -96,7 +96,8 @@ public interface QueueOperations {
     ReapResult reap(int limit);
 
     /**
-     * Removes a job wherever it is, with its lock subkey and idempotency key.
+     * Removes a job wherever it is, with its lock subkey and idempotency key. A pending job of
+     * priority 0 costs an O(n) {@code LREM} of its queue's wait LIST on the server.
      *
      * @param force remove even while a worker holds the job's lock subkey
      * @return {@link RemoveOutcome#REMOVED}, {@link RemoveOutcome#LOCKED} or {@link RemoveOutcome#MISSING}

@@ -3,7 +3,7 @@ package io.echomq.queue;
 /**
  * One consistent snapshot of a queue's counts, read in one script.
  *
- * @param pending   jobs ready to be claimed
+ * @param pending   jobs ready to be claimed: the wait LIST (priority 0) and the pending ZSET together
  * @param active    jobs under a lease (including overdue ones)
  * @param delayed   jobs waiting for a delay, a run-at time or a retry backoff
  * @param dead      jobs in the dead set
