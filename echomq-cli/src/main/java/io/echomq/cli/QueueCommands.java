@@ -284,7 +284,9 @@ final class QueueCommands {
             description = {"Removes a job wherever it is (pending, active, delayed, dead or done), with its lock "
                 + "and idempotency key.",
                 "Prints REMOVED (exit code 0), LOCKED (a worker holds the job; nothing changed; exit code 1) or "
-                    + "MISSING (no such job; exit code 1)."})
+                    + "MISSING (no such job; exit code 1).",
+                "A pending job of priority 0 is found by scanning the queue's wait list on the server (LREM, "
+                    + "O(n)): fine now and then, not in a loop over a deep queue."})
     static final class Remove extends Subcommand {
         @Parameters(index = "1", paramLabel = "<id>", description = "The job id.")
         String id;
