@@ -72,7 +72,7 @@ local function isInt(v)
 end
 
 -- a counter HINCRBY can add 1 to: Redis's own integer syntax (no leading zero, no -0), at most
--- 15 digits. Anything else would fail HINCRBY after ZPOPMIN took the job, losing it from every set.
+-- 15 digits. Anything else would fail HINCRBY after the pop took the job, losing it from every set.
 local function isCounter(v)
   return v == false or v == nil or ((v == '0' or string.match(v, '^%-?[1-9]%d*$') ~= nil) and #v <= 16)
 end
