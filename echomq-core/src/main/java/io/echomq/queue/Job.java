@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -26,6 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Job {
     private static final int MAX_ERROR_CHARS = 16 * 1024;
+    private static final AtomicLong HANDLES = new AtomicLong();
 
     private final Queue queue;
     private final String id;
@@ -41,6 +43,9 @@ public final class Job {
     private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
     private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
     private volatile Thread handlerThread;   // set by the worker while a handler runs this job
+    // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
+    // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
+    private final long handleSeq = HANDLES.incrementAndGet();
 
     Job(Queue queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long leaseMs,
         long claimStartNanos) {
@@ -54,6 +59,11 @@ public final class Job {
         this.attemptText = Long.toString(attempt);
         this.leaseMs = leaseMs;
         this.localDeadlineNanos = claimStartNanos + localValidityNanos(leaseMs);
+    }
+
+    /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */
+    long handleSeq() {
+        return handleSeq;
     }
 
     /** Lease minus the drift allowance (1% + 2 ms), as for locks, in nanoseconds. */

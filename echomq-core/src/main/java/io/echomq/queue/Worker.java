@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -209,7 +210,9 @@ public final class Worker implements AutoCloseable {
 
     /**
      * Graceful shutdown: stops claiming, waits up to {@code grace} for running jobs to finish,
-     * then gives every unfinished lease back to pending <em>without</em> spending its attempt and
+     * then gives every unfinished lease back to pending <em>without</em> spending its attempt (the
+     * newest claim first, so that priority-0 jobs, each pushed to the front of the wait LIST, end
+     * up there in the order they were claimed) and
      * interrupts its handler (whose late result the fence will refuse), and waits up to 2 s more
      * for those handlers to return. A handler that ignores the interrupt may still be running when
      * this method returns. Idempotent: a second call returns the first report.
@@ -226,7 +229,9 @@ public final class Worker implements AutoCloseable {
         awaitHandlers(System.nanoTime() + graceNanos);
         long back = 0;
         long notBack = 0;
-        for (Job job : new ArrayList<>(held.keySet())) {
+        List<Job> unfinished = new ArrayList<>(held.keySet());
+        unfinished.sort(Comparator.comparingLong(Job::handleSeq).reversed());
+        for (Job job : unfinished) {
             try {
                 if (job.returnLease() == AckOutcome.RETURNED) {
                     back++;
