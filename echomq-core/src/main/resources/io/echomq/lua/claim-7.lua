@@ -55,10 +55,12 @@ local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 
 -- The refusal: a job taken from one set whose ZADD into the next then failed would be lost from
--- every set, so a key of another type stops the call before its first write.
-local function refuse(key, want)
+-- every set, so a key of another type stops the call before its first write. err is the error of
+-- the read or write that failed, if any: when the key's type is right, that error is the answer.
+local function refuse(key, want, err)
   local got = redis.call('TYPE', key)['ok']
-  if got == want then
+  if got == want or got == 'none' then
+    if err then return err end
     return redis.error_reply('WRONGTYPE ' .. key .. ' holds a value of the wrong kind; nothing was changed')
   end
   return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
@@ -93,7 +95,7 @@ if nAcks > 0 then
   local ids = {}
   for i = 1, nAcks do ids[i] = ARGV[6 + 2 * i] end
   local ok, deadlines = pcall(redis.call, 'ZMSCORE', active, unpack(ids))
-  if not ok then return refuse(active, 'zset') end
+  if not ok then return refuse(active, 'zset', deadlines) end
   checked[active] = 'zset'
   for i = 1, nAcks do
     local id, att = ids[i], ARGV[7 + 2 * i]
@@ -123,7 +125,7 @@ end
 local due = {}
 if promoteMax > 0 then
   local ok, d = pcall(redis.call, 'ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, promoteMax)
-  if not ok then return refuse(delayed, 'zset') end
+  if not ok then return refuse(delayed, 'zset', d) end
   checked[delayed] = 'zset'
   due = d
 end
@@ -146,7 +148,8 @@ if refused then return refused end
 
 -- 1. complete: the counter first, as the one write that can still fail, so that it changes nothing
 if #done > 0 then
-  if not pcall(redis.call, 'HINCRBY', stats, 'completed', #done) then return refuse(stats, 'hash') end
+  local ok, err = pcall(redis.call, 'HINCRBY', stats, 'completed', #done)
+  if not ok then return refuse(stats, 'hash', err) end
   redis.call('ZREM', active, unpack(done))
   redis.call('DEL', unpack(dels))
   if retain > 0 then

@@ -38,7 +38,7 @@ end
 
 local returned, died = 0, 0
 local ok, expired = pcall(redis.call, 'ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
-if not ok then return wrongType(active, 'zset') end
+if not ok then return wrongType(active, 'zset') or expired end
 if #expired == 0 then return {0, 0} end
 local refused = wrongType(pending, 'zset') or wrongType(dead, 'zset')
 if refused then return refused end
