@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
  *   <li>Each complete gets its own answer: its own ack code, fenced on the server exactly as a
  *       lone complete is, and at most one claimed job. A failed call fails every complete it
  *       carried, and none of them is settled.</li>
+ *   <li>{@link #abandon()} sends nothing more, as for a killed process.</li>
  * </ol>
  *
  * <p>One call is in flight at a time, so the calls of one batcher reach the server in order.
@@ -34,6 +35,7 @@ final class AckBatcher {
     private final long leaseMs;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();   // guarded by this
     private boolean inFlight;                                          // guarded by this
+    private boolean abandoned;                                         // guarded by this
 
     /** @param leaseMs the lease of the jobs claimed for handlers */
     AckBatcher(Queue queue, long leaseMs) {
@@ -51,6 +53,10 @@ final class AckBatcher {
         Waiting w = new Waiting(job, claimNext, new CompletableFuture<>());
         List<Waiting> batch;
         synchronized (this) {
+            if (abandoned) {
+                w.answer().completeExceptionally(abandonedError());
+                return w.answer();
+            }
             waiting.add(w);
             if (inFlight) {
                 return w.answer();
@@ -60,6 +66,26 @@ final class AckBatcher {
         }
         send(batch);
         return w.answer();
+    }
+
+    /**
+     * Sends nothing more, as a killed process would: the completes waiting for the call in flight
+     * fail, unsent, and so does every later one. The call in flight is answered as usual.
+     */
+    void abandon() {
+        List<Waiting> dropped;
+        synchronized (this) {
+            abandoned = true;
+            dropped = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        for (Waiting w : dropped) {
+            w.answer().completeExceptionally(abandonedError());
+        }
+    }
+
+    private static IllegalStateException abandonedError() {
+        return new IllegalStateException("the worker was abandoned: this complete was not sent");
     }
 
     /** @return up to {@link Queue#MAX_ACKS} waiting completes, oldest first; caller holds the monitor */
@@ -91,7 +117,7 @@ final class AckBatcher {
             // send what queued up meanwhile before answering, so the server is not left idle
             List<Waiting> next;
             synchronized (this) {
-                next = waiting.isEmpty() ? null : take();
+                next = waiting.isEmpty() || abandoned ? null : take();
                 inFlight = next != null;
             }
             if (next != null) {

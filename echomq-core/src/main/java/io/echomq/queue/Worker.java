@@ -271,6 +271,8 @@ public final class Worker implements AutoCloseable {
             return;
         }
         abandoned = true;
+        ownBatcher.abandon();
+        batchers.values().forEach(AckBatcher::abandon);
         scheduler.shutdownNow();
         stopDispatcher();
         finish(false);   // not even an UNSUBSCRIBE: a killed process sends nothing

@@ -128,6 +128,30 @@ class GroupCommitTest extends SemanticsTestBase {
         assertThat(queue.stats().completed()).isEqualTo(4);
     }
 
+    @Test
+    @Tag("standalone-only")   // CLIENT PAUSE and MONITOR of one server (docs/scaling.md)
+    void anAbandonedBatcherSendsNothingMoreAndFailsTheCompletesItHeld() throws Exception {
+        queue.enqueue("a");
+        queue.enqueue("b");
+        List<Job> jobs = queue.claim(2, LONG_LEASE);
+        AckBatcher batcher = new AckBatcher(queue, LONG_LEASE.toMillis());
+        String claim = Scripts.CLAIM.sha();
+        try (CommandTap tap = raw().monitor()) {
+            raw().call("CLIENT", "PAUSE", "500", "WRITE");
+            CompletableFuture<AckBatcher.Answer> sent = batcher.complete(jobs.get(0), false);
+            CompletableFuture<AckBatcher.Answer> held = batcher.complete(jobs.get(1), false);
+            batcher.abandon();
+            assertThat(sent.get(10, TimeUnit.SECONDS).code()).as("the call in flight is answered").isEqualTo(1L);
+            assertThatThrownBy(() -> held.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> batcher.complete(jobs.get(1), false).get(10, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(IllegalStateException.class);
+            raw().call("ECHO", "done");
+            assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "done")), Duration.ofSeconds(10))).isTrue();
+            assertThat(claimCalls(tap, claim)).as("only the call sent before the abandon").hasSize(1);
+        }
+        assertThat(members(ACTIVE)).containsExactly(jobs.get(1).localId());
+    }
+
     private static List<List<String>> claimCalls(CommandTap tap, String sha) {
         return tap.commands().stream()
                 .filter(c -> c.size() > 16 && c.get(0).equalsIgnoreCase("EVALSHA") && c.get(1).equals(sha))
