@@ -179,7 +179,7 @@ public final class Job {
         Queue.Claimed[] box = new Queue.Claimed[1];
         settleWith("complete", code -> AckOutcome.COMPLETED, () -> {
             box[0] = queue.claimBatch(1, ms, this);
-            return box[0].ackCode();
+            return queue.checkAck(this, box[0].ackCodes().get(0));
         });
         Queue.Claimed c = box[0];
         return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
@@ -292,6 +292,34 @@ public final class Job {
     /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
     boolean settleStarted() {
         return settling.get();
+    }
+
+    /**
+     * Completes this job through a worker's group commit: the call may carry other jobs' completes
+     * too, and this job's own code settles it exactly as {@link #complete()} would.
+     *
+     * @param claimNext whether the call also claims one job for this handler
+     * @return the answer: this job's ack code and the job claimed for it, if any. A code of
+     *     {@link Queue#ACK_NOT_A_HASH} leaves the job unsettled; the caller reports it.
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if the call fails; the job stays unsettled
+     */
+    AckBatcher.Answer completeInBatch(AckBatcher batch, boolean claimNext) {
+        checkUnsettled("complete");
+        AckBatcher.Answer answer;
+        try {
+            answer = io.echomq.internal.RedisEngine.await(batch.complete(this, claimNext), "EVALSHA claim-8",
+                    queue.name());
+        } catch (RuntimeException e) {
+            settling.set(false);
+            throw e;
+        }
+        if (answer.code() == Queue.ACK_NOT_A_HASH) {
+            settling.set(false);
+        } else {
+            settle(AckOutcome.COMPLETED, answer.code());
+        }
+        return answer;
     }
 
     /** Applies one extend answer: a new local deadline, or the loss. */

@@ -50,6 +50,10 @@ public final class Queue implements QueueOperations {
     static final int ENQUEUE_CHUNK = 1000;
     /** Due delayed jobs promoted by each claim call. */
     static final int PROMOTE_PER_CLAIM = 100;
+    /** Most completes one claim-8 call carries: the bound of a worker's group commit. */
+    static final int MAX_ACKS = 256;
+    /** The ack code of claim-8 for a job key that holds another type than a hash. */
+    static final long ACK_NOT_A_HASH = -5;
 
     private static final byte[] EMPTY = new byte[0];
     private static final byte[] ONE = {'1'};
@@ -241,7 +245,7 @@ public final class Queue implements QueueOperations {
      */
     public long promote(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        List<Object> r = RedisEngine.await(claimRaw(0, MIN_LEASE.toMillis(), limit, null), "EVALSHA claim-8", name());
+        List<Object> r = RedisEngine.await(claimRaw(0, MIN_LEASE.toMillis(), limit, List.of()), "EVALSHA claim-8", name());
         return (Long) r.get(3);
     }
 
@@ -425,41 +429,82 @@ public final class Queue implements QueueOperations {
 
     // ------------------------------------------------------------------ plumbing for Job and Worker
 
-    /** The decoded answer of claim-8. */
-    record Claimed(long ackCode, long nextDueMs, long deadCount, List<Job> jobs) {
+    /**
+     * The decoded answer of claim-8: one ack code per job it completed (in the order given), and
+     * the jobs it claimed.
+     */
+    record Claimed(List<Long> ackCodes, long nextDueMs, long deadCount, List<Job> jobs) {
     }
 
     Claimed claimBatch(int n, long leaseMs, Job ack) {
-        return RedisEngine.await(claimAsync(n, leaseMs, ack), "EVALSHA claim-8", name());
+        return RedisEngine.await(settleAsync(ack == null ? List.of() : List.of(ack), n, leaseMs),
+                "EVALSHA claim-8", name());
     }
 
     CompletableFuture<Claimed> claimAsync(int n, long leaseMs, Job ack) {
+        return settleAsync(ack == null ? List.of() : List.of(ack), n, leaseMs);
+    }
+
+    /**
+     * One claim-8 call: completes {@code acks} (at most {@link #MAX_ACKS}, each fenced by its own
+     * attempt), then promotes and claims up to {@code n} jobs (no promotion when {@code n} is 0).
+     */
+    CompletableFuture<Claimed> settleAsync(List<Job> acks, int n, long leaseMs) {
         long start = client.clock().nanoTime();
-        return claimRaw(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, ack).thenApply(r -> decode(r, leaseMs, start));
+        return claimRaw(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, acks).thenApply(r -> decode(r, leaseMs, start));
     }
 
-    private CompletableFuture<List<Object>> claimRaw(int n, long leaseMs, int promote, Job ack) {
-        return run(Scripts.CLAIM, ScriptOutputType.MULTI, keys.claimKeys(), prefix, EnqueueOptions.num(leaseMs),
-                EnqueueOptions.num(n), EnqueueOptions.num(promote),
-                ack == null ? EMPTY : bytes(ack.localId()), ack == null ? EMPTY : bytes(ack.attemptText()),
-                EnqueueOptions.num(client.retainCompletedMillis()), publish);
+    private CompletableFuture<List<Object>> claimRaw(int n, long leaseMs, int promote, List<Job> acks) {
+        if (acks.size() > MAX_ACKS) {
+            throw new IllegalArgumentException("at most " + MAX_ACKS + " acks per call, was " + acks.size());
+        }
+        byte[][] args = new byte[7 + 2 * acks.size()][];
+        args[0] = prefix;
+        args[1] = EnqueueOptions.num(leaseMs);
+        args[2] = EnqueueOptions.num(n);
+        args[3] = EnqueueOptions.num(promote);
+        args[4] = EnqueueOptions.num(client.retainCompletedMillis());
+        args[5] = publish;
+        args[6] = EnqueueOptions.num(acks.size());
+        for (int i = 0; i < acks.size(); i++) {
+            Job ack = acks.get(i);
+            args[7 + 2 * i] = bytes(ack.localId());
+            args[8 + 2 * i] = bytes(ack.attemptText());
+        }
+        return run(Scripts.CLAIM, ScriptOutputType.MULTI, keys.claimKeys(), args);
     }
 
+    @SuppressWarnings("unchecked")
     private Claimed decode(List<Object> r, long leaseMs, long start) {
         List<Job> jobs = new ArrayList<>((r.size() - 4) / 5);
         for (int i = 4; i + 4 < r.size(); i += 5) {
             jobs.add(new Job(this, text(r.get(i)), (byte[]) r.get(i + 1), (Long) r.get(i + 2), (Long) r.get(i + 3),
                     (Long) r.get(i + 4), leaseMs, start));
         }
-        return new Claimed((Long) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
+        return new Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
     }
 
     CompletableFuture<List<Object>> promoteAsync(int limit) {
-        return claimRaw(0, MIN_LEASE.toMillis(), limit, null);
+        return claimRaw(0, MIN_LEASE.toMillis(), limit, List.of());
     }
 
+    /**
+     * Completes one job alone.
+     *
+     * @return its ack code (1, or a negative lease code)
+     * @throws io.echomq.RedisCommandException if Redis fails, or the job key holds another type
+     */
     long completeCode(Job job) {
-        return claimBatch(0, 1, job).ackCode();
+        return checkAck(job, claimBatch(0, 1, job).ackCodes().get(0));
+    }
+
+    /** @return {@code code}, unless it says the job key is not a hash: then the failure, as Redis's own */
+    long checkAck(Job job, long code) {
+        if (code == ACK_NOT_A_HASH) {
+            throw new io.echomq.RedisCommandException("EVALSHA claim-8", name(), new io.lettuce.core.RedisCommandExecutionException(
+                    "WRONGTYPE " + keys.job(job.localId()) + " is not a hash; nothing of it was changed"));
+        }
+        return code;
     }
 
     long failCode(Job job, String error, boolean retry) {

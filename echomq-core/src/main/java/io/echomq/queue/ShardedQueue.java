@@ -348,7 +348,7 @@ public final class ShardedQueue implements QueueOperations {
         }
 
         Queue.Claimed result() {
-            return new Queue.Claimed(0, nextDueMs, dead, jobs);
+            return new Queue.Claimed(List.of(), nextDueMs, dead, jobs);
         }
     }
 

@@ -36,10 +36,15 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Claiming.</b> One dispatcher thread claims as many jobs as there are free handlers, in
  *       one script. A handler that finishes completes its job and claims the next one in the same
  *       round trip while the queue has work.</li>
+ *   <li><b>Group commit.</b> A complete that finds no call of this worker in flight is sent at
+ *       once. Completes that finish while one is in flight wait for it, and the next call carries
+ *       all of them (at most 256), with a claim for each handler that wants its next job. Each
+ *       job is still fenced by its own attempt and gets its own outcome, listener call and count.</li>
  *   <li><b>Idle.</b> When the queue is empty the dispatcher waits on the queue's wake channel
  *       (enqueue publishes on it), so a new job starts within milliseconds. Without a message it
  *       looks again after the idle poll (5 s by default) or when the earliest delayed job is due,
- *       whichever is first: an idle worker sends about one command per second.</li>
+ *       whichever is first. With the maintenance below, an idle worker makes the server run about
+ *       three commands per second, those inside scripts included.</li>
  *   <li><b>Leases.</b> One scheduler renews every held lease at about a third of the lease, in
  *       one batched script call per tick, never from a handler's thread. A lease that is lost
  *       (renewal refused, or not renewed before the local deadline) interrupts its handler and
@@ -47,7 +52,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Maintenance.</b> Every worker tries, once per maintenance interval, to take the
  *       queue's maintenance lock ({@code SET NX PX}, our lock's plain acquire, never released so
  *       it runs out after one interval); the holder reaps expired leases and promotes due delayed
- *       jobs. So maintenance runs at most once per interval across all processes.</li>
+ *       jobs. So maintenance runs at most once per interval across all processes, and a crashed
+ *       worker's job is back in pending at most one interval (2 s by default) after its lease
+ *       ran out. An idle holder does not promote: its own claim does, at the earliest due time.</li>
  *   <li><b>Failures.</b> A handler that throws fails its job with the stack trace (retry with
  *       backoff, or dead); a poison job never stops the loop. A malformed job hash never reaches
  *       a handler: the claim script moves it to dead with a reason.</li>
@@ -105,6 +112,8 @@ public final class Worker implements AutoCloseable {
     private final Thread dispatcher;
     private final Semaphore slots;
     private final Map<Job, Long> held = new ConcurrentHashMap<>();   // job -> next renewal (nanos)
+    private final AckBatcher ownBatcher;                               // group commit on `queue`
+    private final Map<Queue, AckBatcher> batchers = new ConcurrentHashMap<>();   // on other partitions
     private final AtomicInteger busy = new AtomicInteger();
     private final Object idleMonitor = new Object();
     private final CompletableFuture<Void> stopping = new CompletableFuture<>();
@@ -141,6 +150,7 @@ public final class Worker implements AutoCloseable {
         this.sharded = b.sharded;
         this.name = "emq-worker-" + queueName() + "-" + SEQUENCE.incrementAndGet();
         this.slots = new Semaphore(concurrency);
+        this.ownBatcher = new AckBatcher(queue, leaseMs);
         this.ownExecutor = b.executor == null;
         this.executor = ownExecutor ? defaultExecutor(name, concurrency) : b.executor;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -266,6 +276,8 @@ public final class Worker implements AutoCloseable {
             return;
         }
         abandoned = true;
+        ownBatcher.abandon();
+        batchers.values().forEach(AckBatcher::abandon);
         scheduler.shutdownNow();
         stopDispatcher();
         finish(false);   // not even an UNSUBSCRIBE: a killed process sends nothing
@@ -402,6 +414,11 @@ public final class Worker implements AutoCloseable {
         }
     }
 
+    /** @return the group commit of this worker's completes on {@code q} */
+    private AckBatcher batcher(Queue q) {
+        return q == queue ? ownBatcher : batchers.computeIfAbsent(q, p -> new AckBatcher(p, leaseMs));
+    }
+
     private void track(Job job) {
         held.put(job, queue.clockNanos() + renewEveryNanos);
     }
@@ -454,14 +471,13 @@ public final class Worker implements AutoCloseable {
             } else if (error == null) {
                 // a chain stays on the job's own partition, so a sharded worker goes back to the
                 // dispatcher instead, whose rotating claim rounds keep every partition served
-                if (running && !queueDry && sharded == null) {
-                    next = job.completeAndClaimNext(Duration.ofMillis(leaseMs)).orElse(null);
-                    if (next == null) {
-                        queueDry = true;
-                    }
-                } else {
-                    job.complete();
+                boolean chain = running && !queueDry && sharded == null;
+                AckBatcher.Answer answer = job.completeInBatch(batcher(job.queue()), chain);
+                next = answer.next();
+                if (chain && next == null) {
+                    queueDry = true;
                 }
+                job.queue().checkAck(job, answer.code());
                 outcome = job.outcome().orElse(null);
             } else {
                 outcome = job.fail(error);
@@ -608,7 +624,7 @@ public final class Worker implements AutoCloseable {
                     .toCompletableFuture()
                     .thenCompose(ok -> {
                         if (!"OK".equals(ok)) {
-                            return CompletableFuture.completedFuture(null);
+                            return CompletableFuture.<List<Object>>completedFuture(null);
                         }
                         return queue.reapAsync(MAINTENANCE_BATCH).thenCompose(reaped -> {
                             long back = (Long) reaped.get(0);
@@ -616,6 +632,12 @@ public final class Worker implements AutoCloseable {
                             if (back + died > 0) {
                                 LOG.info("{}: reaped {} expired lease(s): {} back to pending, {} to dead", name,
                                         back + died, back, died);
+                            }
+                            if (isIdle()) {
+                                // the idle dispatcher's own claim promotes: it wakes at the earliest
+                                // due time it knows of (enqueue tells it of new ones), so this call
+                                // would only repeat it (issue 4: an idle worker's commands)
+                                return CompletableFuture.<List<Object>>completedFuture(null);
                             }
                             return queue.promoteAsync(MAINTENANCE_BATCH);
                         });

@@ -8,6 +8,8 @@
 -- alias another job's keys) goes to dead without any of its would-be keys being touched.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+-- The read of active proves its type; pending, dead and wait are checked with TYPE only when there is
+-- an expired lease to move, so an idle reap is TIME and one ZRANGEBYSCORE.
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET of priority != 0
@@ -35,18 +37,16 @@ local function wrongType(key, want)
     return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
       .. '; nothing was changed')
   end
-  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
-  end
 end
-local refused = wrongType(active, 'zset') or wrongType(pending, 'zset') or wrongType(dead, 'zset')
-  or wrongType(wait, 'list')
-if refused then return refused end
 
 local SHIFT = 4398046511104
 local returned, died = 0, 0
 local front = {}   -- priority-0 ids to LPUSH, in expiry order
-local expired = redis.call('ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+local ok, expired = pcall(redis.call, 'ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+if not ok then return wrongType(active, 'zset') or expired end
+if #expired == 0 then return {0, 0} end
+local refused = wrongType(pending, 'zset') or wrongType(dead, 'zset') or wrongType(wait, 'list')
+if refused then return refused end
 for _, id in ipairs(expired) do
   local jk = prefix .. 'job:' .. id
   redis.call('ZREM', active, id)

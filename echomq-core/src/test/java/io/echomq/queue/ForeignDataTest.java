@@ -156,7 +156,7 @@ class ForeignDataTest extends SemanticsTestBase {
 
     @org.junit.jupiter.api.Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"active", "delayed", "dead", "stats", "seq"})
+    @ValueSource(strings = {"active", "delayed", "dead", "stats"})
     void aQueueSetReplacedByAnotherTypeStopsClaimsWithoutLosingAJob(String which) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -185,6 +185,41 @@ class ForeignDataTest extends SemanticsTestBase {
             await().atMost(WAIT).until(() -> handled.size() == ids.size() && card(ACTIVE) == 0);
         }
         assertThat(handled).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
+    /**
+     * The claim checks only the keys it will touch (issue 4): a claim of ready jobs never touches
+     * the sequence, so a sequence of another type stops only the promotion that would use it,
+     * which refuses with WRONGTYPE and changes nothing.
+     */
+    @Test
+    void aSequenceOfAnotherTypeStopsPromotionAndNotTheClaimOfReadyJobs() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(queue.enqueue("job-" + i));
+        }
+        String seq = P + "seq";
+        raw().call("SET", seq, "junk");
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+        try (Worker w = client.worker("q", job -> handled.add(job.id())).concurrency(2)
+                .idlePoll(Duration.ofMillis(100)).start()) {
+            await().atMost(WAIT).until(() -> handled.size() == ids.size() && card(ACTIVE) == 0);
+            assertThat(handled).containsExactlyInAnyOrderElementsOf(ids);
+
+            // a due delayed job now needs the sequence for its place in pending
+            raw().call("HSET", jobKey("d1"), "payload", "later");
+            raw().call("ZADD", DELAYED, "0", "d1");
+            assertThatThrownBy(() -> queue.promote(10)).isInstanceOf(RedisCommandException.class)
+                    .hasRootCauseMessage("WRONGTYPE emq:{q}:seq is not an integer; nothing was changed");
+            assertThat(members(DELAYED)).as("the refused promotion moved nothing").containsExactly("d1");
+            assertThat(card(PENDING)).isZero();
+            assertThat(raw().call("GET", seq)).isEqualTo("junk");
+            assertThat(handled).doesNotContain("d1");
+
+            raw().call("DEL", seq);   // an operator repairs the key; the same worker carries on
+            await().atMost(WAIT).until(() -> handled.contains("d1") && card(ACTIVE) == 0);
+        }
+        assertThat(field("d1", "state")).isEqualTo("done");
     }
 
     @Test

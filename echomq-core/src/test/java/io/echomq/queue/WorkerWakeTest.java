@@ -107,6 +107,59 @@ class WorkerWakeTest extends QueueTestBase {
         }
     }
 
+    /**
+     * Issue 4's bound, as the server counts it: every command one idle worker makes the server run
+     * over a window of at least 10 s, including each command a script runs, summed from
+     * {@code INFO commandstats} over every server (every master of a cluster). The {@code INFO}
+     * calls of the test itself are left out. The bound is on the count: at most 5 per second of
+     * the window.
+     */
+    @Test
+    void anIdleWorkerMakesTheServerRunAtMostFiveCommandsPerSecond() throws Exception {
+        // Defaults: idle poll 5 s, maintenance every 2 s.
+        Worker w = client.worker("q", job -> { }).concurrency(4).start();
+        try {
+            await().atMost(Duration.ofSeconds(10)).until(w::isIdle);
+            Map<String, Long> before = serverCommandCounts();
+            long t0 = System.nanoTime();
+            await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(12)).until(w::isIdle);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+            Map<String, Long> after = serverCommandCounts();
+            Map<String, Long> ran = new TreeMap<>();
+            after.forEach((name, calls) -> {
+                long d = calls - before.getOrDefault(name, 0L);
+                if (d > 0 && !name.equals("info")) {
+                    ran.put(name, d);
+                }
+            });
+            long count = ran.values().stream().mapToLong(Long::longValue).sum();
+            System.out.printf("idle worker, server side: %d commands in %d s %s%n", count, seconds, ran);
+            assertThat(ran).as("the idle worker still reaps and looks").containsKeys("evalsha", "time");
+            assertThat(count).as("commands the server ran for one idle worker over %d s: %s", seconds, ran)
+                    .isLessThanOrEqualTo(5 * Math.max(10, seconds));
+        } finally {
+            w.close();
+        }
+    }
+
+    /** @return calls per command since the servers started, summed over every server */
+    private static Map<String, Long> serverCommandCounts() {
+        Map<String, Long> calls = new TreeMap<>();
+        for (io.echomq.testkit.RedisServer server : REDIS.servers()) {
+            try (io.echomq.testkit.RawRedis node = io.echomq.testkit.RawRedis.connect(server.host(), server.port())) {
+                String stats = (String) node.call("INFO", "commandstats");
+                for (String line : stats.split("\r?\n")) {
+                    if (line.startsWith("cmdstat_")) {
+                        String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                        // cmdstat_evalsha:calls=5,usec=...,rejected_calls=0,failed_calls=0: the first calls=
+                        calls.merge(name, Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1")), Long::sum);
+                    }
+                }
+            }
+        }
+        return calls;
+    }
+
     @Test
     void aDelayedJobStartsNearItsDueTimeWithoutWaitingForThePoll() throws Exception {
         BlockingQueue<Start> starts = new ArrayBlockingQueue<>(10);

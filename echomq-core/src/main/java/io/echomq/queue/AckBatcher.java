@@ -1,0 +1,145 @@
+package io.echomq.queue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The group commit of one worker's completes on one queue (or one partition of a sharded queue).
+ *
+ * <ol>
+ *   <li>A complete that finds no call in flight is sent at once, alone: no added latency when
+ *       the worker is quiet.</li>
+ *   <li>Completes that arrive while a call is in flight wait; when its answer comes, the next
+ *       call carries all of them (at most {@link Queue#MAX_ACKS}), each with its own id and
+ *       attempt, together with a claim of one job for each handler that asked for its next job.</li>
+ *   <li>Each complete gets its own answer: its own ack code, fenced on the server exactly as a
+ *       lone complete is, and at most one claimed job. A failed call fails every complete it
+ *       carried, and none of them is settled.</li>
+ *   <li>{@link #abandon()} sends nothing more, as for a killed process.</li>
+ * </ol>
+ *
+ * <p>One call is in flight at a time, so the calls of one batcher reach the server in order.
+ * Thread-safe.
+ */
+final class AckBatcher {
+    /** One complete's answer: its ack code, and the job claimed for its handler, or null. */
+    record Answer(long code, Job next) {
+    }
+
+    private record Waiting(Job job, boolean claimNext, CompletableFuture<Answer> answer) {
+    }
+
+    private final Queue queue;
+    private final long leaseMs;
+    private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();   // guarded by this
+    private boolean inFlight;                                          // guarded by this
+    private boolean abandoned;                                         // guarded by this
+
+    /** @param leaseMs the lease of the jobs claimed for handlers */
+    AckBatcher(Queue queue, long leaseMs) {
+        this.queue = queue;
+        this.leaseMs = leaseMs;
+    }
+
+    /**
+     * Queues the complete of {@code job}, sending it at once when no call is in flight.
+     *
+     * @param claimNext whether the call also claims one job for this handler
+     * @return completes with the answer, or exceptionally when the call fails
+     */
+    CompletableFuture<Answer> complete(Job job, boolean claimNext) {
+        Waiting w = new Waiting(job, claimNext, new CompletableFuture<>());
+        List<Waiting> batch;
+        synchronized (this) {
+            if (abandoned) {
+                w.answer().completeExceptionally(abandonedError());
+                return w.answer();
+            }
+            waiting.add(w);
+            if (inFlight) {
+                return w.answer();
+            }
+            inFlight = true;
+            batch = take();
+        }
+        send(batch);
+        return w.answer();
+    }
+
+    /**
+     * Sends nothing more, as a killed process would: the completes waiting for the call in flight
+     * fail, unsent, and so does every later one. The call in flight is answered as usual.
+     */
+    void abandon() {
+        List<Waiting> dropped;
+        synchronized (this) {
+            abandoned = true;
+            dropped = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        for (Waiting w : dropped) {
+            w.answer().completeExceptionally(abandonedError());
+        }
+    }
+
+    private static IllegalStateException abandonedError() {
+        return new IllegalStateException("the worker was abandoned: this complete was not sent");
+    }
+
+    /** @return up to {@link Queue#MAX_ACKS} waiting completes, oldest first; caller holds the monitor */
+    private List<Waiting> take() {
+        int n = Math.min(waiting.size(), Queue.MAX_ACKS);
+        List<Waiting> batch = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            batch.add(waiting.poll());
+        }
+        return batch;
+    }
+
+    private void send(List<Waiting> batch) {
+        List<Job> jobs = new ArrayList<>(batch.size());
+        int claims = 0;
+        for (Waiting w : batch) {
+            jobs.add(w.job());
+            if (w.claimNext()) {
+                claims++;
+            }
+        }
+        CompletableFuture<Queue.Claimed> call;
+        try {
+            call = queue.settleAsync(jobs, claims, leaseMs);
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((claimed, failure) -> {
+            // send what queued up meanwhile before answering, so the server is not left idle
+            List<Waiting> next;
+            synchronized (this) {
+                next = waiting.isEmpty() || abandoned ? null : take();
+                inFlight = next != null;
+            }
+            if (next != null) {
+                send(next);
+            }
+            answer(batch, claimed, failure);
+        });
+    }
+
+    private static void answer(List<Waiting> batch, Queue.Claimed claimed, Throwable failure) {
+        if (failure != null) {
+            for (Waiting w : batch) {
+                w.answer().completeExceptionally(failure);
+            }
+            return;
+        }
+        List<Job> got = claimed.jobs();
+        int given = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            Waiting w = batch.get(i);
+            Job next = w.claimNext() && given < got.size() ? got.get(given++) : null;
+            w.answer().complete(new Answer(claimed.ackCodes().get(i), next));
+        }
+    }
+}
