@@ -113,9 +113,9 @@ class GroupCommitTest extends SemanticsTestBase {
             await().atMost(Duration.ofSeconds(5)).until(() -> claimCalls(tap, claim).size() >= 2);
             List<List<String>> calls = claimCalls(tap, claim);
             assertThat(calls).as("one call for the first complete, one for the three that waited").hasSize(2);
-            assertThat(calls.get(0).get(16)).as("acks in the first call").isEqualTo("1");
-            assertThat(calls.get(1).get(16)).as("acks in the second call").isEqualTo("3");
-            assertThat(calls.get(1).get(12)).as("jobs claimed by the second call").isEqualTo("2");
+            assertThat(calls.get(0).get(17)).as("acks in the first call").isEqualTo("1");
+            assertThat(calls.get(1).get(17)).as("acks in the second call").isEqualTo("3");
+            assertThat(calls.get(1).get(13)).as("jobs claimed by the second call").isEqualTo("2");
         }
         for (CompletableFuture<AckBatcher.Answer> a : answers) {
             assertThat(a.get().code()).isEqualTo(1L);
