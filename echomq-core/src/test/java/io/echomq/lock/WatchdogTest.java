@@ -25,7 +25,7 @@ class WatchdogTest extends LockTestBase {
                 String stats = (String) node.call("INFO", "commandstats");
                 for (String line : stats.split("\r?\n")) {
                     if (line.startsWith("cmdstat_evalsha:")) {
-                        calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+                        calls += Long.parseLong(line.replaceAll("^cmdstat_evalsha:calls=(\\d+),.*$", "$1"));
                     }
                 }
             }
