@@ -5,6 +5,8 @@
 module io.echomq.core {
     requires lettuce.core;
     requires org.slf4j;
+    requires io.netty.transport;
+    requires io.netty.handler;
 
     exports io.echomq;
     exports io.echomq.lock;

@@ -22,6 +22,11 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.channel.Channel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -58,12 +63,20 @@ import java.util.function.Supplier;
  * ({@link StatefulConnection}, {@link RedisClusterAsyncCommands}), so one code path serves both. A script
  * answered {@code TRYAGAIN} (its keys are split by a slot migration in progress; the server ran nothing)
  * is sent again after a short pause, until the command timeout.
+ *
+ * <p><b>Flushes are coalesced.</b> Every connection's pipeline starts with Netty's
+ * {@link FlushConsolidationHandler} (see {@link #coalescingResources()}): the commands that many
+ * threads write while the connection's event loop is busy leave in one {@code write()}, and the
+ * server reads them in one {@code read()} and answers them in one {@code write()}. A lone caller's
+ * command is flushed as soon as the event loop has run the task that wrote it; nothing waits for a
+ * batch to fill.
  */
 public final class RedisEngine implements AutoCloseable {
     private static final RedisCodec<String, byte[]> BINARY = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
     private static final long TRYAGAIN_FIRST_PAUSE_MS = 2;
     private static final long TRYAGAIN_MAX_PAUSE_MS = 100;
     private final AbstractRedisClient client;
+    private final ClientResources resources;
     private final Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector;
     private final Supplier<StatefulRedisPubSubConnection<String, String>> pubSubConnector;
     private final boolean cluster;
@@ -76,10 +89,11 @@ public final class RedisEngine implements AutoCloseable {
     private volatile ServerFeatures features;
 
     @SuppressWarnings("unchecked")
-    private RedisEngine(AbstractRedisClient client, Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector,
+    private RedisEngine(AbstractRedisClient client, ClientResources resources, Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector,
                         Supplier<StatefulRedisPubSubConnection<String, String>> pubSubConnector, boolean cluster,
                         Duration commandTimeout, String redactedUrl) {
         this.client = client;
+        this.resources = resources;
         this.connector = connector;
         this.pubSubConnector = pubSubConnector;
         this.cluster = cluster;
@@ -116,6 +130,28 @@ public final class RedisEngine implements AutoCloseable {
             f.setAccessible(true);
             return f;
         } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * @return the Netty channel under a single-server connection, or null when it cannot be read
+     *     (a cluster connection, another Lettuce version, or no channel yet); for tests
+     */
+    static Channel channelOf(StatefulConnection<?, ?> connection) {
+        if (ENDPOINT_CHANNEL == null || !(connection instanceof io.lettuce.core.RedisChannelHandler<?, ?> handler)) {
+            return null;
+        }
+        Object writer = handler.getChannelWriter();
+        while (writer instanceof io.lettuce.core.Delegating<?> delegating) {
+            writer = delegating.getDelegate();
+        }
+        if (!(writer instanceof io.lettuce.core.protocol.DefaultEndpoint)) {
+            return null;
+        }
+        try {
+            return (Channel) ENDPOINT_CHANNEL.get(writer);
+        } catch (IllegalAccessException e) {
             return null;
         }
     }
@@ -195,7 +231,8 @@ public final class RedisEngine implements AutoCloseable {
             u.setLibraryName("");
             u.setLibraryVersion("");
         });
-        RedisClusterClient client = RedisClusterClient.create(seeds);
+        ClientResources resources = coalescingResources();
+        RedisClusterClient client = RedisClusterClient.create(resources, seeds);
         ClusterClientOptions.Builder options = ClusterClientOptions.builder();
         if (trustedCertificates != null) {
             options.sslOptions(TlsTrust.sslOptions(trustedCertificates));
@@ -212,13 +249,13 @@ public final class RedisEngine implements AutoCloseable {
                         .build())
                 .build());
         try {
-            RedisEngine engine = new RedisEngine(client, codec -> (StatefulConnection) warm(client, client.connect(codec)),
+            RedisEngine engine = new RedisEngine(client, resources, codec -> (StatefulConnection) warm(client, client.connect(codec)),
                     () -> warm(client, client.connectPubSub()), true, commandTimeout, redactedUrl);
             // Read now, on the caller's thread: publishMode() must never block later on an event loop.
             engine.features();
             return engine;
         } catch (RuntimeException e) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
+            shutdown(client, resources);
             throw new RedisCommandException("CONNECT " + redactedUrl, null, e);
         }
     }
@@ -249,7 +286,8 @@ public final class RedisEngine implements AutoCloseable {
         // both denied, and logged in ACL LOG, on every connect.
         uri.setLibraryName("");
         uri.setLibraryVersion("");
-        RedisClient client = RedisClient.create(uri);
+        ClientResources resources = coalescingResources();
+        RedisClient client = RedisClient.create(resources, uri);
         ClientOptions.Builder options = ClientOptions.builder()
                 .maintNotificationsConfig(io.lettuce.core.MaintNotificationsConfig.disabled())
                 .autoReconnect(true)
@@ -260,10 +298,10 @@ public final class RedisEngine implements AutoCloseable {
         }
         client.setOptions(options.build());
         try {
-            return new RedisEngine(client, codec -> client.connect(codec), client::connectPubSub, false,
+            return new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
                     commandTimeout, redacted);
         } catch (RuntimeException e) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
+            shutdown(client, resources);
             throw new RedisCommandException("CONNECT " + redacted, null, e);
         }
     }
@@ -531,11 +569,45 @@ public final class RedisEngine implements AutoCloseable {
         return redactedUrl;
     }
 
-    /** Closes every connection and the client; idempotent. */
+    /** Closes every connection, the client and its threads; idempotent. */
     @Override
     public void close() {
-        client.shutdown(0, 2, TimeUnit.SECONDS);
+        shutdown(client, resources);
     }
+
+    private static void shutdown(AbstractRedisClient client, ClientResources resources) {
+        try {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+        } finally {
+            // ours, not the client's: a client created with given resources leaves them running
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * @return Lettuce's default resources (event loops, timers), except that every channel they open
+     *     gets a {@link FlushConsolidationHandler} at the head of its pipeline, the side of the socket,
+     *     below TLS when there is TLS. Lettuce writes each command with its own flush; from a caller
+     *     thread that is one event-loop task and one {@code write()} system call per command, and on
+     *     the server one {@code read()} and one {@code write()} per command. The handler lets the
+     *     event loop run every write task that is queued, and flushes once after them: while a reply
+     *     is being read, at the end of the read; otherwise in a task queued behind the writes. A
+     *     command is therefore never held back longer than it takes the event loop to drain the
+     *     tasks already queued, and a lone command is flushed at once, in the very next task. The
+     *     resources belong to the engine, which shuts them down on {@link #close()}.
+     */
+    static ClientResources coalescingResources() {
+        return DefaultClientResources.builder().nettyCustomizer(new NettyCustomizer() {
+            @Override
+            public void afterChannelInitialized(Channel channel) {
+                channel.pipeline().addFirst(FLUSH_CONSOLIDATION,
+                        new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+            }
+        }).build();
+    }
+
+    /** The name of the {@link FlushConsolidationHandler} in every channel's pipeline. */
+    static final String FLUSH_CONSOLIDATION = "echomq-flush-consolidation";
 
     private <C extends StatefulConnection<?, ?>> C openOrFail(Supplier<C> opener, String what) {
         try {

@@ -8,6 +8,8 @@ public final class Scripts {
     public static final LuaScript ACQUIRE = LuaScript.load("acquire", 2);
     /** Compare-and-delete by token, publishing a release notification. */
     public static final LuaScript RELEASE = LuaScript.load("release", 2);
+    /** Release by token and grant to a waiting acquire of the same client, in one step. */
+    public static final LuaScript HANDOFF = LuaScript.load("handoff", 2);
     /** Compare-and-PEXPIRE by token. */
     public static final LuaScript RENEW = LuaScript.load("renew", 1);
     /** Holder, remaining ttl and last fence in one read. */
@@ -47,7 +49,7 @@ public final class Scripts {
 
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
-        return List.of(ACQUIRE, RELEASE, RENEW, INSPECT, FENCED_WRITE,
+        return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE);
     }

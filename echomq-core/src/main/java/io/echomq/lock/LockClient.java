@@ -73,6 +73,7 @@ public final class LockClient implements AutoCloseable {
     private final FencedStore fencedStore;
     private final Duration commandTimeout;
     private final WaitLine waitLine = new WaitLine();
+    private final java.util.concurrent.atomic.AtomicLong handoffs = new java.util.concurrent.atomic.AtomicLong();
     private volatile Watchdog watchdog;
     private final LeaseBackend leases = new LeaseBackend() {
         @Override
@@ -187,7 +188,10 @@ public final class LockClient implements AutoCloseable {
      * fallback interval, or at the holder's remaining ttl if that is sooner. It never spins.
      * Waiting acquires of this client for one resource line up in arrival order and only the
      * first in line tries on Redis, so a release wakes one local try, not all of them; other
-     * clients still compete on Redis as equals.
+     * clients still compete on Redis as equals. A fenced waiter (without a replica wait) may be
+     * handed the lock, in line order, by a release of this same client, in the release's own
+     * script ({@code handoff-2.lua}): a new grant with its own token, the next fence and this
+     * call's ttl; at most 8 releases in a row on one resource hand over before a plain release.
      *
      * @return the lease
      * @throws IllegalArgumentException if any argument is invalid, or maxWait is negative
@@ -219,13 +223,35 @@ public final class LockClient implements AutoCloseable {
         }
         try (ChannelSignals.Waiter waiter = signals.join(keys.channel(r)); WaitLine.Place place = waitLine.join(r)) {
             // Only the first in line sends acquires; the others wait here, subscribed already, so
-            // the channel's subscription lives as long as anyone waits.
-            if (!place.awaitTurn(waitNanos - (clock.nanoTime() - start))) {
-                throw new LockWaitTimeoutException(r, maxWait);
+            // the channel's subscription lives as long as anyone waits. A fenced waiter posts an
+            // offer at once: a release of this client may hand it the lock wherever it stands.
+            boolean offers = handsOver(options);
+            WaitLine.Offer offer = offers ? place.post(ttlMs, options) : null;
+            while (!place.hasTurn()) {
+                if (!place.awaitTurnOrOffer(waitNanos - (clock.nanoTime() - start)) && offer != null
+                        && offer.isClaimed()) {
+                    place.withdraw();   // claimed: its result is ours to take
+                    Lease handed = awaitHandoff(offer, r);
+                    if (handed != null) {
+                        place.granted(handed.token());
+                        return handed;
+                    }
+                    offer = place.post(ttlMs, options);
+                } else if (!place.hasTurn() && waitNanos - (clock.nanoTime() - start) <= 0) {
+                    throw new LockWaitTimeoutException(r, maxWait);
+                }
             }
             Attempt last = first;
             boolean subscribed = false;
             CompletableFuture<Void> signal = null;
+            if (offer != null && waiter.subscribed().isDone()) {
+                // In this order: the offer is out already, so a release from here on either claims
+                // it or publishes, and the signal, taken now, hears the publication.
+                signal = waiter.signal();
+                // The line's previous waiter holds the lock and has not begun its release: skip
+                // the try that would be refused, and wait for the handoff (or the publication).
+                subscribed = place.heldInLine();
+            }
             while (true) {
                 long left = waitNanos - (clock.nanoTime() - start);
                 if (left <= 0) {
@@ -240,7 +266,7 @@ public final class LockClient implements AutoCloseable {
                     if (last.pttlMillis > 0) {
                         bound = Math.min(bound, TimeUnit.MILLISECONDS.toNanos(last.pttlMillis) + 1);
                     }
-                    awaitQuietly(waiter.subscribed(), bound);
+                    awaitQuietly(orHandedOver(waiter.subscribed(), offer), bound);
                     subscribed = waiter.subscribed().isDone();
                 } else {
                     long pause = jitteredPoll();
@@ -248,20 +274,32 @@ public final class LockClient implements AutoCloseable {
                         pause = Math.min(pause, TimeUnit.MILLISECONDS.toNanos(last.pttlMillis) + 1);
                     }
                     // Taken before the last try: a release during that try ends this wait at once.
-                    awaitQuietly(signal, Math.min(pause, left));
+                    awaitQuietly(orHandedOver(signal, offer), Math.min(pause, left));
+                }
+                if (offer != null && !place.withdraw()) {
+                    // A release claimed the offer: its script decides, within one round trip.
+                    Lease handed = awaitHandoff(offer, r);
+                    if (handed != null) {
+                        place.granted(handed.token());
+                        return handed;
+                    }
                 }
                 signal = waiter.signal();
                 last = awaitAttempt(attempt(r, ttlMs, options), op, r);
                 if (last.lease != null) {
+                    place.granted(last.lease.token());
                     return last.lease;
                 }
+                offer = offers ? place.post(ttlMs, options) : null;
             }
         }
     }
 
     /**
      * Releases {@code resource} if, and only if, it still holds {@code token}: compare-and-delete.
-     * Safe to retry.
+     * Safe to retry. When an {@link #acquire} of this client waits for the resource, the lock may
+     * instead be handed to it in the same script (see {@link #acquire(String, Duration, Duration,
+     * AcquireOptions)}); for {@code token}'s holder the outcome is the same, RELEASED.
      *
      * @throws IllegalArgumentException if the resource or token is null or empty
      * @throws RedisCommandException if Redis fails
@@ -410,10 +448,91 @@ public final class LockClient implements AutoCloseable {
         return Checks.ttlMillis(ttl, MAX_TTL, "ttl");
     }
 
+    /**
+     * Releases by token; when an acquire of this client waits for the resource and has posted an
+     * offer ({@link WaitLine}), hands the lock to it in the same script instead.
+     */
     CompletableFuture<ReleaseOutcome> releaseCommand(String resource, String token) {
+        WaitLine.Offer offer = waitLine.claim(resource, token);
+        if (offer != null) {
+            return handoffCommand(resource, token, offer);
+        }
         CompletableFuture<Long> f = engine.run(Scripts.RELEASE, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource), keys.channel(resource)}, token, engine.publishMode());
         return wrap(f.thenApply(ReleaseOutcome::ofCode), "EVALSHA release-2", resource);
+    }
+
+    /**
+     * {@code handoff-2.lua}: releases {@code token}'s grant and grants the lock to the waiter of
+     * {@code offer}, whose result is then completed with the new lease (or with null when nothing
+     * was granted, or the script failed: the waiter then tries on its own, as after a release).
+     */
+    private CompletableFuture<ReleaseOutcome> handoffCommand(String resource, String token, WaitLine.Offer offer) {
+        String newToken = newToken();
+        long start = clock.nanoTime();   // before sending: the new lease's local deadline errs early
+        CompletableFuture<List<Object>> f;
+        try {
+            f = engine.run(Scripts.HANDOFF, ScriptOutputType.MULTI,
+                    new String[] {keys.lock(resource), keys.fence(resource)},
+                    token, newToken, Long.toString(offer.ttlMillis));
+        } catch (RuntimeException e) {
+            offer.result.complete(null);
+            throw e;
+        }
+        return wrap(f.handle((reply, error) -> {
+            if (error != null) {
+                offer.result.complete(null);
+                throw new java.util.concurrent.CompletionException(error);
+            }
+            long code = (Long) reply.get(0);
+            Lease lease = null;
+            try {
+                if (code == 1) {
+                    handoffs.incrementAndGet();
+                    lease = grant(resource, newToken, (Long) reply.get(1), offer.ttlMillis, start, offer.options);
+                }
+            } finally {
+                offer.result.complete(lease);
+            }
+            return ReleaseOutcome.ofCode(code);
+        }), "EVALSHA handoff-2", resource);
+    }
+
+    /** @return how many releases of this client handed the lock to a local waiter; for tests and metrics */
+    long handoffs() {
+        return handoffs.get();
+    }
+
+    /** @return whether a waiter with these options may be handed a lock by a local release */
+    private static boolean handsOver(AcquireOptions options) {
+        // The handoff grants a fenced lease; a replica wait needs its own WAIT after the grant.
+        return options.isFenced() && options.replicasToWait() == 0;
+    }
+
+    /** @return a future done when {@code wake} is, or when {@code offer} (if any) was answered */
+    private static CompletableFuture<?> orHandedOver(CompletableFuture<?> wake, WaitLine.Offer offer) {
+        return offer == null ? wake : CompletableFuture.anyOf(wake, offer.result);
+    }
+
+    /**
+     * Waits for the outcome of a claimed offer: one script's round trip. If interrupted, a lease
+     * granted later is released, since nobody will take it.
+     *
+     * @return the lease handed over, or null if the release granted nothing
+     */
+    private static Lease awaitHandoff(WaitLine.Offer offer, String resource) throws InterruptedException {
+        try {
+            return offer.result.get();
+        } catch (InterruptedException e) {
+            offer.result.thenAccept(lease -> {
+                if (lease != null) {
+                    lease.releaseAsync();
+                }
+            });
+            throw e;
+        } catch (ExecutionException e) {
+            return null;   // never completed exceptionally; kept total
+        }
     }
 
     CompletableFuture<RenewOutcome> renewCommand(StatefulConnection<String, String> conn, String resource,
