@@ -66,9 +66,9 @@ import java.util.function.Supplier;
  *
  * <p><b>Flushes are coalesced.</b> Every connection's pipeline starts with Netty's
  * {@link FlushConsolidationHandler} (see {@link #coalescingResources()}): the commands that many
- * threads write while the connection's event loop is busy leave in one {@code write()}, and the
- * server reads them in one {@code read()} and answers them in one {@code write()}. A lone caller's
- * command is flushed as soon as the event loop has run the task that wrote it; nothing waits for a
+ * threads write while the connection's event loop is reading replies leave in one {@code write()}
+ * at the end of that read, and the server reads them in one {@code read()} and answers them in one
+ * {@code write()}. With no read in progress a command is flushed at once; nothing waits for a
  * batch to fill.
  */
 public final class RedisEngine implements AutoCloseable {
@@ -590,18 +590,22 @@ public final class RedisEngine implements AutoCloseable {
      *     below TLS when there is TLS. Lettuce writes each command with its own flush; from a caller
      *     thread that is one event-loop task and one {@code write()} system call per command, and on
      *     the server one {@code read()} and one {@code write()} per command. The handler lets the
-     *     event loop run every write task that is queued, and flushes once after them: while a reply
-     *     is being read, at the end of the read; otherwise in a task queued behind the writes. A
-     *     command is therefore never held back longer than it takes the event loop to drain the
-     *     tasks already queued, and a lone command is flushed at once, in the very next task. The
+     *     event loop hold back the flushes of the writes it makes while it is reading replies, and
+     *     flushes them once, at the end of that read: the commands that callers sent while their
+     *     earlier replies were arriving leave in one {@code write()}. With no read in progress a
+     *     flush goes out at once, so a lone command is never held back. (Queuing those flushes too,
+     *     Netty's {@code consolidateWhenNoReadInProgress}, made 16 threads of lock pairs 10-15%
+     *     slower on a quiet 2-core machine, so it is off.) The
      *     resources belong to the engine, which shuts them down on {@link #close()}.
      */
     static ClientResources coalescingResources() {
         return DefaultClientResources.builder().nettyCustomizer(new NettyCustomizer() {
             @Override
             public void afterChannelInitialized(Channel channel) {
+                // false: with no read in progress a flush goes out at once. true (a flush task queued
+                // behind the writes) cost 10-15% of the 16-thread pairs/s on a quiet machine (BENCHMARKS.md)
                 channel.pipeline().addFirst(FLUSH_CONSOLIDATION,
-                        new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+                        new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, false));
             }
         }).build();
     }
