@@ -42,6 +42,7 @@ public final class Job {
     private final AtomicReference<AckOutcome> settled = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
     private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
+    private final java.util.concurrent.atomic.AtomicBoolean lossReported = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile Thread handlerThread;   // set by the worker while a handler runs this job
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
@@ -330,6 +331,15 @@ public final class Job {
         }
         markLost(LeaseLossReason.ofCode(code));
         return AckOutcome.LEASE_LOST;
+    }
+
+    /**
+     * @return true the first time it is called for this job, false after: the worker reports a
+     *     lost lease to its listener once, however many answers (renewals in flight, the local
+     *     deadline) tell it about the loss
+     */
+    boolean firstLossReport() {
+        return lossReported.compareAndSet(false, true);
     }
 
     /** Marks the lease lost (first reason wins) and interrupts a running handler. */

@@ -588,6 +588,9 @@ public final class Worker implements AutoCloseable {
     }
 
     private void leaseLostHeard(Job job) {
+        if (!job.firstLossReport()) {
+            return;   // two renewals in flight, or a renewal and the local deadline: one report
+        }
         LOG.warn("{}: lease of {} lost: {}", name, job, job.lossReason().orElse(null));
         try {
             listener.onLeaseLost(job, job.lossReason().orElse(LeaseLossReason.LOCAL_DEADLINE));

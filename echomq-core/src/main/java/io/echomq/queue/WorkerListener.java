@@ -17,7 +17,10 @@ public interface WorkerListener {
     }
 
     /**
-     * A job's lease was lost while its handler ran; the handler has been interrupted.
+     * A job's lease was lost while its handler ran; the handler has been interrupted. Called at
+     * most once per claimed job (per attempt), even when several answers tell the worker of the
+     * loss: renewals that were in flight together, or a renewal answered after the local deadline
+     * had already counted the lease as lost.
      *
      * @param job    the job
      * @param reason why

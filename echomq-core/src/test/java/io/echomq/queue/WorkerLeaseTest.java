@@ -287,4 +287,44 @@ class WorkerLeaseTest extends QueueTestBase {
         assertThat(spurious).as("lost-lease reports for jobs whose completion was accepted").isEmpty();
         assertThat(events.count(AckOutcome.COMPLETED)).isEqualTo(jobs);
     }
+
+    /**
+     * Regression: every renewal answered after a lease was lost told the listener again. The
+     * server holds every command for three leases (CLIENT PAUSE), so the renewals sent meanwhile
+     * wait there while the local deadline counts the lease lost; when the pause ends they are
+     * answered EXPIRED, each one more loss of the same lease. The handler ignores its interrupt
+     * and has not settled yet, so nothing else absorbs those answers. The listener hears it once.
+     */
+    @Test
+    @Tag("standalone-only")   // CLIENT PAUSE of one server (docs/scaling.md)
+    void aLeaseLostWhileRenewalsAreInFlightIsReportedOnce() throws Exception {
+        RecordingListener events = new RecordingListener();
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean go = new AtomicBoolean();
+        String id = queue.enqueue("held past its lease");
+        try (Worker w = client.worker("q", job -> {
+            if (job.attempt() > 1) {
+                return;   // the reaper gave the job back after the pause: this run just completes
+            }
+            started.countDown();
+            while (!go.get()) {   // a handler that does not stop when interrupted
+                Thread.interrupted();
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        }).concurrency(1).lease(Duration.ofMillis(300)).listener(events).start()) {
+            assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            await().atMost(WAIT).until(() -> activeScore(id) != null);
+            raw().call("CLIENT", "PAUSE", "900", "ALL");
+            await().atMost(WAIT).until(() -> !events.lost().isEmpty());
+            // this PING is answered once the pause is over, after the renewals it held
+            assertThat(raw().call("PING")).isEqualTo("PONG");
+            await("one lost-lease report, for 500 ms after the held renewals were answered")
+                    .during(Duration.ofMillis(500)).atMost(WAIT).until(() -> events.lost().size() == 1);
+            go.set(true);
+            await().atMost(WAIT).until(() -> !events.settled(id).isEmpty());
+        }
+        assertThat(events.outcomes(id).get(0)).as("attempt 1's settle").isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(events.lost()).as("lost-lease reports for the one lost lease").hasSize(1);
+        assertThat(events.lost().get(0).reason()).isEqualTo(LeaseLossReason.LOCAL_DEADLINE);
+    }
 }
