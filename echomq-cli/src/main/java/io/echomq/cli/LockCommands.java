@@ -231,7 +231,7 @@ final class LockCommands {
             checkName(spec, resource, "<resource>");
             if (isRedlock()) {
                 try (RedlockClient locks = connectRedlock()) {
-                    spec.commandLine().getOut().print(RedlockInspect.describe(locks, locks.inspect(resource)));
+                    spec.commandLine().getOut().print(RedlockInspect.describe(locks, locks.inspectMasters(resource)));
                 }
                 return ExitCodes.OK;
             }
