@@ -126,8 +126,9 @@ public final class RedlockClient implements Locks {
      *
      * @return the lease, or empty when no quorum granted it (someone else holds it, or the vote
      *     split) or when the grant took so long that no validity was left
-     * @throws IllegalArgumentException if the resource is null, empty or over 1024 bytes, the ttl
-     *     is null, under 1 ms or over {@link LockClient#MAX_TTL}, or options is null
+     * @throws IllegalArgumentException if the resource breaks the name rule of {@link Locks} (null,
+     *     empty, over 1024 bytes, or holding '{' or '}'), the ttl is null, under 1 ms or over
+     *     {@link LockClient#MAX_TTL}, or options is null
      * @throws RedlockQuorumException if fewer than a quorum of masters answered; nothing is held
      */
     @Override
@@ -144,7 +145,7 @@ public final class RedlockClient implements Locks {
      */
     @Override
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = LockClient.checkTtl(ttl);
         checkOptions(options);
         return attempt(r, ttlMs, options);
@@ -167,7 +168,7 @@ public final class RedlockClient implements Locks {
     @Override
     public Lease acquire(String resource, Duration ttl, Duration maxWait, AcquireOptions options)
             throws InterruptedException {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = LockClient.checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         checkOptions(options);
@@ -197,7 +198,7 @@ public final class RedlockClient implements Locks {
      */
     @Override
     public ReleaseOutcome release(String resource, String token) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         return RedisEngine.await(rounds.release(r, token), "REDLOCK release", r);
     }
@@ -214,7 +215,7 @@ public final class RedlockClient implements Locks {
      */
     @Override
     public RenewOutcome renew(String resource, String token, Duration ttl) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         long ms = LockClient.checkTtl(ttl);
         return RedisEngine.await(rounds.renew(r, token, ms, clock.nanoTime()), "REDLOCK renew", r);
@@ -233,7 +234,7 @@ public final class RedlockClient implements Locks {
      */
     @Override
     public LockInfo inspect(String resource) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         return RedlockVerdict.of(r, RedisEngine.await(rounds.inspect(r), "REDLOCK inspect", r), quorum());
     }
 
@@ -246,7 +247,7 @@ public final class RedlockClient implements Locks {
      * @throws RedlockQuorumException if fewer than a quorum of masters answered
      */
     public List<Optional<LockInfo>> inspectMasters(String resource) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         return RedisEngine.await(rounds.inspect(r), "REDLOCK inspect", r);
     }
 
@@ -264,7 +265,7 @@ public final class RedlockClient implements Locks {
      */
     @Override
     public String lockKey(String resource) {
-        return keys.lock(Checks.name(resource, "resource"));
+        return keys.lock(Checks.resource(resource));
     }
 
     /** Closes the connections and stops the watchdog. Leases are not released; see the class doc. */
