@@ -129,6 +129,8 @@ public final class RedlockClient implements Locks {
      * @throws IllegalArgumentException if the resource breaks the name rule of {@link Locks} (null,
      *     empty, over 1024 bytes, or holding '{' or '}'), the ttl is null, under 1 ms or over
      *     {@link LockClient#MAX_TTL}, or options is null
+     * @throws UnsupportedOperationException if the options wait for replicas
+     *     ({@link AcquireOptions#waitForReplicas}), which Redlock refuses; nothing was sent
      * @throws RedlockQuorumException if fewer than a quorum of masters answered; nothing is held
      */
     @Override
@@ -142,6 +144,7 @@ public final class RedlockClient implements Locks {
      * quorum did not answer.
      *
      * @throws IllegalArgumentException on bad input
+     * @throws UnsupportedOperationException if the options wait for replicas
      */
     @Override
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
@@ -158,6 +161,7 @@ public final class RedlockClient implements Locks {
      *
      * @return the lease
      * @throws IllegalArgumentException if any argument is invalid, or maxWait is negative
+     * @throws UnsupportedOperationException if the options wait for replicas; nothing was sent
      * @throws LockWaitTimeoutException if no attempt got a quorum before {@code maxWait} ran out
      * @throws RedlockQuorumException if an attempt found fewer than a quorum of masters answering;
      *     it is thrown at once, not retried, and nothing is held
@@ -283,6 +287,13 @@ public final class RedlockClient implements Locks {
 
     private static void checkOptions(AcquireOptions options) {
         Checks.notNull(options, "options");
+        if (options.replicasToWait() > 0) {
+            // Redlock's safety comes from a quorum of independent masters, not from replication;
+            // a WAIT on each master would need its own quorum rule, and none is defined.
+            throw new UnsupportedOperationException("waitForReplicas is not supported by RedlockClient: "
+                    + "a grant is safe once a quorum of independent masters holds it; acquire without "
+                    + "waitForReplicas, or use LockClient on a single server with replicas");
+        }
     }
 
     /**
