@@ -4,6 +4,7 @@ import io.echomq.lock.AcquireOptions;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.LockInfo;
+import io.echomq.lock.Locks;
 import io.echomq.lock.LockWaitTimeoutException;
 import io.echomq.lock.RedlockClient;
 import java.io.PrintWriter;
@@ -26,8 +27,10 @@ import picocli.CommandLine.Spec;
  * when it exits: an acquired lock lives until its ttl, and a script keeps the printed token to
  * release or renew it later.
  *
- * <p>With {@code --redlock URL,URL,…} every subcommand works on Redlock over those independent
- * masters instead of one {@code --redis} server (see {@code docs/scaling.md}).
+ * <p>Each subcommand connects one {@link Locks} client and works through that contract: a
+ * {@link LockClient} on the {@code --redis} server, or, with {@code --redlock URL,URL,…}, a
+ * {@link RedlockClient} over those independent masters (see {@code docs/scaling.md}). Only
+ * {@code inspect} tells them apart, to print each master's line under Redlock's verdict.
  *
  * <p>Our tokens are hex, but a token minted by another client may start with {@code -}, so these
  * subcommands have no short
@@ -66,29 +69,23 @@ final class LockCommands {
         String resource;
 
         /**
-         * @return whether {@code --redlock} was given
-         * @throws ParameterException if {@code --redis} was given with it
+         * Connects the lock client every subcommand works on: Redlock over the {@code --redlock}
+         * masters when they are given, else the one {@code --redis} server.
+         *
+         * @throws ParameterException if {@code --redis} was given with {@code --redlock}, or
+         *     {@code --master-timeout} is outside 1..60000 ms
+         * @throws IllegalArgumentException if the URL (or the list of masters) is malformed
+         * @throws io.echomq.RedisCommandException if the server, or a quorum of masters, cannot be
+         *     reached
          */
-        boolean isRedlock() {
+        Locks connect() {
             if (redlock == null) {
-                return false;
+                return redis.connect();
             }
             if (spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
                 throw new ParameterException(spec.commandLine(), "--redis and --redlock cannot be combined: "
                         + "give one server with --redis, or the Redlock masters with --redlock");
             }
-            return true;
-        }
-
-        /**
-         * Connects to the {@code --redlock} masters.
-         *
-         * @throws IllegalArgumentException if the list is not an odd number of at least 3 distinct,
-         *     well-formed URLs
-         * @throws ParameterException if {@code --master-timeout} is outside 1..60000 ms
-         * @throws io.echomq.RedisCommandException if fewer than a quorum can be reached
-         */
-        RedlockClient connectRedlock() {
             if (masterTimeoutMillis < 1 || masterTimeoutMillis > 60_000) {
                 throw new ParameterException(spec.commandLine(), "Invalid value for option '--master-timeout': "
                         + masterTimeoutMillis + " is not a timeout; give 1..60000 milliseconds");
@@ -121,14 +118,8 @@ final class LockCommands {
             AcquireOptions options = plain ? AcquireOptions.defaults().plain() : AcquireOptions.defaults();
             PrintWriter out = spec.commandLine().getOut();
             Optional<Lease> lease;
-            if (isRedlock()) {
-                try (RedlockClient locks = connectRedlock()) {
-                    lease = wait == null ? locks.tryAcquire(resource, ttl, options) : await(locks, ttl, wait, options);
-                }
-            } else {
-                try (LockClient locks = redis.connect()) {
-                    lease = wait == null ? locks.tryAcquire(resource, ttl, options) : await(locks, ttl, wait, options);
-                }
+            try (Locks locks = connect()) {
+                lease = wait == null ? locks.tryAcquire(resource, ttl, options) : await(locks, ttl, wait, options);
             }
             if (lease.isEmpty()) {
                 out.println("nil");
@@ -139,17 +130,7 @@ final class LockCommands {
             return ExitCodes.OK;
         }
 
-        private Optional<Lease> await(LockClient locks, Duration ttl, Duration wait, AcquireOptions options)
-                throws InterruptedException {
-            try {
-                return Optional.of(locks.acquire(resource, ttl, wait, options));
-            } catch (LockWaitTimeoutException e) {
-                spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
-                return Optional.empty();
-            }
-        }
-
-        private Optional<Lease> await(RedlockClient locks, Duration ttl, Duration wait, AcquireOptions options)
+        private Optional<Lease> await(Locks locks, Duration ttl, Duration wait, AcquireOptions options)
                 throws InterruptedException {
             try {
                 return Optional.of(locks.acquire(resource, ttl, wait, options));
@@ -174,13 +155,7 @@ final class LockCommands {
         public Integer call() {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
-            if (isRedlock()) {
-                try (RedlockClient locks = connectRedlock()) {
-                    spec.commandLine().getOut().println(locks.release(resource, token));
-                }
-                return ExitCodes.OK;
-            }
-            try (LockClient locks = redis.connect()) {
+            try (Locks locks = connect()) {
                 spec.commandLine().getOut().println(locks.release(resource, token));
             }
             return ExitCodes.OK;
@@ -203,13 +178,7 @@ final class LockCommands {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
             Duration ttl = ttl(spec, ttlMillis);
-            if (isRedlock()) {
-                try (RedlockClient locks = connectRedlock()) {
-                    spec.commandLine().getOut().println(locks.renew(resource, token, ttl));
-                }
-                return ExitCodes.OK;
-            }
-            try (LockClient locks = redis.connect()) {
+            try (Locks locks = connect()) {
                 spec.commandLine().getOut().println(locks.renew(resource, token, ttl));
             }
             return ExitCodes.OK;
@@ -229,17 +198,15 @@ final class LockCommands {
         @Override
         public Integer call() {
             checkName(spec, resource, "<resource>");
-            if (isRedlock()) {
-                try (RedlockClient locks = connectRedlock()) {
-                    spec.commandLine().getOut().print(RedlockInspect.describe(locks, locks.inspect(resource)));
+            PrintWriter out = spec.commandLine().getOut();
+            try (Locks locks = connect()) {
+                if (locks instanceof RedlockClient redlock) {
+                    // Redlock's inspect is the masters' verdict; this command shows each master too.
+                    out.print(RedlockInspect.describe(redlock, redlock.inspectMasters(resource)));
+                } else {
+                    out.println(describe(locks.inspect(resource)));
                 }
-                return ExitCodes.OK;
             }
-            LockInfo info;
-            try (LockClient locks = redis.connect()) {
-                info = locks.inspect(resource);
-            }
-            spec.commandLine().getOut().println(describe(info));
             return ExitCodes.OK;
         }
 

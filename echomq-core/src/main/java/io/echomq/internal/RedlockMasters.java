@@ -17,6 +17,7 @@ import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -62,6 +63,45 @@ public final class RedlockMasters implements AutoCloseable {
     private RedlockMasters(RedisClient client, List<Master> masters) {
         this.client = client;
         this.masters = masters;
+    }
+
+    /**
+     * Checks the Redlock masters' URLs, before anything connects.
+     *
+     * @param urls the masters, {@code redis://…} or {@code rediss://…}: an odd number, at least 3,
+     *     each a different server (host and port, or socket)
+     * @return the URLs, trimmed, in the order given
+     * @throws IllegalArgumentException if null, empty, holding fewer than 3 or an even number of
+     *     URLs, or a malformed or repeated one (the message names it, never its password)
+     */
+    public static List<String> checkUrls(List<String> urls) {
+        if (urls == null || urls.isEmpty()) {
+            throw new IllegalArgumentException("redisUrls must name the Redlock masters: an odd number, at least 3");
+        }
+        int n = urls.size();
+        if (n < 3) {
+            throw new IllegalArgumentException("redisUrls names " + n + " master" + (n == 1 ? "" : "s")
+                    + "; Redlock needs an odd number of at least 3 (with fewer, one failure stops it; "
+                    + "for one server use LockClient)");
+        }
+        if (n % 2 == 0) {
+            throw new IllegalArgumentException("redisUrls names " + n + " masters; use an odd number: "
+                    + n + " tolerate no more failures than " + (n - 1) + " (quorum " + (n / 2 + 1) + ")");
+        }
+        List<String> checked = new ArrayList<>();
+        List<String> servers = new ArrayList<>();
+        for (String url : urls) {
+            RedisURI uri = RedisUrls.parse(url);
+            String server = uri.getSocket() != null ? uri.getSocket()
+                    : uri.getHost().toLowerCase(Locale.ROOT) + ":" + uri.getPort();
+            if (servers.contains(server)) {
+                throw new IllegalArgumentException("redisUrls names the server " + server
+                        + " twice; Redlock masters must be independent servers");
+            }
+            servers.add(server);
+            checked.add(url.trim());
+        }
+        return checked;
     }
 
     /**

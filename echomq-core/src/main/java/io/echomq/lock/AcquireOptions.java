@@ -76,8 +76,9 @@ public final class AcquireOptions {
      * Redis answers one connection's commands in order, so while {@code WAIT} blocks, the other
      * commands of this {@link LockClient} (shared connection) wait behind it: keep the timeout
      * short. It must be shorter than the client's command timeout. It is not supported on a
-     * {@code redis-cluster://} URL yet: the acquire then throws
-     * {@link UnsupportedOperationException} before Redis is touched.
+     * {@code redis-cluster://} URL yet, nor by {@link RedlockClient} (whose grant rests on a quorum
+     * of independent masters, not on replication): the acquire then throws
+     * {@link UnsupportedOperationException}, naming the option, before anything is sent.
      *
      * @param replicas how many replicas must acknowledge, at least 1
      * @param timeout  how long to wait for them, 1 ms to {@link #MAX_REPLICA_WAIT}

@@ -5,8 +5,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What a {@link Lease} needs from the client that granted it: its clock, a token-checked renewal
- * and release, and a deadline timer. {@link LockClient} answers from one server;
- * {@link RedlockClient} answers from a quorum of independent masters. The lease's own rules (never
+ * and release, and a deadline timer. {@link LeaseIssuer} is the one implementation: it sends
+ * renewals and releases to one server ({@link LockCalls}) or to a quorum of independent masters
+ * ({@link RedlockRounds}), and arms the deadline on its watchdog. The lease's own rules (never
  * revive a lost lease, remember the first release answer, loss is an event) stay in {@link Lease}.
  */
 interface LeaseBackend {

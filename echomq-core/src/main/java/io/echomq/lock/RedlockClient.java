@@ -8,12 +8,9 @@ import io.echomq.internal.RedisEngine;
 import io.echomq.internal.RedisUrls;
 import io.echomq.internal.RedlockMasters;
 import io.lettuce.core.RedisURI;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Redlock: one lock over N independent Redis masters (no replication between them), as the Redis
- * documentation describes it. The lease it returns is the same {@link Lease} as
- * {@link LockClient}'s.
+ * documentation describes it, behind the same {@link Locks} contract as {@link LockClient}; the
+ * lease it returns is the same {@link Lease}.
  *
  * <pre>{@code
  * try (RedlockClient redlock = RedlockClient.create(List.of(
@@ -48,6 +45,8 @@ import java.util.concurrent.TimeUnit;
  *       renewed it within the new validity. A lost lease is never renewed again.</li>
  *   <li><b>Release.</b> Compare-and-delete on every master, whatever the outcome of the acquire
  *       was.</li>
+ *   <li><b>Inspect.</b> {@link #inspect} gives the masters' verdict (held only by a token that a
+ *       quorum holds); {@link #inspectMasters} gives each master's own snapshot.</li>
  * </ol>
  *
  * <p><b>Masters.</b> N must be odd and at least 3: a quorum of N/2+1 then tolerates (N−1)/2 masters
@@ -70,42 +69,18 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe; one client serves a whole application. Closing it does not release outstanding
  * leases: they expire by their ttl.
  */
-public final class RedlockClient implements AutoCloseable {
+public final class RedlockClient implements Locks {
     /** The default timeout of one command on one master: short, so that a hung master costs little validity. */
     public static final Duration DEFAULT_MASTER_TIMEOUT = Duration.ofMillis(200);
     /** The default delay before another attempt of {@link #acquire}, jittered ±50%. */
     public static final Duration DEFAULT_RETRY_DELAY = Duration.ofMillis(200);
-
-    private static final HexFormat TOKEN_ENCODING = HexFormat.of();
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final RedlockMasters masters;
     private final RedlockRounds rounds;
     private final LockKeys keys;
     private final MonotonicClock clock;
     private final long retryDelayNanos;
-    private volatile Watchdog watchdog;
-    private final LeaseBackend leases = new LeaseBackend() {
-        @Override
-        public MonotonicClock clock() {
-            return clock;
-        }
-
-        @Override
-        public CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAt) {
-            return rounds.renew(resource, token, ttlMillis, sentAt);
-        }
-
-        @Override
-        public CompletableFuture<ReleaseOutcome> release(String resource, String token) {
-            return rounds.release(resource, token);
-        }
-
-        @Override
-        public void guardDeadline(Lease lease) {
-            watchdog().guardDeadline(lease);
-        }
-    };
+    private final LeaseIssuer issuer;
 
     private RedlockClient(Builder b, RedlockMasters masters) {
         this.masters = masters;
@@ -113,6 +88,7 @@ public final class RedlockClient implements AutoCloseable {
         this.clock = b.clock;
         this.retryDelayNanos = b.retryDelay.toNanos();
         this.rounds = new RedlockRounds(masters, keys, clock);
+        this.issuer = new LeaseIssuer(clock, rounds);
     }
 
     /**
@@ -143,17 +119,6 @@ public final class RedlockClient implements AutoCloseable {
     }
 
     /**
-     * Fenced acquire without waiting. See {@link #tryAcquire(String, Duration, AcquireOptions)}.
-     *
-     * @throws IllegalArgumentException if the resource or ttl is invalid
-     * @throws RedlockQuorumException if fewer than a quorum of masters answered
-     * @throws RedisCommandException if Redis fails otherwise
-     */
-    public Optional<Lease> tryAcquire(String resource, Duration ttl) {
-        return tryAcquire(resource, ttl, AcquireOptions.defaults());
-    }
-
-    /**
      * One Redlock attempt on {@code resource} for {@code ttl}: the acquire on every master in
      * parallel, a quorum and a positive validity, else a release on every master. The fenced form
      * runs the fenced acquire script on each master; the plain form sends each exactly one
@@ -161,10 +126,14 @@ public final class RedlockClient implements AutoCloseable {
      *
      * @return the lease, or empty when no quorum granted it (someone else holds it, or the vote
      *     split) or when the grant took so long that no validity was left
-     * @throws IllegalArgumentException if the resource is null, empty or over 1024 bytes, the ttl
-     *     is null, under 1 ms or over {@link LockClient#MAX_TTL}, or options is null
+     * @throws IllegalArgumentException if the resource breaks the name rule of {@link Locks} (null,
+     *     empty, over 1024 bytes, or holding '{' or '}'), the ttl is null, under 1 ms or over
+     *     {@link LockClient#MAX_TTL}, or options is null
+     * @throws UnsupportedOperationException if the options wait for replicas
+     *     ({@link AcquireOptions#waitForReplicas}), which Redlock refuses; nothing was sent
      * @throws RedlockQuorumException if fewer than a quorum of masters answered; nothing is held
      */
+    @Override
     public Optional<Lease> tryAcquire(String resource, Duration ttl, AcquireOptions options) {
         return RedisEngine.await(tryAcquireAsync(resource, ttl, options), "REDLOCK acquire", resource);
     }
@@ -175,25 +144,14 @@ public final class RedlockClient implements AutoCloseable {
      * quorum did not answer.
      *
      * @throws IllegalArgumentException on bad input
+     * @throws UnsupportedOperationException if the options wait for replicas
      */
+    @Override
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = LockClient.checkTtl(ttl);
-        Checks.notNull(options, "options");
+        checkOptions(options);
         return attempt(r, ttlMs, options);
-    }
-
-    /**
-     * Fenced acquire that waits up to {@code maxWait}. See
-     * {@link #acquire(String, Duration, Duration, AcquireOptions)}.
-     *
-     * @throws IllegalArgumentException if any argument is invalid
-     * @throws LockWaitTimeoutException if no attempt got a quorum before {@code maxWait} ran out
-     * @throws RedlockQuorumException if fewer than a quorum of masters answered
-     * @throws InterruptedException if the thread is interrupted while waiting
-     */
-    public Lease acquire(String resource, Duration ttl, Duration maxWait) throws InterruptedException {
-        return acquire(resource, ttl, maxWait, AcquireOptions.defaults());
     }
 
     /**
@@ -203,6 +161,7 @@ public final class RedlockClient implements AutoCloseable {
      *
      * @return the lease
      * @throws IllegalArgumentException if any argument is invalid, or maxWait is negative
+     * @throws UnsupportedOperationException if the options wait for replicas; nothing was sent
      * @throws LockWaitTimeoutException if no attempt got a quorum before {@code maxWait} ran out
      * @throws RedlockQuorumException if an attempt found fewer than a quorum of masters answering;
      *     it is thrown at once, not retried, and nothing is held
@@ -210,12 +169,13 @@ public final class RedlockClient implements AutoCloseable {
      *     held, except that an attempt interrupted in flight may have been granted on some
      *     masters, and those grants expire by their ttl
      */
+    @Override
     public Lease acquire(String resource, Duration ttl, Duration maxWait, AcquireOptions options)
             throws InterruptedException {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         long ttlMs = LockClient.checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
-        Checks.notNull(options, "options");
+        checkOptions(options);
         long start = clock.nanoTime();
         while (true) {
             Optional<Lease> lease = RedisEngine.awaitInterruptibly(attempt(r, ttlMs, options), "REDLOCK acquire", r);
@@ -236,12 +196,13 @@ public final class RedlockClient implements AutoCloseable {
      *
      * @return {@code RELEASED} if any master deleted it; else {@code NOT_OWNER} if any master holds
      *     it under another token; else {@code EXPIRED}
-     * @throws IllegalArgumentException if the resource or token is null or empty
+     * @throws IllegalArgumentException if the resource or token is invalid
      * @throws RedlockQuorumException if no master released it and fewer than a quorum answered;
      *     the keys on the others expire by their ttl
      */
+    @Override
     public ReleaseOutcome release(String resource, String token) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         return RedisEngine.await(rounds.release(r, token), "REDLOCK release", r);
     }
@@ -256,11 +217,29 @@ public final class RedlockClient implements AutoCloseable {
      * @throws RedlockQuorumException if fewer than a quorum renewed it and too few masters
      *     answered to know that it is lost
      */
+    @Override
     public RenewOutcome renew(String resource, String token, Duration ttl) {
-        String r = Checks.name(resource, "resource");
+        String r = Checks.resource(resource);
         Checks.name(token, "token");
         long ms = LockClient.checkTtl(ttl);
         return RedisEngine.await(rounds.renew(r, token, ms, clock.nanoTime()), "REDLOCK renew", r);
+    }
+
+    /**
+     * The masters' verdict on {@code resource}, read on every master at once: held by the token
+     * that at least a quorum of them hold, with the remaining ttl for which a quorum still will
+     * (the quorum-th longest of that token's ttls; {@code -1} if that many hold it with no
+     * expiry), and the largest last fence among them. When no token holds a quorum, the lock is
+     * reported free (with that largest fence): a minority grant is not a lock. Per-master detail:
+     * {@link #inspectMasters}.
+     *
+     * @throws IllegalArgumentException if the resource is invalid
+     * @throws RedlockQuorumException if fewer than a quorum of masters answered
+     */
+    @Override
+    public LockInfo inspect(String resource) {
+        String r = Checks.resource(resource);
+        return RedlockVerdict.of(r, RedisEngine.await(rounds.inspect(r), "REDLOCK inspect", r), quorum());
     }
 
     /**
@@ -271,8 +250,8 @@ public final class RedlockClient implements AutoCloseable {
      * @throws IllegalArgumentException if the resource is invalid
      * @throws RedlockQuorumException if fewer than a quorum of masters answered
      */
-    public List<Optional<LockInfo>> inspect(String resource) {
-        String r = Checks.name(resource, "resource");
+    public List<Optional<LockInfo>> inspectMasters(String resource) {
+        String r = Checks.resource(resource);
         return RedisEngine.await(rounds.inspect(r), "REDLOCK inspect", r);
     }
 
@@ -288,72 +267,44 @@ public final class RedlockClient implements AutoCloseable {
      * @return the Redis key that holds {@code resource}'s token on every master
      * @throws IllegalArgumentException if the resource is invalid
      */
+    @Override
     public String lockKey(String resource) {
-        return keys.lock(Checks.name(resource, "resource"));
+        return keys.lock(Checks.resource(resource));
     }
 
     /** Closes the connections and stops the watchdog. Leases are not released; see the class doc. */
     @Override
     public void close() {
-        Watchdog w = watchdog;
-        if (w != null) {
-            w.close();
-        }
+        issuer.close();
         masters.close();
     }
 
     /** One attempt through {@link RedlockRounds#acquire}; a grant becomes a {@link Lease}. */
     private CompletableFuture<Optional<Lease>> attempt(String resource, long ttlMillis, AcquireOptions options) {
-        return rounds.acquire(resource, newToken(), ttlMillis, options.isFenced()).thenApply(grant -> grant.map(g -> {
-            Lease lease = new Lease(leases, resource, g.token(), g.fence(), ttlMillis, g.startNanos(),
-                    options.hasWatchdog());
-            if (options.hasWatchdog()) {
-                watchdog().watch(lease);
-            }
-            return lease;
-        }));
+        return rounds.acquire(resource, LeaseIssuer.newToken(), ttlMillis, options.isFenced()).thenApply(grant -> grant.map(
+                g -> issuer.issue(resource, g.token(), g.fence(), ttlMillis, g.startNanos(), options)));
     }
 
-    private Watchdog watchdog() {
-        Watchdog w = watchdog;
-        if (w == null) {
-            synchronized (this) {
-                w = watchdog;
-                if (w == null) {
-                    w = new Watchdog(clock, () -> new Watchdog.Batch() {
-                        @Override
-                        public CompletableFuture<RenewOutcome> renew(Lease lease, long ttlMillis, long sentAt) {
-                            return rounds.renew(lease.resource(), lease.token(), ttlMillis, sentAt);
-                        }
-
-                        @Override
-                        public void flush() {
-                            // every master's connection flushes by itself
-                        }
-                    });
-                    watchdog = w;
-                }
-            }
+    private static void checkOptions(AcquireOptions options) {
+        Checks.notNull(options, "options");
+        if (options.replicasToWait() > 0) {
+            // Redlock's safety comes from a quorum of independent masters, not from replication;
+            // a WAIT on each master would need its own quorum rule, and none is defined.
+            throw new UnsupportedOperationException("waitForReplicas is not supported by RedlockClient: "
+                    + "a grant is safe once a quorum of independent masters holds it; acquire without "
+                    + "waitForReplicas, or use LockClient on a single server with replicas");
         }
-        return w;
-    }
-
-    private static String newToken() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return TOKEN_ENCODING.formatHex(bytes);
     }
 
     /**
      * Configuration of a {@link RedlockClient}; checked as each setting is given, with messages
-     * that name the setting.
+     * that name the setting. The namespace and clock are set as on every lock client's builder
+     * ({@link LocksBuilder}).
      */
-    public static final class Builder {
+    public static final class Builder extends LocksBuilder<Builder> {
         private List<String> urls;
-        private String namespace = LockKeys.DEFAULT_NAMESPACE;
         private Duration masterTimeout = DEFAULT_MASTER_TIMEOUT;
         private Duration retryDelay = DEFAULT_RETRY_DELAY;
-        private MonotonicClock clock = MonotonicClock.SYSTEM;
 
         private Builder() {
         }
@@ -365,43 +316,7 @@ public final class RedlockClient implements AutoCloseable {
          *     URLs, or a malformed or repeated one (the message names it, never its password)
          */
         public Builder redisUrls(List<String> urls) {
-            if (urls == null || urls.isEmpty()) {
-                throw new IllegalArgumentException("redisUrls must name the Redlock masters: an odd number, at least 3");
-            }
-            int n = urls.size();
-            if (n < 3) {
-                throw new IllegalArgumentException("redisUrls names " + n + " master" + (n == 1 ? "" : "s")
-                        + "; Redlock needs an odd number of at least 3 (with fewer, one failure stops it; "
-                        + "for one server use LockClient)");
-            }
-            if (n % 2 == 0) {
-                throw new IllegalArgumentException("redisUrls names " + n + " masters; use an odd number: "
-                        + n + " tolerate no more failures than " + (n - 1) + " (quorum " + (n / 2 + 1) + ")");
-            }
-            List<String> checked = new ArrayList<>();
-            List<String> servers = new ArrayList<>();
-            for (String url : urls) {
-                RedisURI uri = RedisUrls.parse(url);
-                String server = uri.getSocket() != null ? uri.getSocket()
-                        : uri.getHost().toLowerCase(Locale.ROOT) + ":" + uri.getPort();
-                if (servers.contains(server)) {
-                    throw new IllegalArgumentException("redisUrls names the server " + server
-                            + " twice; Redlock masters must be independent servers");
-                }
-                servers.add(server);
-                checked.add(url.trim());
-            }
-            this.urls = checked;
-            return this;
-        }
-
-        /**
-         * @param namespace prefix of every key on every master, default {@code emq:lock:}
-         * @throws IllegalArgumentException if null or containing '{' or '}'
-         */
-        public Builder namespace(String namespace) {
-            new LockKeys(namespace);
-            this.namespace = namespace;
+            this.urls = RedlockMasters.checkUrls(urls);
             return this;
         }
 
@@ -428,21 +343,13 @@ public final class RedlockClient implements AutoCloseable {
         }
 
         /**
-         * @param clock the monotonic clock for validity and local deadlines, default {@link System#nanoTime()}
-         * @throws IllegalArgumentException if null
-         */
-        public Builder clock(MonotonicClock clock) {
-            this.clock = Checks.notNull(clock, "clock");
-            return this;
-        }
-
-        /**
          * Connects to every master in parallel.
          *
          * @throws IllegalArgumentException if no URLs were given
          * @throws RedisCommandException if fewer than a quorum of masters can be reached; the
          *     others are retried on use
          */
+        @Override
         public RedlockClient build() {
             if (urls == null) {
                 throw new IllegalArgumentException("redisUrls is required");

@@ -27,7 +27,7 @@ import java.util.function.IntFunction;
  *
  * <p>Too few answers to decide is a {@link RedlockQuorumException}, never a guess.
  */
-final class RedlockRounds {
+final class RedlockRounds implements LeaseIssuer.Commands {
     private final RedlockMasters masters;
     private final LockKeys keys;
     private final MonotonicClock clock;
@@ -127,7 +127,8 @@ final class RedlockRounds {
      * @return RELEASED if any master deleted it; else NOT_OWNER if any holds another token; else
      *     EXPIRED, or a {@link RedlockQuorumException} if fewer than a quorum answered
      */
-    CompletableFuture<ReleaseOutcome> release(String resource, String token) {
+    @Override
+    public CompletableFuture<ReleaseOutcome> release(String resource, String token) {
         return onAll(i -> releaseOn(i, resource, token)).thenApply(replies -> {
             boolean notOwner = false;
             for (Reply<ReleaseOutcome> r : replies) {
@@ -155,7 +156,8 @@ final class RedlockRounds {
      *
      * @param sentAt the clock reading taken before this call; the new validity counts from it
      */
-    CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAt) {
+    @Override
+    public CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAt) {
         String ttl = Long.toString(ttlMillis);
         return onAll(i -> masters.<Long>run(i, Scripts.RENEW, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource)}, token, ttl).thenApply(RenewOutcome::ofCode))

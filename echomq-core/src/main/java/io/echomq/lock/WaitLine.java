@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The waiting acquires of one {@link LockClient}, lined up per resource, so that only the first
- * in line competes for the lock on Redis while the others wait their turn in this JVM.
+ * in line competes for the lock on Redis while the others wait their turn in this JVM. The line
+ * is the data; {@link WaitingAcquires} is how one acquire waits in it.
  *
  * <p>Without it, every release woke every local waiter of the resource, and all of them sent an
  * acquire of which one could win: a thundering herd of N − 1 refused scripts per handoff, and a

@@ -13,12 +13,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One thread per {@link LockClient} that looks after every lease which asked for it.
+ * One thread per lock client (started by its {@link LeaseIssuer}) that looks after every lease
+ * which asked for it.
  *
  * <ol>
  *   <li>Renews watched leases at about ttl/3 after the last renewal was sent. All renewals due
- *       within a few milliseconds of each other are written to the pipelined connection and
- *       flushed once: one write for the whole batch.</li>
+ *       within a few milliseconds of each other go in one {@link Batch}: on one server, written to
+ *       the pipelined connection and flushed once, one write for the whole batch (Redlock sends
+ *       each to every master at once).</li>
  *   <li>Retries a failed renewal soon (ttl/10, at most one second), until the lease's local
  *       deadline passes; then the lease is lost with {@link LossReason#DEADLINE_PASSED}.</li>
  *   <li>Marks a lease lost when a renewal finds it gone or taken, and forgets it.</li>

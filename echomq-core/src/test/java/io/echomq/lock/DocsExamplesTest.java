@@ -39,6 +39,22 @@ class DocsExamplesTest extends LockTestBase {
     }
 
     @Test
+    void oneContract() throws Exception {
+        String url = REDIS.url();
+        long fenceSeen;
+        // --- docs/locks.md "One contract: Locks" ---
+        Locks locks = LockClient.create(url);   // or RedlockClient.create(urls)
+        try (Lease lease = locks.acquire("invoice-42", Duration.ofSeconds(30), Duration.ofSeconds(5))) {
+            // ... work ...
+            fenceSeen = lease.fence();
+        }
+        // --- end ---
+        locks.close();
+        assertThat(fenceSeen).isEqualTo(1);
+        assertThat(get("emq:lock:{invoice-42}:lock")).isNull();
+    }
+
+    @Test
     void optionsAndBuilder() {
         // --- docs/locks.md "Options" ---
         AcquireOptions plain   = AcquireOptions.defaults().plain();         // exactly one SET NX PX, no fence

@@ -104,4 +104,23 @@ class RedlockInputTest {
                 .hasMessageContaining("1025 bytes");
         assertThat(masters.getOnEach("emq:lock:{r}:lock")).containsExactly(null, null, null);
     }
+
+    @Test
+    void waitForReplicasIsRefusedByNameBeforeAnyMasterIsTouched() {
+        RedlockClient redlock = masters.client();
+        Duration ttl = Duration.ofSeconds(1);
+        AcquireOptions acked = AcquireOptions.defaults().waitForReplicas(1, Duration.ofMillis(100));
+        String message = "waitForReplicas is not supported by RedlockClient: a grant is safe once a quorum of "
+                + "independent masters holds it; acquire without waitForReplicas, or use LockClient on a single "
+                + "server with replicas";
+        assertThatThrownBy(() -> redlock.tryAcquire("r", ttl, acked))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessage(message);
+        assertThatThrownBy(() -> redlock.tryAcquireAsync("r", ttl, acked))
+                .as("thrown, not a failed future").isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage(message);
+        assertThatThrownBy(() -> redlock.acquire("r", ttl, Duration.ofSeconds(1), acked.plain().withWatchdog()))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessage(message);
+        assertThat(masters.getOnEach("emq:lock:{r}:lock")).containsExactly(null, null, null);
+        assertThat(masters.getOnEach("emq:lock:{r}:fence")).containsExactly(null, null, null);
+    }
 }

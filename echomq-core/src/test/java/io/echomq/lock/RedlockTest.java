@@ -190,11 +190,11 @@ class RedlockTest {
     }
 
     @Test
-    void inspectReadsEveryMaster() {
+    void inspectMastersReadsEveryMaster() {
         masters.raw(4).call("SET", LOCK, "someone-else", "PX", "30000");
         Lease lease = redlock.tryAcquire("orders", Duration.ofSeconds(30)).orElseThrow();
 
-        List<Optional<LockInfo>> infos = redlock.inspect("orders");
+        List<Optional<LockInfo>> infos = redlock.inspectMasters("orders");
 
         assertThat(infos).hasSize(N);
         for (int i = 0; i < 4; i++) {
@@ -203,6 +203,32 @@ class RedlockTest {
             assertThat(info.lastFence()).isEqualTo(lease.fence());
         }
         assertThat(infos.get(4).orElseThrow().holderToken()).contains("someone-else");
+    }
+
+    @Test
+    void inspectIsTheVerdictOfAQuorum() {
+        assertThat(redlock.inspect("orders").isHeld()).as("never granted").isFalse();
+        assertThat(redlock.inspect("orders").ttlMillis()).isEqualTo(-2);
+        masters.raw(4).call("SET", LOCK, "someone-else", "PX", "30000");
+        Lease lease = redlock.tryAcquire("orders", Duration.ofSeconds(30)).orElseThrow();
+        // The quorum (3 of 5) holds the lease for as long as the third-longest ttl among its 4 masters.
+        masters.raw(0).call("PEXPIRE", LOCK, "1000");
+        masters.raw(1).call("PEXPIRE", LOCK, "20000");
+
+        LockInfo info = redlock.inspect("orders");
+
+        assertThat(info.resource()).isEqualTo("orders");
+        assertThat(info.holderToken()).contains(lease.token());
+        assertThat(info.lastFence()).isEqualTo(lease.fence());
+        assertThat(info.ttlMillis()).as("master 1's ttl, not master 0's nor the others'").isBetween(10_001L, 20_000L);
+
+        // Two masters holding a token is a minority: no lock, whatever they say.
+        masters.raw(2).call("DEL", LOCK);
+        masters.raw(3).call("DEL", LOCK);
+        LockInfo minority = redlock.inspect("orders");
+        assertThat(minority.isHeld()).isFalse();
+        assertThat(minority.ttlMillis()).isEqualTo(-2);
+        assertThat(minority.lastFence()).isEqualTo(lease.fence());
     }
 
     /** A clock that moves on by {@code step} every time it is read. */

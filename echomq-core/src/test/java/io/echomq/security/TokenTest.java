@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Lease tokens are 128 bits from {@link SecureRandom}: 32 lowercase hex characters, never
  * repeated, with every hex digit used in every position over a few thousand tokens, and the only
  * random source on the minting path is a {@code SecureRandom} (read from the code by reflection,
- * for the lock client and for the worker's maintenance token).
+ * for the lock clients, which both mint through the package-private {@code LeaseIssuer}, and for
+ * the worker's maintenance token).
  */
 class TokenTest {
     private static final int TOKENS = 2000;
@@ -53,7 +54,8 @@ class TokenTest {
 
     @Test
     void theOnlyRandomSourceOnTheMintingPathIsASecureRandom() throws Exception {
-        for (Class<?> c : new Class<?>[] {LockClient.class, io.echomq.queue.Worker.class}) {
+        Class<?> issuer = Class.forName("io.echomq.lock.LeaseIssuer");
+        for (Class<?> c : new Class<?>[] {issuer, io.echomq.queue.Worker.class}) {
             Field f = c.getDeclaredField("RANDOM");
             assertThat(Modifier.isStatic(f.getModifiers())).isTrue();
             f.setAccessible(true);
