@@ -152,7 +152,7 @@ public final class LockClient implements AutoCloseable {
     public Optional<Lease> tryAcquire(String resource, Duration ttl, AcquireOptions options) {
         CompletableFuture<Optional<Lease>> f = tryAcquireAsync(resource, ttl, options);
         try {
-            return RedisEngine.await(f, options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX", resource);
+            return RedisEngine.await(f, options.isFenced() ? Scripts.ACQUIRE.label() : "SET NX PX", resource);
         } catch (RedisCommandException e) {
             throw replicaAckOr(e);
         }
@@ -209,7 +209,7 @@ public final class LockClient implements AutoCloseable {
         long ttlMs = checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         checkOptions(options);
-        String op = options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX";
+        String op = options.isFenced() ? Scripts.ACQUIRE.label() : "SET NX PX";
         long start = clock.nanoTime();
 
         // Try at once, unless other acquires of this client already wait for the resource: then
@@ -307,7 +307,7 @@ public final class LockClient implements AutoCloseable {
     public ReleaseOutcome release(String resource, String token) {
         String r = Checks.resource(resource);
         Checks.name(token, "token");
-        return RedisEngine.await(releaseCommand(r, token), "EVALSHA release-2", r);
+        return RedisEngine.await(releaseCommand(r, token), Scripts.RELEASE.label(), r);
     }
 
     /**
@@ -321,7 +321,7 @@ public final class LockClient implements AutoCloseable {
         String r = Checks.resource(resource);
         Checks.name(token, "token");
         long ms = checkTtl(ttl);
-        return RedisEngine.await(renewCommand(engine.main(), r, token, ms), "EVALSHA renew-1", r);
+        return RedisEngine.await(renewCommand(engine.main(), r, token, ms), Scripts.RENEW.label(), r);
     }
 
     /**
@@ -335,7 +335,7 @@ public final class LockClient implements AutoCloseable {
         String r = Checks.resource(resource);
         CompletableFuture<List<Object>> f = engine.run(Scripts.INSPECT, ScriptOutputType.MULTI,
                 new String[] {keys.lock(r), keys.fence(r)});
-        List<Object> reply = RedisEngine.await(f, "EVALSHA inspect-2", r);
+        List<Object> reply = RedisEngine.await(f, Scripts.INSPECT.label(), r);
         return new LockInfo(r, (String) reply.get(0), (Long) reply.get(1), (Long) reply.get(2));
     }
 
@@ -459,7 +459,7 @@ public final class LockClient implements AutoCloseable {
         }
         CompletableFuture<Long> f = engine.run(Scripts.RELEASE, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource), keys.channel(resource)}, token, engine.publishMode());
-        return wrap(f.thenApply(ReleaseOutcome::ofCode), "EVALSHA release-2", resource);
+        return wrap(f.thenApply(ReleaseOutcome::ofCode), Scripts.RELEASE.label(), resource);
     }
 
     /**
@@ -495,7 +495,7 @@ public final class LockClient implements AutoCloseable {
                 offer.result.complete(lease);
             }
             return ReleaseOutcome.ofCode(code);
-        }), "EVALSHA handoff-2", resource);
+        }), Scripts.HANDOFF.label(), resource);
     }
 
     /** @return how many releases of this client handed the lock to a local waiter; for tests and metrics */
@@ -539,7 +539,7 @@ public final class LockClient implements AutoCloseable {
                                                  String token, long ttlMillis) {
         CompletableFuture<Long> f = engine.run(conn, Scripts.RENEW, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource)}, token, Long.toString(ttlMillis));
-        return wrap(f.thenApply(RenewOutcome::ofCode), "EVALSHA renew-1", resource);
+        return wrap(f.thenApply(RenewOutcome::ofCode), Scripts.RENEW.label(), resource);
     }
 
     /** The outcome of one acquire attempt: a lease, or the holder's remaining ttl. */
@@ -571,7 +571,7 @@ public final class LockClient implements AutoCloseable {
                             ? new Attempt(grant(resource, token, 0, ttlMillis, start, options), 0)
                             : new Attempt(null, -2));
         }
-        f = wrap(f, options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX", resource);
+        f = wrap(f, options.isFenced() ? Scripts.ACQUIRE.label() : "SET NX PX", resource);
         return options.replicasToWait() > 0 ? f.thenCompose(a -> awaitReplicas(a, options)) : f;
     }
 

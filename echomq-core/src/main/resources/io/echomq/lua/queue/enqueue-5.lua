@@ -30,23 +30,12 @@ local publish = 'PUBLISH'
 if ARGV[3 + 9 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local SHIFT = 4398046511104 -- 2^42: priorities are whole bands of the score
 
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+--@include type-guard
+local now = serverNow()
 
--- Refuse, before any write, keys that another client replaced with another type: a job taken
--- from one set whose ZADD into the next then failed would be lost from every set.
-local function wrongType(key, want)
-  local got = redis.call('TYPE', key)['ok']
-  if got ~= want and got ~= 'none' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
-      .. '; nothing was changed')
-  end
-  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
-  end
-end
-local refused = wrongType(pending, 'zset') or wrongType(delayed, 'zset') or wrongType(seqKey, 'string')
-  or wrongType(wait, 'list')
+local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
+  or guard(wait, 'list')
 if refused then return refused end
 local out = {}
 local ready = 0
