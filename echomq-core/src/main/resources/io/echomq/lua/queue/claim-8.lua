@@ -28,9 +28,9 @@
 -- ARGV[8..7+2k]     k pairs: the id of a job to complete, and the attempt it was granted
 --
 -- Returns an array: {acks, next_due_ms, dead, promoted, id1, payload1, attempt1, spent1, max1, id2, ...}
---   acks         an array of k codes, one per pair in order: 1 COMPLETED · -5 the job key holds
---                another type (nothing of it changed) · then, in the fence check's order, -4 MISSING ·
---                -1 SUPERSEDED · -3 NOT_ACTIVE · -2 EXPIRED
+--   acks         an array of k codes, one per pair in order: 1 COMPLETED · -5 NOT_A_HASH: the job
+--                key holds another type (nothing of it changed) · then, in the fence check's order,
+--                -4 MISSING · -1 SUPERSEDED · -3 NOT_ACTIVE · -2 EXPIRED
 --   next_due_ms  -1 when the call claimed all N it asked for (or N is 0); else ms from now until
 --                the earliest delayed job is due (0 when one is due already), or -1 when none waits
 --   dead         how many malformed jobs the claim moved to dead during this call

@@ -15,7 +15,7 @@
 --
 -- Returns an array of k codes, one per pair in order:
 --    1  COMPLETED
---   -5  the job key holds another type than a hash; nothing of it changed
+--   -5  NOT_A_HASH  the job key holds another type than a hash; nothing of it changed
 --   -4  MISSING     the job hash does not exist
 --   -1  SUPERSEDED  attempts moved on
 --   -3  NOT_ACTIVE  the job is not in state active

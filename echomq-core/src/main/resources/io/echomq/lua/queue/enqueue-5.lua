@@ -21,8 +21,9 @@
 --                     idempotency key ('' = none), idempotency window ms
 -- ARGV[3 + 9n]      publish mode, after the last group: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
 --
--- Returns a flat array of 2n values: for each job in order, its id and 1 if it was created or
--- 0 if its idempotency key already named the existing id that is returned instead.
+-- Returns a flat array of 2n values, {id1, created1, id2, created2, ...}: for each job in order,
+-- its id (a decimal string) and 1 if it was created, or 0 if its idempotency key already named
+-- the existing id that is returned instead.
 local pending, delayed, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
