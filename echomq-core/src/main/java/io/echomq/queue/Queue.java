@@ -52,7 +52,7 @@ public final class Queue implements QueueOperations {
     static final int PROMOTE_PER_CLAIM = 100;
     /** Most completes one claim-8 call carries: the bound of a worker's group commit. */
     static final int MAX_ACKS = 256;
-    /** The ack code of claim-8 for a job key that holds another type than a hash. */
+    /** The ack code of claim-8 and complete-2 for a job key that holds another type than a hash. */
     static final long ACK_NOT_A_HASH = -5;
 
     private static final byte[] EMPTY = new byte[0];
