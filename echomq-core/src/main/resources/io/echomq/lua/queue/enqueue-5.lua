@@ -29,10 +29,10 @@ local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
 local publish = 'PUBLISH'
 if ARGV[3 + 9 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
-local SHIFT = 4398046511104 -- 2^42: priorities are whole bands of the score
 
 --@include server-time
 --@include type-guard
+--@include job-fields
 local now = serverNow()
 
 local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')

@@ -28,10 +28,10 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
 --@include server-time
 --@include type-guard
+--@include job-fields
 local now = serverNow()
 
 
-local SHIFT = 4398046511104
 local returned, died = 0, 0
 local front = {}   -- priority-0 ids to LPUSH, in expiry order
 local ok, expired = pcall(redis.call, 'ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))

@@ -20,9 +20,9 @@ local dead, pending, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KE
 local prefix = ARGV[1]
 local publish = 'PUBLISH'
 if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
-local SHIFT = 4398046511104
 
 --@include type-guard
+--@include job-fields
 local refused = guard(dead, 'zset') or guard(pending, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end

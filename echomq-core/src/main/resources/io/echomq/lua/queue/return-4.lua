@@ -29,6 +29,7 @@ local jk = prefix .. 'job:' .. id
 --@include server-time
 --@include type-guard
 --@include fence-check
+--@include job-fields
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(pending, 'zset') or guard(wait, 'list')
@@ -46,7 +47,7 @@ local priority = tonumber(h[4] or '0') or 0
 if priority == 0 then
   redis.call('LPUSH', wait, id)
 else
-  redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * 4398046511104, id)
+  redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * SHIFT, id)
 end
 redis.call(publish, wake, 1)
 return 1
