@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code emq bench scaling}: one logical queue of no-op jobs, sharded into K partitions, drained
- * on one master and on a three-master cluster, in the same run, by the same client code (issue 6).
+ * on one master and on a three-master cluster, in the same run, by the same client code.
  *
  * <p>It starts the test kit's servers itself, both from the same binary ({@code EMQ_REDIS_SERVER},
  * else the embedded one): one standalone {@code redis-server} and a {@code RedisCluster} of three

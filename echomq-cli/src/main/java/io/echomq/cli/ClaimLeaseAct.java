@@ -212,7 +212,7 @@ final class ClaimLeaseAct {
         }
         String reason = stale.lossReason().map(LeaseLossReason::toString).orElse("none");
         console.command("w4", "complete job " + stale.id() + " with attempt " + stale.attempt()
-                + " (the stale handle; claim-8's fenced ack)", staleOutcome
+                + " (the stale handle; complete-2's fence check)", staleOutcome
                 + (staleOutcome == AckOutcome.LEASE_LOST ? " (" + reason + ")" : ""));
 
         long returned = 0;

@@ -6,48 +6,77 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
- * One atomic operation: the Lua body of the resource {@code io/echomq/lua/<name>-<numKeys>.lua},
- * its declared key count and its SHA-1, computed locally so that {@code EVALSHA} can be tried
- * before the server has ever seen the script.
+ * One atomic operation: the Lua resource {@code io/echomq/lua/<side>/<name>-<numKeys>.lua} with
+ * its shared parts inlined ({@link LuaIncludes}), its declared key count and its SHA-1, computed
+ * locally over the expanded text so that {@code EVALSHA} can be tried before the server has ever
+ * seen the script.
  */
 public final class LuaScript {
-    /** Class-path folder that holds every script. */
+    /** Class-path folder that holds every script, in one subfolder per side. */
     public static final String FOLDER = "/io/echomq/lua/";
+    /** Subfolder of the lock scripts. */
+    public static final String LOCK = "lock";
+    /** Subfolder of the queue scripts. */
+    public static final String QUEUE = "queue";
 
+    private final String side;
     private final String name;
     private final int numKeys;
-    private final String body;
+    private final String source;
+    private final LuaIncludes.Expanded expanded;
     private final String sha;
+    private final String label;   // built once: it names the call on every hot-path await
 
-    private LuaScript(String name, int numKeys, String body) {
+    private LuaScript(String side, String name, int numKeys, String source) {
+        this.side = side;
         this.name = name;
+        this.label = "EVALSHA " + name + "-" + numKeys;
         this.numKeys = numKeys;
-        this.body = body;
-        this.sha = sha1Hex(body);
+        this.source = source;
+        this.expanded = LuaIncludes.expand(path(), source, LuaScript::readPart);
+        this.sha = sha1Hex(expanded.text());
     }
 
     /**
-     * Loads {@code <name>-<numKeys>.lua} from the class path.
+     * Loads {@code <side>/<name>-<numKeys>.lua} from the class path and inlines its parts.
      *
-     * @throws IllegalStateException if the resource is missing or unreadable (a packaging bug)
+     * @param side {@link #LOCK} or {@link #QUEUE}
+     * @throws IllegalStateException if the resource or one of its parts is missing or unreadable,
+     *     or a part is named twice (a packaging bug)
      */
-    public static LuaScript load(String name, int numKeys) {
-        String file = name + "-" + numKeys + ".lua";
+    public static LuaScript load(String side, String name, int numKeys) {
+        String file = side + "/" + name + "-" + numKeys + ".lua";
+        String text = read(file);
+        if (text == null) {
+            throw new IllegalStateException("Lua script " + FOLDER + file + " is not on the class path");
+        }
+        return new LuaScript(side, name, numKeys, text);
+    }
+
+    /** @return the text of {@code includes/<part>.lua}, or null when there is none */
+    static String readPart(String part) {
+        return read(LuaIncludes.FOLDER + part + ".lua");
+    }
+
+    private static String read(String file) {
         try (InputStream in = LuaScript.class.getResourceAsStream(FOLDER + file)) {
-            if (in == null) {
-                throw new IllegalStateException("Lua script " + FOLDER + file + " is not on the class path");
-            }
-            return new LuaScript(name, numKeys, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalStateException("Cannot read Lua script " + file, e);
+            throw new IllegalStateException("Cannot read Lua file " + file, e);
         }
     }
 
     /** @return the operation name, for example {@code acquire} */
     public String name() {
         return name;
+    }
+
+    /** @return the side the script belongs to: {@link #LOCK} or {@link #QUEUE} */
+    public String side() {
+        return side;
     }
 
     /** @return how many KEYS the script declares */
@@ -60,19 +89,42 @@ public final class LuaScript {
         return name + "-" + numKeys + ".lua";
     }
 
-    /** @return the Lua source */
-    public String body() {
-        return body;
+    /** @return the path under {@link #FOLDER}, {@code <side>/<name>-<numKeys>.lua} */
+    public String path() {
+        return side + "/" + fileName();
     }
 
-    /** @return the lowercase hex SHA-1 of the body, as {@code SCRIPT LOAD} would answer */
+    /**
+     * @return the name of this script's call in messages and exceptions, {@code EVALSHA <name>-<numKeys>},
+     *     for example {@code EVALSHA claim-8}
+     */
+    public String label() {
+        return label;
+    }
+
+    /** @return the file's own text, include lines unexpanded */
+    public String source() {
+        return source;
+    }
+
+    /** @return the shared parts inlined, in order */
+    public List<String> parts() {
+        return expanded.parts();
+    }
+
+    /** @return the Lua the server runs: the file with its parts inlined */
+    public String body() {
+        return expanded.text();
+    }
+
+    /** @return the lowercase hex SHA-1 of {@link #body()}, as {@code SCRIPT LOAD} would answer */
     public String sha() {
         return sha;
     }
 
     @Override
     public String toString() {
-        return fileName();
+        return path();
     }
 
     private static String sha1Hex(String text) {

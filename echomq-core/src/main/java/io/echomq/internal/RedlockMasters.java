@@ -184,7 +184,7 @@ public final class RedlockMasters implements AutoCloseable {
             throw new IllegalStateException(script + " declares " + script.numKeys() + " keys, caller passed "
                     + keys.length);
         }
-        return send(i, "EVALSHA " + script, conn -> {
+        return send(i, script.label(), conn -> {
             RedisAsyncCommands<String, String> async = conn.async();
             CompletableFuture<T> first = async.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
             return first.exceptionallyCompose(e -> RedisEngine.unwrap(e) instanceof RedisNoScriptException

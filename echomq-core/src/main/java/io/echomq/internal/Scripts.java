@@ -2,47 +2,58 @@ package io.echomq.internal;
 
 import java.util.List;
 
-/** Every Lua script the library runs, each loaded once per JVM. */
+/**
+ * Every Lua script the library runs, each loaded once per JVM from {@code io/echomq/lua/lock/} or
+ * {@code io/echomq/lua/queue/}. A caller names the script object, never its name: messages take
+ * {@link LuaScript#label()}.
+ */
 public final class Scripts {
     /** Fenced acquire: SET NX PX, then INCR the fence on success. */
-    public static final LuaScript ACQUIRE = LuaScript.load("acquire", 2);
+    public static final LuaScript ACQUIRE = LuaScript.load(LuaScript.LOCK, "acquire", 2);
     /** Compare-and-delete by token, publishing a release notification. */
-    public static final LuaScript RELEASE = LuaScript.load("release", 2);
+    public static final LuaScript RELEASE = LuaScript.load(LuaScript.LOCK, "release", 2);
     /** Release by token and grant to a waiting acquire of the same client, in one step. */
-    public static final LuaScript HANDOFF = LuaScript.load("handoff", 2);
+    public static final LuaScript HANDOFF = LuaScript.load(LuaScript.LOCK, "handoff", 2);
     /** Compare-and-PEXPIRE by token. */
-    public static final LuaScript RENEW = LuaScript.load("renew", 1);
+    public static final LuaScript RENEW = LuaScript.load(LuaScript.LOCK, "renew", 1);
     /** Holder, remaining ttl and last fence in one read. */
-    public static final LuaScript INSPECT = LuaScript.load("inspect", 2);
+    public static final LuaScript INSPECT = LuaScript.load(LuaScript.LOCK, "inspect", 2);
     /** Write a value only if the writer's fence is not older than the stored one. */
-    public static final LuaScript FENCED_WRITE = LuaScript.load("fenced-write", 1);
+    public static final LuaScript FENCED_WRITE = LuaScript.load(LuaScript.LOCK, "fenced-write", 1);
     /** Redlock: raise a master's fence counter to at least a lease's fence, never lower it. */
-    public static final LuaScript FENCE_RAISE = LuaScript.load("fence-raise", 1);
+    public static final LuaScript FENCE_RAISE = LuaScript.load(LuaScript.LOCK, "fence-raise", 1);
 
     /** Queue: add one or many jobs, with idempotency keys, delays and priorities. */
-    public static final LuaScript ENQUEUE = LuaScript.load("enqueue", 5);
-    /** Queue: complete the previous job, promote due delayed jobs, claim up to N jobs. */
-    public static final LuaScript CLAIM = LuaScript.load("claim", 8);
+    public static final LuaScript ENQUEUE = LuaScript.load(LuaScript.QUEUE, "enqueue", 5);
+    /**
+     * Queue: the worker's step. Completes the jobs it finished (a group commit), promotes due
+     * delayed jobs, then claims up to N jobs, in one call.
+     */
+    public static final LuaScript CLAIM = LuaScript.load(LuaScript.QUEUE, "claim", 8);
+    /** Queue: fenced complete of one or many jobs, alone. */
+    public static final LuaScript COMPLETE = LuaScript.load(LuaScript.QUEUE, "complete", 2);
+    /** Queue: promote due delayed jobs to pending, alone. */
+    public static final LuaScript PROMOTE = LuaScript.load(LuaScript.QUEUE, "promote", 5);
     /** Queue: fenced failure, to a backoff retry or to dead. */
-    public static final LuaScript FAIL = LuaScript.load("fail", 4);
+    public static final LuaScript FAIL = LuaScript.load(LuaScript.QUEUE, "fail", 4);
     /** Queue: fenced lease extension of many jobs, active score and lock subkey together. */
-    public static final LuaScript EXTEND = LuaScript.load("extend", 1);
+    public static final LuaScript EXTEND = LuaScript.load(LuaScript.QUEUE, "extend", 1);
     /** Queue: fenced progress report. */
-    public static final LuaScript PROGRESS = LuaScript.load("progress", 1);
+    public static final LuaScript PROGRESS = LuaScript.load(LuaScript.QUEUE, "progress", 1);
     /** Queue: give a lease back without spending the attempt. */
-    public static final LuaScript RETURN = LuaScript.load("return", 4);
+    public static final LuaScript RETURN = LuaScript.load(LuaScript.QUEUE, "return", 4);
     /** Queue: bounded return of expired leases, on the server clock. */
-    public static final LuaScript REAP = LuaScript.load("reap", 5);
+    public static final LuaScript REAP = LuaScript.load(LuaScript.QUEUE, "reap", 5);
     /** Queue: remove a job unless its lock subkey is held (or forced). */
-    public static final LuaScript REMOVE = LuaScript.load("remove", 5);
+    public static final LuaScript REMOVE = LuaScript.load(LuaScript.QUEUE, "remove", 5);
     /** Queue: move dead jobs back to pending with a fresh budget. */
-    public static final LuaScript REDRIVE = LuaScript.load("redrive", 5);
+    public static final LuaScript REDRIVE = LuaScript.load(LuaScript.QUEUE, "redrive", 5);
     /** Queue: delete dead jobs. */
-    public static final LuaScript PURGE = LuaScript.load("purge", 1);
+    public static final LuaScript PURGE = LuaScript.load(LuaScript.QUEUE, "purge", 1);
     /** Queue: one snapshot of the counts. */
-    public static final LuaScript STATS = LuaScript.load("stats", 6);
+    public static final LuaScript STATS = LuaScript.load(LuaScript.QUEUE, "stats", 6);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
-    public static final LuaScript PARTITIONS = LuaScript.load("partitions", 1);
+    public static final LuaScript PARTITIONS = LuaScript.load(LuaScript.QUEUE, "partitions", 1);
 
     private Scripts() {
     }
@@ -50,7 +61,7 @@ public final class Scripts {
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
-                ENQUEUE, CLAIM, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
+                ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE);
     }
 }

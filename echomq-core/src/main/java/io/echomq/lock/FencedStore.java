@@ -49,7 +49,7 @@ public final class FencedStore {
         Checks.notNull(value, "value");
         CompletableFuture<List<Object>> f = engine.run(Scripts.FENCED_WRITE, ScriptOutputType.MULTI,
                 new String[] {key}, Long.toString(fence), value);
-        List<Object> reply = RedisEngine.await(f, "EVALSHA fenced-write-1", key);
+        List<Object> reply = RedisEngine.await(f, Scripts.FENCED_WRITE.label(), key);
         return (Long) reply.get(0) == 1 ? FencedWriteOutcome.WRITTEN : FencedWriteOutcome.STALE;
     }
 

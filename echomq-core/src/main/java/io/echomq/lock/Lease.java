@@ -206,7 +206,7 @@ public final class Lease implements AutoCloseable {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public RenewOutcome renew(Duration ttl) {
-        return RedisEngine.await(renewAsync(ttl), "EVALSHA renew-1", resource);
+        return RedisEngine.await(renewAsync(ttl), io.echomq.internal.Scripts.RENEW.label(), resource);
     }
 
     /**
@@ -266,7 +266,7 @@ public final class Lease implements AutoCloseable {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public ReleaseOutcome release() {
-        return RedisEngine.await(releaseAsync(), "EVALSHA release-2", resource);
+        return RedisEngine.await(releaseAsync(), io.echomq.internal.Scripts.RELEASE.label(), resource);
     }
 
     /** Asynchronous {@link #release()}; the future fails with a {@link io.echomq.RedisCommandException}. */

@@ -74,7 +74,7 @@ final class LockCalls implements LeaseIssuer.Commands {
 
     /** @return the label of an acquire in failures: the script's or the plain command's */
     static String acquireLabel(AcquireOptions options) {
-        return options.isFenced() ? "EVALSHA acquire-2" : "SET NX PX";
+        return options.isFenced() ? Scripts.ACQUIRE.label() : "SET NX PX";
     }
 
     /**
@@ -149,7 +149,7 @@ final class LockCalls implements LeaseIssuer.Commands {
         }
         CompletableFuture<Long> f = engine.run(Scripts.RELEASE, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource), keys.channel(resource)}, token, engine.publishMode());
-        return wrap(f.thenApply(ReleaseOutcome::ofCode), "EVALSHA release-2", resource);
+        return wrap(f.thenApply(ReleaseOutcome::ofCode), Scripts.RELEASE.label(), resource);
     }
 
     /**
@@ -185,7 +185,7 @@ final class LockCalls implements LeaseIssuer.Commands {
                 offer.result.complete(lease);
             }
             return ReleaseOutcome.ofCode(code);
-        }), "EVALSHA handoff-2", resource);
+        }), Scripts.HANDOFF.label(), resource);
     }
 
     /** @return how many releases handed the lock to a local waiter; for tests and metrics */
@@ -203,7 +203,7 @@ final class LockCalls implements LeaseIssuer.Commands {
                                           long ttlMillis) {
         CompletableFuture<Long> f = engine.run(conn, Scripts.RENEW, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource)}, token, Long.toString(ttlMillis));
-        return wrap(f.thenApply(RenewOutcome::ofCode), "EVALSHA renew-1", resource);
+        return wrap(f.thenApply(RenewOutcome::ofCode), Scripts.RENEW.label(), resource);
     }
 
     /** @return holder, ttl and last fence, read in one script */

@@ -6,6 +6,7 @@ import io.echomq.internal.Checks;
 import io.echomq.internal.LockKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.RedisUrls;
+import io.echomq.internal.Scripts;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -176,7 +177,7 @@ public final class LockClient implements Locks {
     public ReleaseOutcome release(String resource, String token) {
         String r = Checks.resource(resource);
         Checks.name(token, "token");
-        return RedisEngine.await(calls.release(r, token), "EVALSHA release-2", r);
+        return RedisEngine.await(calls.release(r, token), Scripts.RELEASE.label(), r);
     }
 
     /**
@@ -191,7 +192,7 @@ public final class LockClient implements Locks {
         String r = Checks.resource(resource);
         Checks.name(token, "token");
         long ms = checkTtl(ttl);
-        return RedisEngine.await(calls.renew(engine.main(), r, token, ms), "EVALSHA renew-1", r);
+        return RedisEngine.await(calls.renew(engine.main(), r, token, ms), Scripts.RENEW.label(), r);
     }
 
     /**
@@ -204,7 +205,7 @@ public final class LockClient implements Locks {
     @Override
     public LockInfo inspect(String resource) {
         String r = Checks.resource(resource);
-        return RedisEngine.await(calls.inspect(r), "EVALSHA inspect-2", r);
+        return RedisEngine.await(calls.inspect(r), Scripts.INSPECT.label(), r);
     }
 
     /** @return the guarded store that refuses writes from stale fences, sharing this connection */

@@ -309,7 +309,7 @@ public final class Job {
         checkUnsettled("complete");
         AckBatcher.Answer answer;
         try {
-            answer = io.echomq.internal.RedisEngine.await(batch.complete(this, claimNext), "EVALSHA claim-8",
+            answer = io.echomq.internal.RedisEngine.await(batch.complete(this, claimNext), io.echomq.internal.Scripts.CLAIM.label(),
                     queue.name());
         } catch (RuntimeException e) {
             settling.set(false);

@@ -52,7 +52,7 @@ public final class Queue implements QueueOperations {
     static final int PROMOTE_PER_CLAIM = 100;
     /** Most completes one claim-8 call carries: the bound of a worker's group commit. */
     static final int MAX_ACKS = 256;
-    /** The ack code of claim-8 for a job key that holds another type than a hash. */
+    /** The ack code of claim-8 and complete-2 for a job key that holds another type than a hash. */
     static final long ACK_NOT_A_HASH = -5;
 
     private static final byte[] EMPTY = new byte[0];
@@ -69,6 +69,8 @@ public final class Queue implements QueueOperations {
     private final byte[] publish;   // PUBLISH, or SPUBLISH on a Redis 7 cluster: how the scripts wake workers
     private final String[] enqueueKeys;
     private final String[] failKeys;
+    private final String[] completeKeys;
+    private final String[] promoteKeys;
     private final String[] activeKey;
     private final String[] returnKeys;
     private final String[] reapKeys;
@@ -93,6 +95,8 @@ public final class Queue implements QueueOperations {
         this.publish = bytes(engine.publishMode());
         this.enqueueKeys = new String[] {keys.pending(), keys.delayed(), keys.seq(), keys.wake(), keys.waitList()};
         this.failKeys = new String[] {keys.active(), keys.delayed(), keys.dead(), keys.stats()};
+        this.completeKeys = new String[] {keys.active(), keys.stats()};
+        this.promoteKeys = new String[] {keys.pending(), keys.delayed(), keys.seq(), keys.wake(), keys.waitList()};
         this.activeKey = new String[] {keys.active()};
         this.returnKeys = new String[] {keys.active(), keys.pending(), keys.wake(), keys.waitList()};
         this.reapKeys = new String[] {keys.active(), keys.pending(), keys.dead(), keys.wake(), keys.waitList()};
@@ -199,7 +203,7 @@ public final class Queue implements QueueOperations {
     List<EnqueueResult> collectEnqueued(List<CompletableFuture<List<Object>>> calls) {
         List<EnqueueResult> out = new ArrayList<>();
         for (CompletableFuture<List<Object>> call : calls) {
-            List<Object> reply = RedisEngine.await(call, "EVALSHA enqueue-5", name());
+            List<Object> reply = RedisEngine.await(call, Scripts.ENQUEUE.label(), name());
             for (int i = 0; i < reply.size(); i += 2) {
                 out.add(new EnqueueResult(text(reply.get(i)), ((Long) reply.get(i + 1)) == 1L));
             }
@@ -245,8 +249,8 @@ public final class Queue implements QueueOperations {
      */
     public long promote(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        List<Object> r = RedisEngine.await(claimRaw(0, MIN_LEASE.toMillis(), limit, List.of()), "EVALSHA claim-8", name());
-        return (Long) r.get(3);
+        List<Object> r = RedisEngine.await(promoteAsync(limit), Scripts.PROMOTE.label(), name());
+        return (Long) r.get(0);
     }
 
     /**
@@ -259,7 +263,7 @@ public final class Queue implements QueueOperations {
      */
     public ReapResult reap(int limit) {
         checkRange(limit, 1, MAX_BATCH, "limit");
-        List<Object> r = RedisEngine.await(reapAsync(limit), "EVALSHA reap-5", name());
+        List<Object> r = RedisEngine.await(reapAsync(limit), Scripts.REAP.label(), name());
         return new ReapResult((Long) r.get(0), (Long) r.get(1));
     }
 
@@ -283,7 +287,7 @@ public final class Queue implements QueueOperations {
     public RemoveOutcome remove(String id, boolean force) {
         Checks.jobId(id);
         long code = RedisEngine.await(run(Scripts.REMOVE, ScriptOutputType.INTEGER, removeKeys, prefix, bytes(id),
-                force ? ONE : ZERO), "EVALSHA remove-5", name());
+                force ? ONE : ZERO), Scripts.REMOVE.label(), name());
         return code == 1 ? RemoveOutcome.REMOVED : code == 0 ? RemoveOutcome.LOCKED : RemoveOutcome.MISSING;
     }
 
@@ -297,7 +301,7 @@ public final class Queue implements QueueOperations {
     }
 
     private List<Long> statsRaw() {
-        return RedisEngine.await(statsAsync(), "EVALSHA stats-6", name());
+        return RedisEngine.await(statsAsync(), Scripts.STATS.label(), name());
     }
 
     CompletableFuture<List<Long>> statsAsync() {
@@ -404,7 +408,7 @@ public final class Queue implements QueueOperations {
         for (int i = 0; i < ids.size(); i++) {
             args[fixed + i] = bytes(ids.get(i));
         }
-        return RedisEngine.<Long>await(run(script, ScriptOutputType.INTEGER, k, args), "EVALSHA " + script, name());
+        return RedisEngine.<Long>await(run(script, ScriptOutputType.INTEGER, k, args), script.label(), name());
     }
 
     /**
@@ -438,7 +442,7 @@ public final class Queue implements QueueOperations {
 
     Claimed claimBatch(int n, long leaseMs, Job ack) {
         return RedisEngine.await(settleAsync(ack == null ? List.of() : List.of(ack), n, leaseMs),
-                "EVALSHA claim-8", name());
+                Scripts.CLAIM.label(), name());
     }
 
     CompletableFuture<Claimed> claimAsync(int n, long leaseMs, Job ack) {
@@ -484,8 +488,9 @@ public final class Queue implements QueueOperations {
         return new Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
     }
 
+    /** One promote-5 call: {promoted, next_due_ms}. */
     CompletableFuture<List<Object>> promoteAsync(int limit) {
-        return claimRaw(0, MIN_LEASE.toMillis(), limit, List.of());
+        return run(Scripts.PROMOTE, ScriptOutputType.MULTI, promoteKeys, prefix, EnqueueOptions.num(limit), publish);
     }
 
     /**
@@ -495,13 +500,21 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails, or the job key holds another type
      */
     long completeCode(Job job) {
-        return checkAck(job, claimBatch(0, 1, job).ackCodes().get(0));
+        List<Long> codes = RedisEngine.await(run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, prefix,
+                EnqueueOptions.num(client.retainCompletedMillis()), ONE, bytes(job.localId()),
+                bytes(job.attemptText())), Scripts.COMPLETE.label(), name());
+        return checkAck(job, codes.get(0), Scripts.COMPLETE);
+    }
+
+    /** @return {@code code} of a claim-8 ack, unless it says the job key is not a hash: then the failure */
+    long checkAck(Job job, long code) {
+        return checkAck(job, code, Scripts.CLAIM);
     }
 
     /** @return {@code code}, unless it says the job key is not a hash: then the failure, as Redis's own */
-    long checkAck(Job job, long code) {
+    private long checkAck(Job job, long code, LuaScript script) {
         if (code == ACK_NOT_A_HASH) {
-            throw new io.echomq.RedisCommandException("EVALSHA claim-8", name(), new io.lettuce.core.RedisCommandExecutionException(
+            throw new io.echomq.RedisCommandException(script.label(), name(), new io.lettuce.core.RedisCommandExecutionException(
                     "WRONGTYPE " + keys.job(job.localId()) + " is not a hash; nothing of it was changed"));
         }
         return code;
@@ -511,12 +524,12 @@ public final class Queue implements QueueOperations {
         List<Object> r = RedisEngine.await(run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, prefix, bytes(job.localId()),
                 bytes(job.attemptText()), error.getBytes(StandardCharsets.UTF_8),
                 Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII),
-                retry ? ONE : ZERO), "EVALSHA fail-4", name());
+                retry ? ONE : ZERO), Scripts.FAIL.label(), name());
         return (Long) r.get(0);
     }
 
     List<Long> extendCodes(long leaseMs, List<Job> jobs) {
-        return RedisEngine.await(extendAsync(leaseMs, jobs), "EVALSHA extend-1", name());
+        return RedisEngine.await(extendAsync(leaseMs, jobs), Scripts.EXTEND.label(), name());
     }
 
     CompletableFuture<List<Long>> extendAsync(long leaseMs, List<Job> jobs) {
@@ -537,12 +550,12 @@ public final class Queue implements QueueOperations {
                     + client.maxPayloadBytes() + " bytes");
         }
         return RedisEngine.<Long>await(run(Scripts.PROGRESS, ScriptOutputType.INTEGER, activeKey, prefix,
-                bytes(job.localId()), bytes(job.attemptText()), progress), "EVALSHA progress-1", name());
+                bytes(job.localId()), bytes(job.attemptText()), progress), Scripts.PROGRESS.label(), name());
     }
 
     long returnCode(Job job) {
         return RedisEngine.<Long>await(run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, prefix,
-                bytes(job.localId()), bytes(job.attemptText()), publish), "EVALSHA return-4", name());
+                bytes(job.localId()), bytes(job.attemptText()), publish), Scripts.RETURN.label(), name());
     }
 
     long clockNanos() {

@@ -83,7 +83,7 @@ public final class ShardedQueue implements QueueOperations {
             throw new IllegalArgumentException("partitions must be in 1.." + MAX_PARTITIONS + ", was " + partitions);
         }
         String mark = QueueKeys.ofUserName(name).partitionsMark();
-        int recorded = checkMark(RedisEngine.await(declare(client, mark, partitions), "EVALSHA partitions-1", name),
+        int recorded = checkMark(RedisEngine.await(declare(client, mark, partitions), Scripts.PARTITIONS.label(), name),
                 mark);
         return new ShardedQueue(client, name, partitions, recorded);
     }
@@ -122,7 +122,7 @@ public final class ShardedQueue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public int refresh() {
-        return RedisEngine.await(refreshAsync(), "EVALSHA partitions-1", name);
+        return RedisEngine.await(refreshAsync(), Scripts.PARTITIONS.label(), name);
     }
 
     CompletableFuture<Integer> refreshAsync() {
@@ -303,7 +303,7 @@ public final class ShardedQueue implements QueueOperations {
             throw new IllegalArgumentException("max must be in 1.." + Queue.MAX_CLAIM + ", was " + max);
         }
         long leaseMs = Queue.checkLease(lease);
-        return RedisEngine.await(claimAsync(max, leaseMs), "EVALSHA claim-8", name).jobs();
+        return RedisEngine.await(claimAsync(max, leaseMs), Scripts.CLAIM.label(), name).jobs();
     }
 
     /**
@@ -370,7 +370,7 @@ public final class ShardedQueue implements QueueOperations {
         }
         long total = 0;
         for (CompletableFuture<List<Object>> c : calls) {
-            total += (Long) RedisEngine.await(c, "EVALSHA claim-8", name).get(3);
+            total += (Long) RedisEngine.await(c, Scripts.PROMOTE.label(), name).get(0);
         }
         return total;
     }
@@ -392,7 +392,7 @@ public final class ShardedQueue implements QueueOperations {
         long back = 0;
         long dead = 0;
         for (CompletableFuture<List<Object>> c : calls) {
-            List<Object> r = RedisEngine.await(c, "EVALSHA reap-5", name);
+            List<Object> r = RedisEngine.await(c, Scripts.REAP.label(), name);
             back += (Long) r.get(0);
             dead += (Long) r.get(1);
         }
@@ -461,7 +461,7 @@ public final class ShardedQueue implements QueueOperations {
         }
         List<QueueStats> out = new ArrayList<>(span.size());
         for (CompletableFuture<List<Long>> c : calls) {
-            List<Long> s = RedisEngine.await(c, "EVALSHA stats-6", name);
+            List<Long> s = RedisEngine.await(c, Scripts.STATS.label(), name);
             out.add(new QueueStats(s.get(0), s.get(1), s.get(2), s.get(3), s.get(4), s.get(5), s.get(6)));
         }
         return out;

@@ -1,13 +1,16 @@
 package io.echomq.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -19,58 +22,200 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Holds every Lua file to its name and its Java caller: {@code <op>-<numKeys>.lua}, a header that
- * documents exactly KEYS[1..numKeys] and every ARGV the body reads, a Returns section, and a
- * {@link Scripts} constant with the same name and key count.
+ * Holds every Lua file to its name, its parts and its Java caller:
+ * <ol>
+ *   <li>each script is {@code lock/} or {@code queue/<op>-<numKeys>.lua}, with a header that
+ *       documents exactly KEYS[1..numKeys] and every ARGV its body reads, its own or its parts',
+ *       and a Returns section; a part it inlines uses no KEYS or ARGV the header lacks;</li>
+ *   <li>each script has a {@link Scripts} constant with the same side, name and key count;</li>
+ *   <li>each part in {@code includes/} opens with a header naming its file, is inlined by at
+ *       least one script, and the loader refuses a part that is missing, named twice, or that
+ *       names a part itself.</li>
+ * </ol>
  */
 class ScriptHeadersTest {
     private static final Pattern FILE = Pattern.compile("([a-z][a-z-]*)-(\\d+)\\.lua");
     private static final Pattern KEYS = Pattern.compile("KEYS\\[(\\d+)]");
     private static final Pattern ARGV = Pattern.compile("ARGV\\[(\\d+)]");
 
-    static List<Path> luaFiles() throws IOException, URISyntaxException {
-        Path folder = Path.of(LuaScript.class.getResource(LuaScript.FOLDER).toURI());
-        try (Stream<Path> files = Files.list(folder)) {
-            return files.filter(p -> p.toString().endsWith(".lua")).sorted().collect(Collectors.toList());
+    static Path folder(String sub) throws URISyntaxException {
+        return Path.of(LuaScript.class.getResource(LuaScript.FOLDER + sub).toURI());
+    }
+
+    /** @return every script, as {@code <side>/<file>} */
+    static List<String> luaFiles() throws IOException, URISyntaxException {
+        List<String> out = new ArrayList<>();
+        for (String side : List.of(LuaScript.LOCK, LuaScript.QUEUE)) {
+            try (Stream<Path> files = Files.list(folder(side))) {
+                files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".lua")).sorted()
+                        .forEach(n -> out.add(side + "/" + n));
+            }
+        }
+        return out;
+    }
+
+    static List<String> partFiles() throws IOException, URISyntaxException {
+        try (Stream<Path> files = Files.list(folder(LuaIncludes.FOLDER))) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".lua")).sorted()
+                    .collect(Collectors.toList());
+        }
+    }
+
+    @Test
+    void theFolderHoldsOnlyTheSidesAndTheParts() throws Exception {
+        try (Stream<Path> files = Files.list(folder(""))) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder(LuaScript.LOCK, LuaScript.QUEUE, "includes");
         }
     }
 
     @ParameterizedTest
     @MethodSource("luaFiles")
-    void headerMatchesFileNameAndBody(Path file) throws IOException {
-        String name = file.getFileName().toString();
+    void headerMatchesFileNameAndBody(String path) throws Exception {
+        String name = path.substring(path.indexOf('/') + 1);
         Matcher m = FILE.matcher(name);
-        assertThat(m.matches()).as("%s is named <op>-<numKeys>.lua", name).isTrue();
-        int numKeys = Integer.parseInt(m.group(2));
+        assertThat(m.matches()).as("%s is named <op>-<numKeys>.lua", path).isTrue();
+        String source = Files.readString(folder("").resolve(path), StandardCharsets.UTF_8);
+        LuaIncludes.Expanded expanded = LuaIncludes.expand(path, source, LuaScript::readPart);
+        assertThat(problems(name, Integer.parseInt(m.group(2)), source, expanded, LuaScript::readPart)).isEmpty();
+    }
 
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        String header = lines.stream().takeWhile(l -> l.startsWith("--")).collect(Collectors.joining("\n"));
-        String body = lines.stream().dropWhile(l -> l.startsWith("--")).collect(Collectors.joining("\n"));
-
-        assertThat(header).as("%s header names the file", name).startsWith("-- " + name + ":");
-        assertThat(indices(KEYS, header)).as("%s documents KEYS[1..%d]", name, numKeys)
-                .isEqualTo(range(numKeys));
-        assertThat(indices(KEYS, body)).as("%s body uses only declared KEYS", name).isSubsetOf(range(numKeys));
-        assertThat(indices(ARGV, header)).as("%s documents every ARGV its body reads", name)
-                .isEqualTo(indices(ARGV, body));
-        assertThat(header).as("%s documents its return values", name).containsIgnoringCase("Returns");
+    /**
+     * @return what is wrong with one script: its header against its name, its own body and the
+     *     text of every part it inlines (empty when nothing is)
+     */
+    static List<String> problems(String name, int numKeys, String source, LuaIncludes.Expanded expanded,
+                                 java.util.function.Function<String, String> partReader) {
+        List<String> lines = List.of(source.split("\n", -1));
+        String header = lines.stream().takeWhile(l -> l.startsWith("--") && LuaIncludes.partOf(l) == null)
+                .collect(Collectors.joining("\n"));
+        String body = lines.stream().dropWhile(l -> l.startsWith("--") && LuaIncludes.partOf(l) == null)
+                .collect(Collectors.joining("\n"));
+        String parts = expanded.parts().stream().map(partReader).collect(Collectors.joining("\n"));
+        List<String> problems = new ArrayList<>();
+        if (!header.startsWith("-- " + name + ":")) {
+            problems.add(name + ": the header does not open with '-- " + name + ":'");
+        }
+        if (!indices(KEYS, header).equals(range(numKeys))) {
+            problems.add(name + ": the header documents KEYS " + indices(KEYS, header) + ", not 1.." + numKeys);
+        }
+        if (!range(numKeys).containsAll(indices(KEYS, body))) {
+            problems.add(name + ": the body uses undeclared KEYS " + indices(KEYS, body));
+        }
+        if (!indices(ARGV, header).equals(indices(ARGV, body + "\n" + parts))) {
+            problems.add(name + ": the header documents ARGV " + indices(ARGV, header) + " but the body reads "
+                    + indices(ARGV, body));
+        }
+        for (String part : expanded.parts()) {
+            String text = partReader.apply(part);
+            if (!range(numKeys).containsAll(indices(KEYS, text))) {
+                problems.add(name + ": the part " + part + " uses KEYS " + indices(KEYS, text)
+                        + " that the header does not declare");
+            }
+            if (!indices(ARGV, header).containsAll(indices(ARGV, text))) {
+                problems.add(name + ": the part " + part + " reads ARGV " + indices(ARGV, text)
+                        + " that the header does not document");
+            }
+        }
+        if (!header.toLowerCase().contains("returns")) {
+            problems.add(name + ": the header does not document its return values");
+        }
+        return problems;
     }
 
     @Test
     void everyFileHasAJavaCallerAndEveryCallerAFile() throws Exception {
-        Set<String> files = luaFiles().stream().map(p -> p.getFileName().toString())
-                .collect(Collectors.toCollection(TreeSet::new));
-        Set<String> callers = Scripts.all().stream().map(LuaScript::fileName)
+        Set<String> files = new TreeSet<>(luaFiles());
+        Set<String> callers = Scripts.all().stream().map(LuaScript::path)
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(callers).isEqualTo(files);
     }
 
+    @ParameterizedTest
+    @MethodSource("partFiles")
+    void everyPartHasAHeaderAndIsInlinedSomewhere(String file) throws Exception {
+        String part = file.substring(0, file.length() - ".lua".length());
+        String text = LuaScript.readPart(part);
+        assertThat(text).as("%s opens with a header naming it", file).startsWith("-- " + file + ":");
+        assertThat(Scripts.all()).as("a script inlines %s", file).anyMatch(s -> s.parts().contains(part));
+    }
+
     @Test
-    void shaIsTheSha1OfTheBody() {
+    void theShaIsTheSha1OfTheExpandedText() throws Exception {
         for (LuaScript s : Scripts.all()) {
             assertThat(s.sha()).hasSize(40).matches("[0-9a-f]+");
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
+                    .digest(s.body().getBytes(StandardCharsets.UTF_8));
+            assertThat(s.sha()).isEqualTo(java.util.HexFormat.of().formatHex(digest));
+            assertThat(s.body()).as("%s is sent expanded", s).doesNotContain("--@include");
+            for (String part : s.parts()) {
+                assertThat(s.body()).contains(LuaScript.readPart(part).strip());
+            }
         }
         assertThat(Scripts.ACQUIRE.sha()).isNotEqualTo(Scripts.RELEASE.sha());
+    }
+
+    @Test
+    void labelsNameTheOperationAndItsKeyCount() {
+        assertThat(Scripts.CLAIM.label()).isEqualTo("EVALSHA claim-8");
+        assertThat(Scripts.RENEW.label()).isEqualTo("EVALSHA renew-1");
+        assertThat(Scripts.all()).extracting(LuaScript::label).doesNotHaveDuplicates();
+    }
+
+    // ---- the loader's refusals, on made-up scripts and parts
+
+    private static final Map<String, String> PARTS = Map.of(
+            "a", "-- a.lua: a part\nlocal function a() return 1 end",
+            "b", "-- b.lua: reads an argument\nlocal b = ARGV[3]",
+            "nested", "-- nested.lua: names another part\n--@include a");
+
+    private static LuaIncludes.Expanded expand(String source) {
+        return LuaIncludes.expand("made-up-1.lua", source, PARTS::get);
+    }
+
+    @Test
+    void aPartIsInlinedInPlaceOfItsLine() {
+        LuaIncludes.Expanded e = expand("-- made-up-1.lua: x\n--@include a\nreturn a()");
+        assertThat(e.text()).isEqualTo("-- made-up-1.lua: x\n-- a.lua: a part\nlocal function a() return 1 end\nreturn a()");
+        assertThat(e.parts()).containsExactly("a");
+    }
+
+    @Test
+    void aMissingPartIsRefused() {
+        assertThatThrownBy(() -> expand("--@include nowhere\nreturn 1"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("nowhere");
+    }
+
+    @Test
+    void aPartNamedTwiceIsRefused() {
+        assertThatThrownBy(() -> expand("--@include a\n--@include a\nreturn a()"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("a twice");
+    }
+
+    @Test
+    void aPartThatNamesAnotherIsRefused() {
+        assertThatThrownBy(() -> expand("--@include nested\nreturn 1"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("may not include");
+    }
+
+    @Test
+    void aPartUsingAKeyTheHeaderLacksIsAProblem() {
+        Map<String, String> parts = Map.of("k", "-- k.lua: touches a key\nlocal k = KEYS[2]");
+        String source = "-- made-up-1.lua: x\n-- KEYS[1] k\n-- Returns 1\n--@include k\nreturn 1";
+        assertThat(problems("made-up-1.lua", 1, source, LuaIncludes.expand("made-up-1.lua", source, parts::get),
+                parts::get)).anyMatch(p -> p.contains("the part k uses KEYS [2]"));
+    }
+
+    @Test
+    void aPartReadingAnArgumentTheHeaderLacksIsAProblem() {
+        String source = "-- made-up-1.lua: x\n-- KEYS[1] k\n-- ARGV[1] one\n-- Returns 1\n--@include b\n"
+                + "return ARGV[1]";
+        LuaIncludes.Expanded e = LuaIncludes.expand("made-up-1.lua", source, PARTS::get);
+        assertThat(problems("made-up-1.lua", 1, source, e, PARTS::get))
+                .anyMatch(p -> p.contains("the part b reads ARGV [3]"));
+        String fixed = source.replace("-- ARGV[1] one\n", "-- ARGV[1] one\n-- ARGV[3] three\n");
+        assertThat(problems("made-up-1.lua", 1, fixed, LuaIncludes.expand("made-up-1.lua", fixed, PARTS::get),
+                PARTS::get)).isEmpty();
     }
 
     private static Set<Integer> indices(Pattern p, String text) {

@@ -21,32 +21,22 @@
 --                     idempotency key ('' = none), idempotency window ms
 -- ARGV[3 + 9n]      publish mode, after the last group: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
 --
--- Returns a flat array of 2n values: for each job in order, its id and 1 if it was created or
--- 0 if its idempotency key already named the existing id that is returned instead.
+-- Returns a flat array of 2n values, {id1, created1, id2, created2, ...}: for each job in order,
+-- its id (a decimal string) and 1 if it was created, or 0 if its idempotency key already named
+-- the existing id that is returned instead.
 local pending, delayed, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
 local publish = 'PUBLISH'
 if ARGV[3 + 9 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
-local SHIFT = 4398046511104 -- 2^42: priorities are whole bands of the score
 
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+--@include type-guard
+--@include job-fields
+local now = serverNow()
 
--- Refuse, before any write, keys that another client replaced with another type: a job taken
--- from one set whose ZADD into the next then failed would be lost from every set.
-local function wrongType(key, want)
-  local got = redis.call('TYPE', key)['ok']
-  if got ~= want and got ~= 'none' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
-      .. '; nothing was changed')
-  end
-  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
-  end
-end
-local refused = wrongType(pending, 'zset') or wrongType(delayed, 'zset') or wrongType(seqKey, 'string')
-  or wrongType(wait, 'list')
+local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
+  or guard(wait, 'list')
 if refused then return refused end
 local out = {}
 local ready = 0

@@ -2,7 +2,7 @@
 -- fence is at least the fence of the last accepted write, so a stale holder (a lower fence) is
 -- refused once a newer holder has written. A holder may write many times under one fence.
 --
--- KEYS[1] guarded key   a HASH with fields "value" and "fence", owned by this script
+-- KEYS[1] guarded       a HASH with fields "value" and "fence", owned by this script
 -- ARGV[1] fence         the writer's fence, a positive integer
 -- ARGV[2] value         the value to store
 --

@@ -20,22 +20,11 @@ local dead, pending, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KE
 local prefix = ARGV[1]
 local publish = 'PUBLISH'
 if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
-local SHIFT = 4398046511104
 
--- Refuse, before any write, keys that another client replaced with another type: a job taken
--- from one set whose ZADD into the next then failed would be lost from every set.
-local function wrongType(key, want)
-  local got = redis.call('TYPE', key)['ok']
-  if got ~= want and got ~= 'none' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
-      .. '; nothing was changed')
-  end
-  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
-  end
-end
-local refused = wrongType(dead, 'zset') or wrongType(pending, 'zset') or wrongType(seqKey, 'string')
-  or wrongType(wait, 'list')
+--@include type-guard
+--@include job-fields
+local refused = guard(dead, 'zset') or guard(pending, 'zset') or guard(seqKey, 'string')
+  or guard(wait, 'list')
 if refused then return refused end
 
 local ids = {}

@@ -17,24 +17,19 @@ local active = KEYS[1]
 local prefix = ARGV[1]
 local lease = tonumber(ARGV[2])
 
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+--@include fence-check
+local now = serverNow()
 
 local out = {}
 for i = 3, #ARGV, 2 do
   local id, attempt = ARGV[i], ARGV[i + 1]
   local jk = prefix .. 'job:' .. id
   local h = redis.call('HMGET', jk, 'state', 'attempts')
-  local deadline = redis.call('ZSCORE', active, id)
-  local code
-  if not h[1] and not h[2] then code = -4
-  elseif h[2] ~= attempt then code = -1
-  elseif h[1] ~= 'active' then code = -3
-  elseif not deadline or tonumber(deadline) <= now then code = -2
-  else
+  local code = fenceCheck(h, attempt, active, id, now)
+  if code == 1 then
     redis.call('ZADD', active, now + lease, id)
     redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
-    code = 1
   end
   out[#out + 1] = code
 end

@@ -26,30 +26,18 @@ local publish = 'PUBLISH'
 if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local jk = prefix .. 'job:' .. id
 
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+--@include type-guard
+--@include fence-check
+--@include job-fields
+local now = serverNow()
 
--- Refuse, before any write, keys that another client replaced with another type: a job taken
--- from one set whose ZADD into the next then failed would be lost from every set.
-local function wrongType(key, want)
-  local got = redis.call('TYPE', key)['ok']
-  if got ~= want and got ~= 'none' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
-      .. '; nothing was changed')
-  end
-  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
-  end
-end
-local refused = wrongType(active, 'zset') or wrongType(pending, 'zset') or wrongType(wait, 'list')
+local refused = guard(active, 'zset') or guard(pending, 'zset') or guard(wait, 'list')
 if refused then return refused end
 
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'score', 'priority')
-if not h[1] and not h[2] then return -4 end
-if h[2] ~= attempt then return -1 end
-if h[1] ~= 'active' then return -3 end
-local deadline = redis.call('ZSCORE', active, id)
-if not deadline or tonumber(deadline) <= now then return -2 end
+local code = fenceCheck(h, attempt, active, id, now)
+if code ~= 1 then return code end
 
 redis.call('ZREM', active, id)
 redis.call('DEL', jk .. ':lock')
@@ -59,7 +47,7 @@ local priority = tonumber(h[4] or '0') or 0
 if priority == 0 then
   redis.call('LPUSH', wait, id)
 else
-  redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * 4398046511104, id)
+  redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * SHIFT, id)
 end
 redis.call(publish, wake, 1)
 return 1

@@ -5,10 +5,10 @@
 -- lock is never free in between and no release is published: nobody else could have taken it.
 -- When the lock no longer holds the old token, nothing changes, as with release-2.lua.
 --
--- KEYS[1] lock key      <ns>{<resource>}:lock
--- KEYS[2] fence key     <ns>{<resource>}:fence
--- ARGV[1] old token     the token the releasing holder was granted
--- ARGV[2] new token     the new acquisition's token (128 random bits, as text)
+-- KEYS[1] lock          <ns>{<resource>}:lock
+-- KEYS[2] fence         <ns>{<resource>}:fence
+-- ARGV[1] old_token     the token the releasing holder was granted
+-- ARGV[2] new_token     the new acquisition's token (128 random bits, as text)
 -- ARGV[3] ttl           the new lease's ttl in milliseconds, a positive integer
 --
 -- Returns a two-element array:

@@ -1,8 +1,8 @@
 -- inspect-2.lua: one consistent read of a lock: its holder, remaining ttl and last fence.
 -- Read-only.
 --
--- KEYS[1] lock key    <ns>{<resource>}:lock
--- KEYS[2] fence key   <ns>{<resource>}:fence
+-- KEYS[1] lock        <ns>{<resource>}:lock
+-- KEYS[2] fence       <ns>{<resource>}:fence
 --
 -- Returns a three-element array:
 --   {token, pttl, fence}

@@ -2,10 +2,10 @@
 -- release never removes a lock that expired and was granted to someone else (the blind-DEL bug).
 -- On a real release it publishes on the lock's release channel to wake waiters at once.
 --
--- KEYS[1] lock key         <ns>{<resource>}:lock
--- KEYS[2] release channel  <ns>{<resource>}:released  (a pub/sub channel, declared for its slot)
+-- KEYS[1] lock             <ns>{<resource>}:lock
+-- KEYS[2] channel          <ns>{<resource>}:released  (a pub/sub channel, declared for its slot)
 -- ARGV[1] token            the token the caller was granted
--- ARGV[2] publish mode     "SPUBLISH" for sharded pub/sub (Redis 7+), anything else PUBLISH
+-- ARGV[2] publish          "SPUBLISH" for sharded pub/sub (Redis 7+), anything else PUBLISH
 --
 -- Returns an integer:
 --    1  RELEASED   the lock held our token and is now deleted; waiters were notified

@@ -3,7 +3,8 @@
 -- server clock) or, once it has spent max_attempts or the caller forbids a retry, goes to dead.
 -- Either way the error is kept in last_error.
 --
--- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type
+-- (includes/type-guard.lua). The fence check and its codes are includes/fence-check.lua.
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
@@ -28,30 +29,17 @@ local active, delayed, dead, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
 local jk = prefix .. 'job:' .. id
 
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+--@include type-guard
+--@include fence-check
+local now = serverNow()
 
--- Refuse, before any write, keys that another client replaced with another type: a job taken
--- from one set whose ZADD into the next then failed would be lost from every set.
-local function wrongType(key, want)
-  local got = redis.call('TYPE', key)['ok']
-  if got ~= want and got ~= 'none' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
-      .. '; nothing was changed')
-  end
-  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
-  end
-end
-local refused = wrongType(active, 'zset') or wrongType(delayed, 'zset') or wrongType(dead, 'zset') or wrongType(stats, 'hash')
+local refused = guard(active, 'zset') or guard(delayed, 'zset') or guard(dead, 'zset') or guard(stats, 'hash')
 if refused then return refused end
 
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms')
-if not h[1] and not h[2] then return {-4, 0} end
-if h[2] ~= attempt then return {-1, 0} end
-if h[1] ~= 'active' then return {-3, 0} end
-local deadline = redis.call('ZSCORE', active, id)
-if not deadline or tonumber(deadline) <= now then return {-2, 0} end
+local code = fenceCheck(h, attempt, active, id, now)
+if code ~= 1 then return {code, 0} end
 
 redis.call('ZREM', active, id)
 redis.call('DEL', jk .. ':lock')

@@ -11,8 +11,8 @@
 --   {pending, active, delayed, dead, completed, failed, overdue}
 --   pending is ZCARD pending + LLEN wait
 --   overdue counts active leases whose deadline has passed (the reaper's next work)
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+local now = serverNow()
 local c = redis.call('HMGET', KEYS[5], 'completed', 'failed')
 return {
   redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[6]),

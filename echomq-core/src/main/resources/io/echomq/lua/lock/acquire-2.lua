@@ -2,8 +2,8 @@
 -- when that SET succeeds, INCR the fence counter kept beside the lock (same hash slot). The fence
 -- therefore rises by exactly one per grant, forever; a refused acquire never touches it.
 --
--- KEYS[1] lock key      <ns>{<resource>}:lock   STRING holding the holder's token, with a PX ttl
--- KEYS[2] fence key     <ns>{<resource>}:fence  STRING integer, the last fence granted (never expires)
+-- KEYS[1] lock          <ns>{<resource>}:lock   STRING holding the holder's token, with a PX ttl
+-- KEYS[2] fence         <ns>{<resource>}:fence  STRING integer, the last fence granted (never expires)
 -- ARGV[1] token         the acquisition's token (128 random bits, as text)
 -- ARGV[2] ttl           lease ttl in milliseconds, a positive integer
 --

@@ -26,20 +26,9 @@ local prefix, id = ARGV[1], ARGV[2]
 local jk = prefix .. 'job:' .. id
 local lk = jk .. ':lock'
 
--- Refuse, before any write, keys that another client replaced with another type: a job taken
--- from one set whose ZADD into the next then failed would be lost from every set.
-local function wrongType(key, want)
-  local got = redis.call('TYPE', key)['ok']
-  if got ~= want and got ~= 'none' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
-      .. '; nothing was changed')
-  end
-  if want == 'string' and got == 'string' and not string.match(redis.call('GET', key), '^%-?%d+$') then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
-  end
-end
-local refused = wrongType(KEYS[1], 'zset') or wrongType(KEYS[2], 'zset') or wrongType(KEYS[3], 'zset') or wrongType(KEYS[4], 'zset')
-  or wrongType(KEYS[5], 'list')
+--@include type-guard
+local refused = guard(KEYS[1], 'zset') or guard(KEYS[2], 'zset') or guard(KEYS[3], 'zset') or guard(KEYS[4], 'zset')
+  or guard(KEYS[5], 'list')
 if refused then return refused end
 
 -- an id holding ':' has no keys of its own ('7:lock' would be job 7's lock subkey): only drop it from the sets

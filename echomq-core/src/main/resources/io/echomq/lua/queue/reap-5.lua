@@ -26,26 +26,18 @@ local prefix = ARGV[1]
 local publish = 'PUBLISH'
 if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+--@include type-guard
+--@include job-fields
+local now = serverNow()
 
--- Refuse, before any write, keys that another client replaced with another type: a job taken
--- from one set whose ZADD into the next then failed would be lost from every set.
-local function wrongType(key, want)
-  local got = redis.call('TYPE', key)['ok']
-  if got ~= want and got ~= 'none' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. got .. ', not a ' .. want
-      .. '; nothing was changed')
-  end
-end
 
-local SHIFT = 4398046511104
 local returned, died = 0, 0
 local front = {}   -- priority-0 ids to LPUSH, in expiry order
 local ok, expired = pcall(redis.call, 'ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
-if not ok then return wrongType(active, 'zset') or expired end
+if not ok then return refuse(active, 'zset', expired) end
 if #expired == 0 then return {0, 0} end
-local refused = wrongType(pending, 'zset') or wrongType(dead, 'zset') or wrongType(wait, 'list')
+local refused = guard(pending, 'zset') or guard(dead, 'zset') or guard(wait, 'list')
 if refused then return refused end
 for _, id in ipairs(expired) do
   local jk = prefix .. 'job:' .. id

@@ -3,7 +3,7 @@
 -- masters that granted it), never lowering it. The next grant's quorum overlaps this grant's
 -- masters, so its INCR counts on from here and its fence is higher.
 --
--- KEYS[1] fence key     <ns>{<resource>}:fence  STRING integer, the last fence granted (never expires)
+-- KEYS[1] fence         <ns>{<resource>}:fence  STRING integer, the last fence granted (never expires)
 -- ARGV[1] fence         the lease's fence, a positive integer
 --
 -- Returns the counter after the call: max(stored counter, ARGV[1]).

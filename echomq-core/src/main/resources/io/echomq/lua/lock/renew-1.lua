@@ -1,7 +1,7 @@
 -- renew-1.lua: compare-and-PEXPIRE. Extends the lease only while the lock still holds our token.
 -- It never revives a lost lease: an absent key stays absent, another holder's key is untouched.
 --
--- KEYS[1] lock key   <ns>{<resource>}:lock
+-- KEYS[1] lock       <ns>{<resource>}:lock
 -- ARGV[1] token      the token the caller was granted
 -- ARGV[2] ttl        the new ttl in milliseconds, counted from now on the server
 --

@@ -17,14 +17,12 @@ local active = KEYS[1]
 local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
 local jk = prefix .. 'job:' .. id
 
-local t = redis.call('TIME')
-local now = t[1] * 1000 + math.floor(t[2] / 1000)
+--@include server-time
+--@include fence-check
+local now = serverNow()
 
 local h = redis.call('HMGET', jk, 'state', 'attempts')
-if not h[1] and not h[2] then return -4 end
-if h[2] ~= attempt then return -1 end
-if h[1] ~= 'active' then return -3 end
-local deadline = redis.call('ZSCORE', active, id)
-if not deadline or tonumber(deadline) <= now then return -2 end
+local code = fenceCheck(h, attempt, active, id, now)
+if code ~= 1 then return code end
 redis.call('HSET', jk, 'progress', ARGV[4])
 return 1
