@@ -421,6 +421,7 @@ public final class Worker implements AutoCloseable {
 
     private void track(Job job) {
         held.put(job, queue.clockNanos() + renewEveryNanos);
+        job.reportLossTo(this::leaseLostHeard);
     }
 
     // ------------------------------------------------------------------ handlers
@@ -448,7 +449,7 @@ public final class Worker implements AutoCloseable {
         Throwable error = null;
         job.bindHandlerThread(Thread.currentThread());
         try {
-            if (!job.leaseLost()) {
+            if (!job.leaseLost()) {   // its deadline may have passed while it waited for a thread
                 handler.handle(job);
             }
         } catch (Throwable t) {
@@ -463,11 +464,12 @@ public final class Worker implements AutoCloseable {
         Job next = null;
         AckOutcome outcome = null;
         try {
-            Optional<LeaseLossReason> lost = job.lossReason();
             if (job.isSettled()) {
                 outcome = job.outcome().orElse(null);
-            } else if (lost.isPresent() && lost.get() != LeaseLossReason.LOCAL_DEADLINE) {
-                outcome = AckOutcome.LEASE_LOST;   // the server already refused this attempt
+            } else if (job.leaseLost()) {
+                // never complete (or fail) a job whose loss was seen: its handler may have stopped
+                // early on seeing it, and the server may still accept within the drift allowance
+                outcome = AckOutcome.LEASE_LOST;
             } else if (error == null) {
                 // a chain stays on the job's own partition, so a sharded worker goes back to the
                 // dispatcher instead, whose rotating claim rounds keep every partition served
@@ -528,8 +530,8 @@ public final class Worker implements AutoCloseable {
                 if (job.leaseLost() || job.isSettled()) {
                     continue;
                 }
-                if (now - job.localDeadlineNanos() >= 0) {
-                    lose(job, LeaseLossReason.LOCAL_DEADLINE);
+                if (job.checkDeadline(now)) {
+                    continue;   // the deadline passed: marked lost, and reported by the job
                 } else if (now - e.getValue() >= 0) {
                     due.add(job);
                     e.setValue(now + renewEveryNanos);
@@ -553,9 +555,7 @@ public final class Worker implements AutoCloseable {
                             // (same connection): that call's own answer tells what happened
                             continue;
                         }
-                        if (job.onExtended(codes.get(i), now, leaseMs) == AckOutcome.LEASE_LOST) {
-                            leaseLostHeard(job);
-                        }
+                        job.onExtended(codes.get(i), now, leaseMs);   // a refusal is reported by the job
                     }
                 });
             }
@@ -582,15 +582,8 @@ public final class Worker implements AutoCloseable {
         return chunks;
     }
 
-    private void lose(Job job, LeaseLossReason reason) {
-        job.markLost(reason);
-        leaseLostHeard(job);
-    }
-
+    /** Told by a tracked job, once, when its loss is first seen (see {@link Job#reportLossTo}). */
     private void leaseLostHeard(Job job) {
-        if (!job.firstLossReport()) {
-            return;   // two renewals in flight, or a renewal and the local deadline: one report
-        }
         LOG.warn("{}: lease of {} lost: {}", name, job, job.lossReason().orElse(null));
         try {
             listener.onLeaseLost(job, job.lossReason().orElse(LeaseLossReason.LOCAL_DEADLINE));
