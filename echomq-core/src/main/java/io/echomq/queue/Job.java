@@ -39,13 +39,9 @@ public final class Job {
     private final long maxAttempts;
     private final String attemptText;
     private final long leaseMs;
-    private volatile long localDeadlineNanos;
     private final AtomicReference<AckOutcome> settled = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
-    private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
-    private final java.util.concurrent.atomic.AtomicBoolean lossReported = new java.util.concurrent.atomic.AtomicBoolean();
-    private volatile Thread handlerThread;   // set by the worker while a handler runs this job
-    private volatile Consumer<Job> lossReporter;   // set by a worker: hears the loss once
+    private final JobLease localLease;   // the local deadline and the loss
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
@@ -61,7 +57,7 @@ public final class Job {
         this.maxAttempts = maxAttempts;
         this.attemptText = Long.toString(attempt);
         this.leaseMs = leaseMs;
-        this.localDeadlineNanos = claimStartNanos + localValidityNanos(leaseMs);
+        this.localLease = new JobLease(this, queue.client().clock(), settled::get, claimStartNanos, leaseMs);
     }
 
     /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */
@@ -71,7 +67,7 @@ public final class Job {
 
     /** Lease minus the drift allowance (1% + 2 ms), as for locks, in nanoseconds. */
     static long localValidityNanos(long leaseMs) {
-        return (leaseMs - leaseMs / 100 - 2) * 1_000_000L;
+        return JobLease.validityNanos(leaseMs);
     }
 
     /** @return the queue the job belongs to (for a partition of a sharded queue, the sharded queue's name) */
@@ -145,8 +141,7 @@ public final class Job {
      *     loss it has seen; the fence refuses stale calls in any case)
      */
     public boolean leaseLost() {
-        checkDeadline(queue.clockNanos());
-        return lost.isDone();
+        return localLease.checkDeadline(localLease.nowNanos());
     }
 
     /**
@@ -159,8 +154,7 @@ public final class Job {
      * @return true while the job is not settled, not lost, and before its local deadline
      */
     public boolean isHeld() {
-        checkDeadline(queue.clockNanos());
-        return !lost.isDone() && settled.get() == null;
+        return !localLease.checkDeadline(localLease.nowNanos()) && settled.get() == null;
     }
 
     /**
@@ -170,12 +164,11 @@ public final class Job {
      *     deadline (which then marks it lost, as {@link #isHeld()} does)
      */
     public Duration remaining() {
-        long now = queue.clockNanos();
-        checkDeadline(now);
-        if (lost.isDone() || settled.get() != null) {
+        long now = localLease.nowNanos();
+        if (localLease.checkDeadline(now) || settled.get() != null) {
             return Duration.ZERO;
         }
-        long left = localDeadlineNanos - now;
+        long left = localLease.deadlineNanos() - now;
         return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
     }
 
@@ -184,8 +177,8 @@ public final class Job {
      *     {@link #leaseLost()}
      */
     public Optional<LeaseLossReason> lossReason() {
-        checkDeadline(queue.clockNanos());
-        return Optional.ofNullable(lost.getNow(null));
+        localLease.checkDeadline(localLease.nowNanos());
+        return Optional.ofNullable(localLease.reason());
     }
 
     /**
@@ -195,7 +188,7 @@ public final class Job {
      *     {@link #lossReason()} after the local deadline
      */
     public CompletableFuture<LeaseLossReason> lost() {
-        return lost.copy();
+        return localLease.lostFuture().copy();
     }
 
     /** @return the settling outcome, or empty while the job is unsettled */
@@ -297,7 +290,7 @@ public final class Job {
      */
     public AckOutcome extend(Duration lease) {
         long ms = Queue.checkLease(lease);
-        if (lost.isDone()) {
+        if (localLease.isLost()) {
             return AckOutcome.LEASE_LOST;   // sticky: a lost lease is never renewed
         }
         long start = queue.clockNanos();
@@ -345,7 +338,7 @@ public final class Job {
     }
 
     long localDeadlineNanos() {
-        return localDeadlineNanos;
+        return localLease.deadlineNanos();
     }
 
     /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
@@ -388,11 +381,7 @@ public final class Job {
      */
     AckOutcome onExtended(long code, long sentAtNanos, long ms) {
         if (code == 1) {
-            if (lost.isDone()) {
-                return AckOutcome.LEASE_LOST;
-            }
-            localDeadlineNanos = sentAtNanos + localValidityNanos(ms);
-            return AckOutcome.EXTENDED;
+            return localLease.renewed(sentAtNanos, ms) ? AckOutcome.EXTENDED : AckOutcome.LEASE_LOST;
         }
         markLost(LeaseLossReason.ofCode(code));
         return AckOutcome.LEASE_LOST;
@@ -405,10 +394,7 @@ public final class Job {
      * @return whether the job is lost now (for any reason)
      */
     boolean checkDeadline(long nowNanos) {
-        if (!lost.isDone() && settled.get() == null && nowNanos - localDeadlineNanos >= 0) {
-            markLost(LeaseLossReason.LOCAL_DEADLINE);
-        }
-        return lost.isDone();
+        return localLease.checkDeadline(nowNanos);
     }
 
     /**
@@ -417,22 +403,7 @@ public final class Job {
      * failed or returned) before the loss was seen. A loss seen before this call is told now.
      */
     void reportLossTo(Consumer<Job> reporter) {
-        lossReporter = reporter;
-        reportLoss();
-    }
-
-    private void reportLoss() {
-        Consumer<Job> r = lossReporter;
-        if (r == null || !lost.isDone()) {
-            return;
-        }
-        AckOutcome s = settled.get();
-        if (s != null && s != AckOutcome.LEASE_LOST) {
-            return;   // its lease ended with an accepted settle; a later mark only stops the handler
-        }
-        if (lossReported.compareAndSet(false, true)) {
-            r.accept(this);
-        }
+        localLease.reportTo(reporter);
     }
 
     /**
@@ -440,24 +411,12 @@ public final class Job {
      * reporter set by {@link #reportLossTo}, once.
      */
     void markLost(LeaseLossReason reason) {
-        if (lost.complete(reason)) {
-            Thread t = handlerThread;
-            if (t != null) {
-                synchronized (this) {
-                    if (handlerThread == t) {
-                        t.interrupt();
-                    }
-                }
-            }
-        }
-        reportLoss();
+        localLease.markLost(reason);
     }
 
     /** Called by the worker around the handler so that a loss interrupts the right thread. */
     void bindHandlerThread(Thread t) {
-        synchronized (this) {
-            handlerThread = t;
-        }
+        localLease.bindHandlerThread(t);
     }
 
     /** Runs one settling call: claims the right to settle, and gives it back if Redis fails. */
