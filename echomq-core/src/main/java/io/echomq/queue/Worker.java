@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *       three commands per second, those inside scripts included.</li>
  *   <li><b>Leases.</b> One scheduler renews every held lease at about a third of the lease, in
  *       one batched script call per tick, never from a handler's thread. A lease that is lost
- *       (renewal refused, or not renewed before the local deadline) interrupts its handler and
- *       marks the {@link Job}.</li>
+ *       (a renewal or settle refused, or its local deadline passed, seen by a tick or by the
+ *       handler's own {@link Job#leaseLost()}) interrupts its handler, marks the {@link Job}, and
+ *       is reported to {@link WorkerListener#onLeaseLost} once; the worker then settles the job
+ *       {@link AckOutcome#LEASE_LOST} without completing it.</li>
  *   <li><b>Maintenance.</b> Every worker tries, once per maintenance interval, to take the
  *       queue's maintenance lock ({@code SET NX PX}, our lock's plain acquire, never released so
  *       it runs out after one interval); the holder reaps expired leases and promotes due delayed

@@ -53,7 +53,8 @@ class TokenTest {
 
     @Test
     void theOnlyRandomSourceOnTheMintingPathIsASecureRandom() throws Exception {
-        for (Class<?> c : new Class<?>[] {LockClient.class, io.echomq.queue.Worker.class}) {
+        // the worker's maintenance lock token is minted by its Maintenance part
+        for (Class<?> c : new Class<?>[] {LockClient.class, Class.forName("io.echomq.queue.Maintenance")}) {
             Field f = c.getDeclaredField("RANDOM");
             assertThat(Modifier.isStatic(f.getModifiers())).isTrue();
             f.setAccessible(true);
