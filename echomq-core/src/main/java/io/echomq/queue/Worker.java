@@ -213,7 +213,7 @@ public final class Worker implements AutoCloseable {
                     notBack++;
                 }
             } catch (IllegalStateException settledMeanwhile) {
-                // the handler settled it between the snapshot and now
+                continue;   // its handler settled it (or is settling it) since the snapshot: not lost
             } catch (RuntimeException e) {
                 notBack++;
                 LOG.warn("{}: could not return the lease of {}: {}", name, job, e.toString());
