@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * One claimed job: its id, payload and the attempt it was granted, and the fenced calls that
@@ -38,12 +39,9 @@ public final class Job {
     private final long maxAttempts;
     private final String attemptText;
     private final long leaseMs;
-    private volatile long localDeadlineNanos;
     private final AtomicReference<AckOutcome> settled = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
-    private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
-    private final java.util.concurrent.atomic.AtomicBoolean lossReported = new java.util.concurrent.atomic.AtomicBoolean();
-    private volatile Thread handlerThread;   // set by the worker while a handler runs this job
+    private final JobLease localLease;   // the local deadline and the loss
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
@@ -59,7 +57,7 @@ public final class Job {
         this.maxAttempts = maxAttempts;
         this.attemptText = Long.toString(attempt);
         this.leaseMs = leaseMs;
-        this.localDeadlineNanos = claimStartNanos + localValidityNanos(leaseMs);
+        this.localLease = new JobLease(this, queue.client().clock(), settled::get, claimStartNanos, leaseMs);
     }
 
     /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */
@@ -69,7 +67,7 @@ public final class Job {
 
     /** Lease minus the drift allowance (1% + 2 ms), as for locks, in nanoseconds. */
     static long localValidityNanos(long leaseMs) {
-        return (leaseMs - leaseMs / 100 - 2) * 1_000_000L;
+        return JobLease.validityNanos(leaseMs);
     }
 
     /** @return the queue the job belongs to (for a partition of a sharded queue, the sharded queue's name) */
@@ -126,22 +124,71 @@ public final class Job {
     }
 
     /**
-     * @return true once the lease is known to be lost: a fenced call was refused, renewal was
-     *     refused, or renewal could not succeed before the local deadline. A handler that sees
-     *     true should stop; its result would be refused.
+     * Whether the lease is lost, decided at the call: true once a fenced call or a renewal was
+     * refused, and true the moment the local deadline has passed (the claim, or the last
+     * successful renewal, as sent on the client's {@link io.echomq.MonotonicClock}, + lease − 1% −
+     * 2 ms), whether or not a renewal tick or answer has noticed yet. So a handler resumed after a
+     * pause past its lease (a stop signal, a long GC) sees true at its first check, before it
+     * writes.
+     *
+     * <p>Sticky: the first call that finds the deadline passed marks the job lost with
+     * {@link LeaseLossReason#LOCAL_DEADLINE} (the first reason wins) and interrupts its handler,
+     * as any loss does; a renewal answered later never revives it. A job settled cleanly
+     * (completed, failed, returned) is not lost: its lease simply ended.
+     *
+     * @return true once the lease is lost. A handler that sees true should stop: another worker
+     *     may own the job, and its result is not kept (a worker does not complete a job whose
+     *     loss it has seen; the fence refuses stale calls in any case)
      */
     public boolean leaseLost() {
-        return lost.isDone();
+        return localLease.checkDeadline(localLease.nowNanos());
     }
 
-    /** @return why the lease was lost, or empty while it is believed held */
+    /**
+     * As {@link io.echomq.lock.Lease#isHeld()}: whether the handler may still act under this lease.
+     * Decided at the call on the monotonic clock, so it answers false after a pause past the local
+     * deadline even before any renewal tick has run; finding the deadline passed marks the job
+     * lost, as {@link #leaseLost()} does. A local belief only: fence your writes with
+     * {@link #attempt()} for certainty.
+     *
+     * @return true while the job is not settled, not lost, and before its local deadline
+     */
+    public boolean isHeld() {
+        return !localLease.checkDeadline(localLease.nowNanos()) && settled.get() == null;
+    }
+
+    /**
+     * As {@link io.echomq.lock.Lease#remaining()}: how long the lease may still be relied on.
+     *
+     * @return the time to the local deadline; zero once the job is settled, lost or past its
+     *     deadline (which then marks it lost, as {@link #isHeld()} does)
+     */
+    public Duration remaining() {
+        long now = localLease.nowNanos();
+        if (localLease.checkDeadline(now) || settled.get() != null) {
+            return Duration.ZERO;
+        }
+        long left = localLease.deadlineNanos() - now;
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    /**
+     * @return why the lease was lost, or empty while it is believed held; decided at the call, as
+     *     {@link #leaseLost()}
+     */
     public Optional<LeaseLossReason> lossReason() {
-        return Optional.ofNullable(lost.getNow(null));
+        localLease.checkDeadline(localLease.nowNanos());
+        return Optional.ofNullable(localLease.reason());
     }
 
-    /** @return a future completed with the reason when the lease is lost; never completed otherwise */
+    /**
+     * @return a future completed with the reason when the lease is lost; never completed otherwise.
+     *     It completes when the loss is seen: by a refused call, by a worker's renewal tick, or by
+     *     a call of {@link #leaseLost()}, {@link #isHeld()}, {@link #remaining()} or
+     *     {@link #lossReason()} after the local deadline
+     */
     public CompletableFuture<LeaseLossReason> lost() {
-        return lost.copy();
+        return localLease.lostFuture().copy();
     }
 
     /** @return the settling outcome, or empty while the job is unsettled */
@@ -234,7 +281,8 @@ public final class Job {
     /**
      * Renews the lease to the server's now plus {@code lease}: the active score and the lock
      * subkey move together. Never revives a lease that has run out. A {@link Worker} does this by
-     * itself at a third of the lease; manual claimers call it.
+     * itself at a third of the lease; manual claimers call it. A lease already known to be lost
+     * (see {@link #leaseLost()}) is not sent at all and answers {@link AckOutcome#LEASE_LOST}.
      *
      * @return {@link AckOutcome#EXTENDED} or {@link AckOutcome#LEASE_LOST}
      * @throws IllegalArgumentException if the lease is invalid
@@ -242,6 +290,9 @@ public final class Job {
      */
     public AckOutcome extend(Duration lease) {
         long ms = Queue.checkLease(lease);
+        if (localLease.isLost()) {
+            return AckOutcome.LEASE_LOST;   // sticky: a lost lease is never renewed
+        }
         long start = queue.clockNanos();
         long code = queue.extendCodes(ms, java.util.List.of(this)).get(0);
         return onExtended(code, start, ms);
@@ -287,7 +338,7 @@ public final class Job {
     }
 
     long localDeadlineNanos() {
-        return localDeadlineNanos;
+        return localLease.deadlineNanos();
     }
 
     /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
@@ -323,44 +374,49 @@ public final class Job {
         return answer;
     }
 
-    /** Applies one extend answer: a new local deadline, or the loss. */
+    /**
+     * Applies one extend answer: a new local deadline, or the loss. An accepted answer for a
+     * lease already counted lost (its deadline was seen passed while the renewal was on its way)
+     * does not revive it: every reader checks the loss before the deadline.
+     */
     AckOutcome onExtended(long code, long sentAtNanos, long ms) {
         if (code == 1) {
-            localDeadlineNanos = sentAtNanos + localValidityNanos(ms);
-            return AckOutcome.EXTENDED;
+            return localLease.renewed(sentAtNanos, ms) ? AckOutcome.EXTENDED : AckOutcome.LEASE_LOST;
         }
         markLost(LeaseLossReason.ofCode(code));
         return AckOutcome.LEASE_LOST;
     }
 
     /**
-     * @return true the first time it is called for this job, false after: the worker reports a
-     *     lost lease to its listener once, however many answers (renewals in flight, the local
-     *     deadline) tell it about the loss
+     * Marks the job lost with {@link LeaseLossReason#LOCAL_DEADLINE} if it is unsettled, not yet
+     * lost, and its local deadline is not after {@code nowNanos}.
+     *
+     * @return whether the job is lost now (for any reason)
      */
-    boolean firstLossReport() {
-        return lossReported.compareAndSet(false, true);
+    boolean checkDeadline(long nowNanos) {
+        return localLease.checkDeadline(nowNanos);
     }
 
-    /** Marks the lease lost (first reason wins) and interrupts a running handler. */
+    /**
+     * Names who hears of this job's loss: a worker sets it before the handler runs. It is told
+     * once, on the thread that saw the loss first, unless the job was settled cleanly (completed,
+     * failed or returned) before the loss was seen. A loss seen before this call is told now.
+     */
+    void reportLossTo(Consumer<Job> reporter) {
+        localLease.reportTo(reporter);
+    }
+
+    /**
+     * Marks the lease lost (first reason wins), interrupts a running handler, and tells the
+     * reporter set by {@link #reportLossTo}, once.
+     */
     void markLost(LeaseLossReason reason) {
-        if (lost.complete(reason)) {
-            Thread t = handlerThread;
-            if (t != null) {
-                synchronized (this) {
-                    if (handlerThread == t) {
-                        t.interrupt();
-                    }
-                }
-            }
-        }
+        localLease.markLost(reason);
     }
 
     /** Called by the worker around the handler so that a loss interrupts the right thread. */
     void bindHandlerThread(Thread t) {
-        synchronized (this) {
-            handlerThread = t;
-        }
+        localLease.bindHandlerThread(t);
     }
 
     /** Runs one settling call: claims the right to settle, and gives it back if Redis fails. */

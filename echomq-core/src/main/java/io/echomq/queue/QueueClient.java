@@ -249,7 +249,9 @@ public final class QueueClient implements AutoCloseable {
         }
 
         /**
-         * @param clock the monotonic clock for local lease deadlines (tests inject one)
+         * @param clock the monotonic clock for every local time read of the queues and workers of
+         *     this client: lease deadlines, renewal timing and shutdown's waits (tests inject one).
+         *     It must advance with real time for a worker's shutdown to end its grace on time.
          * @throws IllegalArgumentException if null
          */
         public Builder clock(MonotonicClock clock) {

@@ -17,13 +17,31 @@ public interface WorkerListener {
     }
 
     /**
-     * A job's lease was lost while its handler ran; the handler has been interrupted. Called at
-     * most once per claimed job (per attempt), even when several answers tell the worker of the
-     * loss: renewals that were in flight together, or a renewal answered after the local deadline
-     * had already counted the lease as lost.
+     * A job's lease was lost; its handler, if still running, has been interrupted.
+     *
+     * <p>Fires exactly once for each job this worker claimed whose lease is lost, by whichever
+     * path sees the loss first:
+     * <ul>
+     *   <li>the local deadline passing, seen by the worker's renewal tick or by a call of the
+     *       handler's own {@link Job#leaseLost()}, {@link Job#isHeld()}, {@link Job#remaining()}
+     *       or {@link Job#lossReason()} ({@link LeaseLossReason#LOCAL_DEADLINE});</li>
+     *   <li>a renewal the server refuses;</li>
+     *   <li>a fenced call the server refuses: the worker's settle, or the handler's own
+     *       complete, fail, extend or progress.</li>
+     * </ul>
+     * Later answers about the same loss (renewals in flight, the deadline) add no call. It never
+     * fires for a job settled cleanly before any loss was seen, nor for a lease shutdown gave
+     * back. The worker settles every job it reports here as {@link AckOutcome#LEASE_LOST} (it
+     * does not complete or fail a job once it has seen the loss), and reports every job it
+     * settles as {@code LEASE_LOST} here first: so the calls equal the {@code LEASE_LOST}
+     * settlements and {@link WorkerCounts#leaseLost()}. The one exception is a handler that
+     * settles its job itself after the loss was seen: the server's answer decides its outcome.
+     *
+     * <p>Called on the thread that saw the loss: the renewal thread, a connection's I/O thread,
+     * or the handler's own thread.
      *
      * @param job    the job
-     * @param reason why
+     * @param reason why: the reason of the first path that saw the loss
      */
     default void onLeaseLost(Job job, LeaseLossReason reason) {
     }

@@ -112,8 +112,8 @@ class QueueDocsExamplesTest extends QueueTestBase {
         JobHandler handler = job -> {
             // --- docs/queue.md "Lease loss" ---
             for (Row row : rows) {
-                if (job.leaseLost()) {
-                    return;                 // another worker owns the job now; our result would be refused
+                if (!job.isHeld()) {        // false once the lease is lost, or past its local deadline
+                    return;                 // another worker may own the job now; stop before writing
                 }
                 process(row);
             }

@@ -327,4 +327,62 @@ class WorkerLeaseTest extends QueueTestBase {
         assertThat(events.lost()).as("lost-lease reports for the one lost lease").hasSize(1);
         assertThat(events.lost().get(0).reason()).isEqualTo(LeaseLossReason.LOCAL_DEADLINE);
     }
+    /**
+     * onLeaseLost fires once for every claimed job whose lease is lost, whichever path sees the
+     * loss first, and so exactly as often as jobs settle LEASE_LOST: a renewal refused (the fence
+     * moved while the handler waited), a settle refused (the fence moved just before the handler
+     * returned: no renewal had run yet), and the local deadline seen by the handler's own check (the
+     * clock is moved past it; the server would still accept a complete). Jobs that complete cleanly
+     * are never reported.
+     */
+    @Test
+    void onLeaseLostFiresOncePerLostJobWhicheverPathSawItFirst() throws Exception {
+        java.util.concurrent.atomic.AtomicLong offset = new java.util.concurrent.atomic.AtomicLong();
+        QueueClient timed = client(b -> b.clock(() -> System.nanoTime() + offset.get()));
+        Queue q = timed.queue("q");
+        long leaseMs = 1500;   // renewed every 500 ms
+        int perPath = 3;
+        RecordingListener events = new RecordingListener();
+        Map<String, Boolean> guardAnswered = new ConcurrentHashMap<>();
+        try (Worker w = timed.worker("q", job -> {
+            String p = job.payloadUtf8();
+            if (job.attempt() > 1 || p.startsWith("plain")) {
+                return;
+            }
+            if (p.startsWith("renewal")) {   // blocks until the refused renewal interrupts it
+                raw().call("HINCRBY", "emq:{q}:job:" + job.id(), "attempts", "1");
+                new CountDownLatch(1).await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } else if (p.startsWith("settle")) {   // returns before any renewal: its complete is refused
+                raw().call("HINCRBY", "emq:{q}:job:" + job.id(), "attempts", "1");
+            } else if (p.startsWith("deadline")) {   // a pause past the lease, as the clock sees it
+                offset.addAndGet(TimeUnit.MILLISECONDS.toNanos(2 * leaseMs));
+                guardAnswered.put(job.id(), job.leaseLost());
+            }
+        }).concurrency(1).lease(Duration.ofMillis(leaseMs)).maintenanceInterval(Duration.ofMillis(100))
+                .listener(events).start()) {
+            List<String> ids = new java.util.ArrayList<>();
+            for (String path : List.of("plain", "renewal", "settle", "deadline", "plain")) {
+                for (int i = 0; i < perPath; i++) {
+                    ids.add(q.enqueue(path + "-" + i));
+                }
+            }
+            // every job ends done: the lost ones are reaped and run again as a later attempt
+            await().atMost(Duration.ofSeconds(45)).until(() -> ids.stream().allMatch(id -> "done".equals(field(id, "state"))));
+            await().atMost(WAIT).until(() -> w.runningJobs() == 0);
+            List<String> settledLost = events.settled().stream().filter(s -> s.outcome() == AckOutcome.LEASE_LOST)
+                    .map(s -> s.id() + "/" + s.attempt()).sorted().toList();
+            List<String> reported = events.lost().stream().map(l -> l.id() + "/" + l.attempt()).sorted().toList();
+            System.out.printf("%d LEASE_LOST settlements, %d onLeaseLost calls%n", settledLost.size(), reported.size());
+            assertThat(reported).as("one report per LEASE_LOST settlement, and no other").isEqualTo(settledLost);
+            assertThat(reported).hasSize(3 * perPath).doesNotHaveDuplicates();
+            assertThat(w.counts().leaseLost()).isEqualTo(reported.size());
+            Map<String, LeaseLossReason> reasons = new HashMap<>();
+            events.lost().forEach(l -> reasons.put(l.job().payloadUtf8().replaceAll("-.*", ""), l.reason()));
+            assertThat(reasons).containsEntry("renewal", LeaseLossReason.SUPERSEDED)
+                    .containsEntry("settle", LeaseLossReason.SUPERSEDED)
+                    .containsEntry("deadline", LeaseLossReason.LOCAL_DEADLINE)
+                    .doesNotContainKey("plain");
+            assertThat(guardAnswered).hasSize(perPath).doesNotContainValue(false);
+        }
+    }
 }

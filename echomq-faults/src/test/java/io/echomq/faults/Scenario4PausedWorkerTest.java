@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Scenario 4: a worker JVM is stopped with {@code SIGSTOP} while it runs three jobs; their leases run out, the
  * reaper returns them and another worker claims and completes them; then the stopped worker gets {@code SIGCONT}.
- * Its handlers return normally (they ignore interrupts), so it sends its late completions, and every one of them
- * must be refused with {@code LEASE_LOST}.
+ * Its handlers return normally (they ignore interrupts), and every one of their jobs must settle {@code LEASE_LOST}:
+ * the worker has counted the leases lost on its monotonic clock (so it does not send their completions), and a
+ * completion that does reach the server is refused by the fence.
  */
 class Scenario4PausedWorkerTest {
     @RegisterExtension

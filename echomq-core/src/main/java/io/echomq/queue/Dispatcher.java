@@ -1,0 +1,162 @@
+package io.echomq.queue;
+
+import io.echomq.internal.RedisEngine;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's claim loop, on its own thread.
+ *
+ * <ol>
+ *   <li>Waits for a free handler slot, then claims as many jobs as there are free slots (at most
+ *       {@link Queue#MAX_CLAIM}) in one round of the {@link ClaimSource}, and hands each job to
+ *       the runner. Slots the round could not fill are given back.</li>
+ *   <li>When the round found the queue dry, waits for a wake message on any spanned queue, a
+ *       retry scheduled by a handler, or the stop, at most the idle poll or until the earliest
+ *       delayed job is due, whichever is first; then claims again.</li>
+ *   <li>Subscribes to the wake channel of every queue the source spans, those it learns of later
+ *       included ({@link #span()}).</li>
+ *   <li>A failed claim is logged and tried again a second later; the loop never dies of it.</li>
+ * </ol>
+ *
+ * <p>The thread is not a daemon: a started worker keeps the JVM alive until it is stopped.
+ */
+final class Dispatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
+    private final String name;
+    private final QueueClient client;
+    private final ClaimSource source;
+    private final WorkerState state;
+    private final long leaseMs;
+    private final long idlePollMs;
+    private final Consumer<Job> run;
+    private final Thread thread;
+    private volatile WorkSpan span;
+
+    /** @param run starts a handler on a claimed job; the job's slot is taken already */
+    Dispatcher(String name, QueueClient client, ClaimSource source, WorkerState state, long leaseMs, long idlePollMs,
+               Consumer<Job> run) {
+        this.name = name;
+        this.client = client;
+        this.source = source;
+        this.state = state;
+        this.leaseMs = leaseMs;
+        this.idlePollMs = idlePollMs;
+        this.run = run;
+        this.span = new WorkSpan(List.of(), List.of(), List.of()).with(client, source.queues());
+        this.thread = new Thread(this::loop, name + "-dispatch");
+    }
+
+    /** @return the queues claimed from, with their wake subscriptions and maintenance lock keys */
+    WorkSpan span() {
+        return span;
+    }
+
+    /**
+     * Waits for the wake subscriptions of the queues spanned at construction.
+     *
+     * @throws io.echomq.RedisCommandException if a subscription fails
+     */
+    void subscribe() {
+        span.awaitSubscribed(0, source.name());
+    }
+
+    /** Starts claiming, on the dispatcher thread. */
+    void start() {
+        thread.start();
+    }
+
+    /** Waits up to {@code millis} for the loop to end, once the state says stop. */
+    void join(long millis) {
+        try {
+            thread.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void loop() {
+        Semaphore slots = state.slots();
+        while (state.running()) {
+            try {
+                slots.acquire();
+            } catch (InterruptedException e) {
+                return;
+            }
+            int n = 1 + slots.drainPermits();
+            if (!state.running()) {
+                return;
+            }
+            if (n > Queue.MAX_CLAIM) {
+                slots.release(n - Queue.MAX_CLAIM);
+                n = Queue.MAX_CLAIM;
+            }
+            if (source.queues().size() > span.queues().size()) {
+                spanNewQueues();
+            }
+            CompletableFuture<?> signal = span.signal();
+            CompletableFuture<Void> retry = state.retrySignal();
+            Queue.Claimed claimed;
+            try {
+                claimed = source.claimAsync(n, leaseMs).get();
+            } catch (InterruptedException e) {
+                slots.release(n);
+                return;
+            } catch (ExecutionException e) {
+                slots.release(n);
+                LOG.warn("{}: claim failed, retrying in 1 s: {}", name, RedisEngine.unwrap(e).toString());
+                await(CompletableFuture.anyOf(state.stopping()), 1000);
+                continue;
+            }
+            int got = claimed.jobs().size();
+            slots.release(n - got);
+            boolean dry = got < n;
+            state.queueDry(dry);
+            for (Job job : claimed.jobs()) {
+                run.accept(job);
+            }
+            if (claimed.deadCount() > 0) {
+                LOG.warn("{}: {} malformed job(s) moved to dead", name, claimed.deadCount());
+            }
+            if (dry) {
+                long wait = idlePollMs;
+                if (claimed.nextDueMs() >= 0) {
+                    wait = Math.max(1, Math.min(wait, claimed.nextDueMs()));
+                }
+                await(CompletableFuture.anyOf(signal, retry, state.stopping()), wait);
+            }
+        }
+    }
+
+    /** Subscribes to the wake channels of queues the source learned of since the last round. */
+    private void spanNewQueues() {
+        WorkSpan before = span;
+        WorkSpan after = before.with(client, source.queues());
+        span = after;
+        try {
+            after.awaitSubscribed(before.queues().size(), source.name());
+            LOG.info("{}: now works {} partitions", name, after.queues().size());
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not subscribe to new partitions' wake channels; they are polled: {}", name,
+                    e.toString());
+        }
+    }
+
+    private static void await(CompletableFuture<?> f, long ms) {
+        try {
+            f.get(ms, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // a timeout is the idle poll; a failed signal only means "look again"
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.echomq.queue;
+
+import io.echomq.MonotonicClock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The client's own belief about one claimed job's lease, as {@link io.echomq.lock.Lease} holds
+ * it for a lock; the server's fence stays the truth.
+ *
+ * <ol>
+ *   <li>The local deadline: the claim (or the last accepted renewal) as sent, on the
+ *       {@link MonotonicClock}, + lease − 1% − 2 ms ({@link #validityNanos}).</li>
+ *   <li>The loss, sticky: the first reason wins, and no later answer revives it. Finding the
+ *       deadline passed ({@link #checkDeadline}) is a loss like a refusal.</li>
+ *   <li>On loss, interrupts the thread bound as the job's handler.</li>
+ *   <li>Tells the reporter a worker set, once, on whichever thread saw the loss first; never for
+ *       a job whose settle was accepted first.</li>
+ * </ol>
+ *
+ * <p>Thread-safe.
+ */
+final class JobLease {
+    private final Job job;
+    private final MonotonicClock clock;
+    private final Supplier<AckOutcome> settled;   // the job's settle outcome, null while unsettled
+    private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
+    private final AtomicBoolean reported = new AtomicBoolean();
+    private volatile long deadlineNanos;
+    private volatile Consumer<Job> reporter;
+    private volatile Thread handlerThread;
+
+    JobLease(Job job, MonotonicClock clock, Supplier<AckOutcome> settled, long claimStartNanos, long leaseMs) {
+        this.job = job;
+        this.clock = clock;
+        this.settled = settled;
+        this.deadlineNanos = claimStartNanos + validityNanos(leaseMs);
+    }
+
+    /** Lease minus the drift allowance (1% + 2 ms), as for locks, in nanoseconds. */
+    static long validityNanos(long leaseMs) {
+        return (leaseMs - leaseMs / 100 - 2) * 1_000_000L;
+    }
+
+    long nowNanos() {
+        return clock.nanoTime();
+    }
+
+    long deadlineNanos() {
+        return deadlineNanos;
+    }
+
+    /** @return whether the loss is known, without looking at the clock */
+    boolean isLost() {
+        return lost.isDone();
+    }
+
+    /** @return the reason of the loss, or null */
+    LeaseLossReason reason() {
+        return lost.getNow(null);
+    }
+
+    CompletableFuture<LeaseLossReason> lostFuture() {
+        return lost;
+    }
+
+    /**
+     * Marks the lease lost with {@link LeaseLossReason#LOCAL_DEADLINE} if the job is unsettled,
+     * not yet lost, and its deadline is not after {@code nowNanos}.
+     *
+     * @return whether the lease is lost now (for any reason)
+     */
+    boolean checkDeadline(long nowNanos) {
+        if (!lost.isDone() && settled.get() == null && nowNanos - deadlineNanos >= 0) {
+            markLost(LeaseLossReason.LOCAL_DEADLINE);
+        }
+        return lost.isDone();
+    }
+
+    /**
+     * Applies an accepted renewal sent at {@code sentAtNanos}: moves the deadline, unless the
+     * lease is already lost (every reader checks the loss before the deadline, so a move that
+     * races a loss revives nothing).
+     *
+     * @return false if the lease was already lost
+     */
+    boolean renewed(long sentAtNanos, long leaseMs) {
+        if (lost.isDone()) {
+            return false;
+        }
+        deadlineNanos = sentAtNanos + validityNanos(leaseMs);
+        return true;
+    }
+
+    /** Marks the lease lost (first reason wins), interrupts a bound handler, and tells the reporter once. */
+    void markLost(LeaseLossReason reason) {
+        if (lost.complete(reason)) {
+            Thread t = handlerThread;
+            if (t != null) {
+                synchronized (this) {
+                    if (handlerThread == t) {
+                        t.interrupt();
+                    }
+                }
+            }
+        }
+        report();
+    }
+
+    /** Sets who hears of the loss; a loss seen before this call is told now. */
+    void reportTo(Consumer<Job> r) {
+        reporter = r;
+        report();
+    }
+
+    /** Binds (or, with null, unbinds) the thread a loss interrupts. */
+    void bindHandlerThread(Thread t) {
+        synchronized (this) {
+            handlerThread = t;
+        }
+    }
+
+    private void report() {
+        Consumer<Job> r = reporter;
+        if (r == null || !lost.isDone()) {
+            return;
+        }
+        AckOutcome s = settled.get();
+        if (s != null && s != AckOutcome.LEASE_LOST) {
+            return;   // its lease ended with an accepted settle; a later mark only stops the handler
+        }
+        if (reported.compareAndSet(false, true)) {
+            r.accept(job);
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.echomq.queue;
+
+import io.echomq.MonotonicClock;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a worker's handler on each claimed job and settles the job.
+ *
+ * <ol>
+ *   <li>Starts a job on the executor, tracked by the lease keeper from then on; an executor that
+ *       refuses it leaves its lease to run out.</li>
+ *   <li>Runs the handler with the job bound to its thread, so that a lost lease interrupts the
+ *       right thread; an interrupt never leaks into the next job. A job whose lease is lost before
+ *       its handler starts is not run.</li>
+ *   <li>Settles it: a handler that returned completes its job through the group commit of the
+ *       job's queue ({@link AckBatcher}), with a claim of this handler's next job in the same
+ *       call while the queue has work and the source lets claims chain; a handler that threw fails
+ *       it (retry with backoff, or dead). A job the handler settled itself, or whose loss was seen,
+ *       is not settled again: the latter is {@link AckOutcome#LEASE_LOST}.</li>
+ *   <li>Counts each outcome and tells the listener; a throwing listener is logged and ignored.</li>
+ *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
+ * </ol>
+ */
+final class JobRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
+    private final String name;
+    private final JobHandler handler;
+    private final WorkerListener listener;
+    private final WorkerState state;
+    private final LeaseKeeper leases;
+    private final ClaimSource source;
+    private final long leaseMs;
+    private final ExecutorService executor;
+    private final MonotonicClock clock;
+    private final Map<Queue, AckBatcher> batchers = new ConcurrentHashMap<>();
+    private final AtomicInteger busy = new AtomicInteger();
+    private final Object idleMonitor = new Object();
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder retrying = new LongAdder();
+    private final LongAdder dead = new LongAdder();
+    private final LongAdder leaseLost = new LongAdder();
+    private final LongAdder ackErrors = new LongAdder();
+
+    JobRunner(String name, JobHandler handler, WorkerListener listener, WorkerState state, LeaseKeeper leases,
+              ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock) {
+        this.name = name;
+        this.handler = handler;
+        this.listener = listener;
+        this.state = state;
+        this.leases = leases;
+        this.source = source;
+        this.leaseMs = leaseMs;
+        this.executor = executor;
+        this.clock = clock;
+        for (Queue q : source.queues()) {
+            batchers.put(q, new AckBatcher(q, leaseMs));
+        }
+    }
+
+    /** Runs {@code job} and then, while it chains, the jobs claimed with its complete. Holds one slot. */
+    void start(Job job) {
+        leases.track(job);
+        busy.incrementAndGet();
+        try {
+            executor.execute(() -> runChain(job));
+        } catch (RejectedExecutionException e) {
+            busy.decrementAndGet();
+            leases.untrack(job);
+            state.slots().release();
+            LOG.warn("{}: executor refused {}; its lease runs out and the reaper returns it", name, job);
+        }
+    }
+
+    /** @return how many handlers run now */
+    int busy() {
+        return busy.get();
+    }
+
+    /** Waits until no handler runs, or {@code deadlineNanos} (on the clock) passes, or this thread is interrupted. */
+    void awaitIdle(long deadlineNanos) {
+        synchronized (idleMonitor) {
+            while (busy.get() > 0) {
+                long left = deadlineNanos - clock.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(idleMonitor, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Sends no more completes, as a killed process would. */
+    void abandon() {
+        batchers.values().forEach(AckBatcher::abandon);
+    }
+
+    /** @return the counts so far, with {@code returned} from shutdown */
+    WorkerCounts counts(long returned) {
+        return new WorkerCounts(completed.sum(), retrying.sum(), dead.sum(), leaseLost.sum(), returned, ackErrors.sum());
+    }
+
+    private void runChain(Job first) {
+        try {
+            Job job = first;
+            while (job != null) {
+                job = runOne(job);
+                if (job != null) {
+                    leases.track(job);
+                }
+            }
+        } finally {
+            state.slots().release();
+            if (busy.decrementAndGet() == 0) {
+                synchronized (idleMonitor) {
+                    idleMonitor.notifyAll();
+                }
+            }
+        }
+    }
+
+    /** @return the job claimed with this one's complete, or null */
+    private Job runOne(Job job) {
+        Throwable error = null;
+        job.bindHandlerThread(Thread.currentThread());
+        try {
+            if (!job.leaseLost()) {   // its deadline may have passed while it waited for a thread
+                handler.handle(job);
+            }
+        } catch (Throwable t) {
+            error = t;
+        } finally {
+            job.bindHandlerThread(null);
+            Thread.interrupted();   // a loss interrupt must not leak into the next job
+        }
+        if (state.abandoned()) {
+            return null;
+        }
+        Job next = null;
+        AckOutcome outcome = null;
+        try {
+            if (job.isSettled()) {
+                outcome = job.outcome().orElse(null);
+            } else if (job.leaseLost()) {
+                // never complete (or fail) a job whose loss was seen: its handler may have stopped
+                // early on seeing it, and the server may still accept within the drift allowance
+                outcome = AckOutcome.LEASE_LOST;
+            } else if (error == null) {
+                boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
+                AckBatcher.Answer answer = job.completeInBatch(batcher(job.queue()), chain);
+                next = answer.next();
+                if (chain && next == null) {
+                    state.queueDry(true);
+                }
+                job.queue().checkAck(job, answer.code());
+                outcome = job.outcome().orElse(null);
+            } else {
+                outcome = job.fail(error);
+            }
+        } catch (IllegalStateException settledConcurrently) {
+            outcome = job.outcome().orElse(null);
+        } catch (RuntimeException e) {
+            ackErrors.increment();
+            LOG.warn("{}: could not settle {}; its lease runs out and the reaper returns it: {}", name, job,
+                    e.toString());
+        } finally {
+            leases.untrack(job);
+        }
+        if (outcome == AckOutcome.RETRYING) {
+            state.retryScheduled();
+        }
+        if (outcome != null) {
+            count(outcome);
+            try {
+                listener.onSettled(job, outcome, error);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: listener failed on {}", name, job, e);
+            }
+        }
+        return next;
+    }
+
+    /** @return the group commit of this worker's completes on {@code q} */
+    private AckBatcher batcher(Queue q) {
+        AckBatcher b = batchers.get(q);
+        return b != null ? b : batchers.computeIfAbsent(q, p -> new AckBatcher(p, leaseMs));
+    }
+
+    private void count(AckOutcome outcome) {
+        switch (outcome) {
+            case COMPLETED -> completed.increment();
+            case RETRYING -> retrying.increment();
+            case DEAD -> dead.increment();
+            case LEASE_LOST -> leaseLost.increment();
+            default -> {
+                // RETURNED is counted by shutdown
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.echomq.queue;
+
+import io.echomq.MonotonicClock;
+import io.echomq.internal.RedisEngine;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the leases of the jobs a worker holds: the queue's counterpart of the lock side's
+ * {@code Watchdog}.
+ *
+ * <ol>
+ *   <li>Holds each claimed job from its claim until it settles, with the time its next renewal is
+ *       due ({@link #track}, {@link #untrack}).</li>
+ *   <li>At each {@link #tick()} (about a sixth of the lease), renews every job whose renewal is due
+ *       (a third of the lease after the last one) in one batched extend script per queue, at most
+ *       {@link #EXTEND_CHUNK} jobs per call, never from a handler's thread. A failed call is
+ *       retried at the next tick.</li>
+ *   <li>Marks lost every job whose local deadline has passed ({@link Job#checkDeadline}), and
+ *       applies each renewal's answer: a new local deadline, or the loss.</li>
+ *   <li>Reports each lost lease once: the job tells this keeper on whichever path saw the loss
+ *       first (this tick, a renewal's answer, the handler's own check, a refused settle), and the
+ *       keeper logs it and calls {@link WorkerListener#onLeaseLost}.</li>
+ * </ol>
+ *
+ * <p>Time comes from the injected {@link MonotonicClock} only, so a test drives renewals and
+ * deadlines by calling {@link #tick()} with a fake clock. Thread-safe.
+ */
+final class LeaseKeeper {
+    /** Jobs per extend script call. */
+    static final int EXTEND_CHUNK = 500;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+
+    private final String name;
+    private final long leaseMs;
+    private final long renewEveryNanos;
+    private final MonotonicClock clock;
+    private final WorkerListener listener;
+    private final Map<Job, Long> held = new ConcurrentHashMap<>();   // job -> next renewal (nanos)
+
+    LeaseKeeper(String name, long leaseMs, MonotonicClock clock, WorkerListener listener) {
+        this.name = name;
+        this.leaseMs = leaseMs;
+        this.renewEveryNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMs / 3));
+        this.clock = clock;
+        this.listener = listener;
+    }
+
+    /** @return how often {@link #tick()} should run: a sixth of the lease, at least 5 ms */
+    long tickMillis() {
+        return Math.max(5, leaseMs / 6);
+    }
+
+    /** Holds {@code job} from now: first renewal a third of the lease on; its loss is reported here. */
+    void track(Job job) {
+        held.put(job, clock.nanoTime() + renewEveryNanos);
+        job.reportLossTo(this::lossSeen);
+    }
+
+    /** Stops holding {@code job}: it settled, or will never run. */
+    void untrack(Job job) {
+        held.remove(job);
+    }
+
+    /** @return the jobs held now */
+    List<Job> held() {
+        return new ArrayList<>(held.keySet());
+    }
+
+    /** @return how many jobs are held now */
+    int heldCount() {
+        return held.size();
+    }
+
+    /**
+     * One pass: marks the jobs past their local deadline lost, and renews those due.
+     *
+     * @return how many renewals this pass sent (their answers come later)
+     */
+    int tick() {
+        try {
+            long now = clock.nanoTime();
+            List<Job> due = new ArrayList<>();
+            for (Map.Entry<Job, Long> e : held.entrySet()) {
+                Job job = e.getKey();
+                if (job.isSettled() || job.checkDeadline(now)) {
+                    continue;   // settled, or lost (a passed deadline is marked and reported by the job)
+                }
+                if (now - e.getValue() >= 0) {
+                    due.add(job);
+                    e.setValue(now + renewEveryNanos);
+                }
+            }
+            for (List<Job> chunk : chunksByQueue(due)) {
+                renew(chunk, now);
+            }
+            return due.size();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: renewal tick failed", name, e);
+            return 0;
+        }
+    }
+
+    private void renew(List<Job> chunk, long sentAt) {
+        chunk.get(0).queue().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+            if (failure != null) {
+                LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
+                        RedisEngine.unwrap(failure).toString());
+                long retry = clock.nanoTime();
+                for (Job job : chunk) {
+                    held.computeIfPresent(job, (j, at) -> retry);
+                }
+                return;
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                Job job = chunk.get(i);
+                if (codes.get(i) != 1 && job.settleStarted()) {
+                    // the handler's settling call reached the server before this renewal
+                    // (same connection): that call's own answer tells what happened
+                    continue;
+                }
+                job.onExtended(codes.get(i), sentAt, leaseMs);   // a refusal is reported by the job
+            }
+        });
+    }
+
+    /**
+     * @return the jobs in chunks of at most {@link #EXTEND_CHUNK}, each chunk of one queue: the
+     *     jobs of a sharded queue are renewed on their own partitions
+     */
+    private static List<List<Job>> chunksByQueue(List<Job> due) {
+        Map<Queue, List<Job>> byQueue = new LinkedHashMap<>();
+        for (Job job : due) {
+            byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
+        }
+        List<List<Job>> chunks = new ArrayList<>();
+        for (List<Job> jobs : byQueue.values()) {
+            for (int from = 0; from < jobs.size(); from += EXTEND_CHUNK) {
+                chunks.add(jobs.subList(from, Math.min(jobs.size(), from + EXTEND_CHUNK)));
+            }
+        }
+        return chunks;
+    }
+
+    /** Told by a tracked job, once, when its loss is first seen (see {@link Job#reportLossTo}). */
+    private void lossSeen(Job job) {
+        LeaseLossReason reason = job.lossReason().orElse(LeaseLossReason.LOCAL_DEADLINE);
+        LOG.warn("{}: lease of {} lost: {}", name, job, reason);
+        try {
+            listener.onLeaseLost(job, reason);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: listener failed on {}", name, job, e);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.echomq.queue;
+
+import io.echomq.internal.RedisEngine;
+import io.lettuce.core.SetArgs;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's maintenance: it only schedules, as an Oban plugin does. The scripts change the data,
+ * a bounded batch at a time.
+ *
+ * <ol>
+ *   <li>At each {@link #tick()} (once per maintenance interval), for each queue the worker spans,
+ *       tries to take that queue's maintenance lock ({@code SET NX PX <interval>}, our lock's
+ *       plain acquire, never released, so it runs out after one interval). So across every
+ *       process, maintenance of one queue runs at most once per interval, and keeps running as
+ *       long as one worker is alive.</li>
+ *   <li>The holder reaps expired leases ({@link #BATCH} at most per run) and then promotes due
+ *       delayed jobs, unless the worker is idle: an idle dispatcher's own claim promotes, at the
+ *       earliest due time it knows of, so a promotion would only repeat it.</li>
+ *   <li>Asks the claim source to learn of partitions other clients added, so that the next claim
+ *       round spans them.</li>
+ * </ol>
+ *
+ * <p>Every call is asynchronous; a failure is logged and the next tick tries again.
+ */
+final class Maintenance {
+    /** Expired leases reaped, and due jobs promoted, per queue and run. */
+    static final int BATCH = 1000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final String name;
+    private final QueueClient client;
+    private final ClaimSource source;
+    private final Supplier<WorkSpan> span;
+    private final BooleanSupplier idle;
+    private final BooleanSupplier running;
+    private final long intervalMs;
+    private final String token;
+
+    /**
+     * @param span    the queues the worker spans now, with their maintenance lock keys
+     * @param idle    whether the worker is idle (no handler running, the queue found dry)
+     * @param running whether the worker still runs
+     */
+    Maintenance(String name, QueueClient client, ClaimSource source, Supplier<WorkSpan> span, BooleanSupplier idle,
+                BooleanSupplier running, long intervalMs) {
+        this.name = name;
+        this.client = client;
+        this.source = source;
+        this.span = span;
+        this.idle = idle;
+        this.running = running;
+        this.intervalMs = intervalMs;
+        byte[] t = new byte[16];
+        RANDOM.nextBytes(t);
+        this.token = HexFormat.of().formatHex(t);
+    }
+
+    /** One run: refresh the span, then reap and promote every queue whose lock this worker takes. */
+    void tick() {
+        if (!running.getAsBoolean()) {
+            return;
+        }
+        source.refreshAsync().whenComplete((n, failure) -> {
+            if (failure != null) {
+                LOG.warn("{}: could not read the partition mark: {}", name, RedisEngine.unwrap(failure).toString());
+            }
+        });
+        WorkSpan s = span.get();
+        for (int i = 0; i < s.queues().size(); i++) {
+            maintain(s.queues().get(i), s.maintenanceKeys().get(i));
+        }
+    }
+
+    /** Reaps and promotes one queue (or partition) if this worker takes its maintenance lock. */
+    private void maintain(Queue queue, String lockKey) {
+        try {
+            client.engine().commands()
+                    .set(lockKey, token, SetArgs.Builder.nx().px(intervalMs))
+                    .toCompletableFuture()
+                    .thenCompose(ok -> {
+                        if (!"OK".equals(ok)) {
+                            return CompletableFuture.<List<Object>>completedFuture(null);
+                        }
+                        return queue.reapAsync(BATCH).thenCompose(reaped -> {
+                            long back = (Long) reaped.get(0);
+                            long died = (Long) reaped.get(1);
+                            if (back + died > 0) {
+                                LOG.info("{}: reaped {} expired lease(s): {} back to pending, {} to dead", name,
+                                        back + died, back, died);
+                            }
+                            if (idle.getAsBoolean()) {
+                                // the idle dispatcher's own claim promotes: it wakes at the earliest
+                                // due time it knows of (enqueue tells it of new ones)
+                                return CompletableFuture.<List<Object>>completedFuture(null);
+                            }
+                            return queue.promoteAsync(BATCH);
+                        });
+                    })
+                    .whenComplete((ignored, failure) -> {
+                        if (failure != null) {
+                            LOG.warn("{}: maintenance failed: {}", name, RedisEngine.unwrap(failure).toString());
+                        }
+                    });
+        } catch (RuntimeException e) {
+            LOG.warn("{}: maintenance failed: {}", name, e.toString());
+        }
+    }
+}
