@@ -88,7 +88,8 @@ final class Maintenance {
                     .set(lockKey, token, SetArgs.Builder.nx().px(intervalMs))
                     .toCompletableFuture()
                     .thenCompose(ok -> {
-                        if (!"OK".equals(ok)) {
+                        // a worker stopped (or abandoned) meanwhile sends nothing more
+                        if (!"OK".equals(ok) || !running.getAsBoolean()) {
                             return CompletableFuture.<List<Object>>completedFuture(null);
                         }
                         return queue.reapAsync(BATCH).thenCompose(reaped -> {
@@ -98,7 +99,7 @@ final class Maintenance {
                                 LOG.info("{}: reaped {} expired lease(s): {} back to pending, {} to dead", name,
                                         back + died, back, died);
                             }
-                            if (idle.getAsBoolean()) {
+                            if (idle.getAsBoolean() || !running.getAsBoolean()) {
                                 // the idle dispatcher's own claim promotes: it wakes at the earliest
                                 // due time it knows of (enqueue tells it of new ones)
                                 return CompletableFuture.<List<Object>>completedFuture(null);
