@@ -1,6 +1,6 @@
 package io.echomq.bench;
 
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The Redis server a bench runs on, and a plain connection to it for the bench's own reads
- * ({@code INFO}, clean-up). With no URL it starts the test kit's {@code redis-server} (the binary
+ * ({@code INFO}, clean-up). With no URL it starts echomq-server's {@code redis-server} (the binary
  * named by {@code EMQ_REDIS_SERVER}, else the embedded one) and stops it on close.
  */
 final class BenchServer implements AutoCloseable {

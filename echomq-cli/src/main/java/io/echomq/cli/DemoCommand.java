@@ -2,7 +2,7 @@ package io.echomq.cli;
 
 import io.echomq.RedisCommandException;
 import io.echomq.lock.LockClient;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import io.lettuce.core.RedisException;
 import java.util.List;
 import java.util.concurrent.Callable;

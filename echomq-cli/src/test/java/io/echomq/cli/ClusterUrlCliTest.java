@@ -2,8 +2,8 @@ package io.echomq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.echomq.testkit.RawRedis;
-import io.echomq.testkit.RedisCluster;
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
