@@ -1,5 +1,6 @@
 package io.echomq.bench;
 
+import io.echomq.RedisUrl;
 import io.echomq.server.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -39,7 +40,7 @@ final class BenchServer implements AutoCloseable {
     static BenchServer open(String url, PrintWriter out) {
         if (url != null) {
             BenchServer s = new BenchServer(null, url);
-            out.printf("server: %s at %s (given with --redis)%n", s.version(), redactedUrl(url));
+            out.printf("server: %s at %s (given with --redis)%n", s.version(), RedisUrl.redact(url));
             return s;
         }
         RedisServer started = RedisServer.start();
@@ -123,10 +124,6 @@ final class BenchServer implements AutoCloseable {
 
     private static String glob(String prefix) {
         return prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
-    }
-
-    static String redactedUrl(String url) {
-        return url.replaceAll("//[^@/]*@", "//***@");
     }
 
     @Override
