@@ -1,7 +1,7 @@
 package io.echomq;
 
-import io.echomq.testkit.CommandTap;
-import io.echomq.testkit.RawRedis;
+import io.echomq.server.CommandTap;
+import io.echomq.server.RawRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.echomq.bench;
 
-import io.echomq.testkit.RedisServer;
+import io.echomq.RedisUrl;
+import io.echomq.server.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -11,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The Redis server a bench runs on, and a plain connection to it for the bench's own reads
- * ({@code INFO}, clean-up). With no URL it starts the test kit's {@code redis-server} (the binary
+ * ({@code INFO}, clean-up). With no URL it starts echomq-server's {@code redis-server} (the binary
  * named by {@code EMQ_REDIS_SERVER}, else the embedded one) and stops it on close.
  */
 final class BenchServer implements AutoCloseable {
@@ -39,7 +40,7 @@ final class BenchServer implements AutoCloseable {
     static BenchServer open(String url, PrintWriter out) {
         if (url != null) {
             BenchServer s = new BenchServer(null, url);
-            out.printf("server: %s at %s (given with --redis)%n", s.version(), redactedUrl(url));
+            out.printf("server: %s at %s (given with --redis)%n", s.version(), RedisUrl.redact(url));
             return s;
         }
         RedisServer started = RedisServer.start();
@@ -123,10 +124,6 @@ final class BenchServer implements AutoCloseable {
 
     private static String glob(String prefix) {
         return prefix.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
-    }
-
-    static String redactedUrl(String url) {
-        return url.replaceAll("//[^@/]*@", "//***@");
     }
 
     @Override

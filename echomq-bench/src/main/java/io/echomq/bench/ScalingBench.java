@@ -7,9 +7,9 @@ import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerListener;
-import io.echomq.testkit.RawRedis;
-import io.echomq.testkit.RedisCluster;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisCluster;
+import io.echomq.server.RedisServer;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * {@code emq bench scaling}: one logical queue of no-op jobs, sharded into K partitions, drained
  * on one master and on a three-master cluster, in the same run, by the same client code.
  *
- * <p>It starts the test kit's servers itself, both from the same binary ({@code EMQ_REDIS_SERVER},
+ * <p>It starts echomq-server's servers itself, both from the same binary ({@code EMQ_REDIS_SERVER},
  * else the embedded one): one standalone {@code redis-server} and a {@code RedisCluster} of three
  * masters. Each round drains {@code --jobs} jobs on each topology, in alternating order, after one
  * warm-up run of each that is printed but not counted; the medians are compared. Around each drain

@@ -1,8 +1,9 @@
 package io.echomq.cli;
 
+import io.echomq.RedisUrl;
 import io.echomq.RedisCommandException;
 import io.echomq.lock.LockClient;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import io.lettuce.core.RedisException;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,7 +43,7 @@ final class DemoCommand implements Callable<Integer> {
         DemoConsole console = new DemoConsole(spec.commandLine().getOut());
         console.line("emq demo: distributed locking, R2.02.1 — the seed's scenarios on a real server");
         if (redisUrl != null) {
-            return run(console, redisUrl, redact(redisUrl));
+            return run(console, redisUrl, RedisUrl.redact(redisUrl));
         }
         console.line("Starting an embedded redis-server on a free port…");
         long start = System.nanoTime();
@@ -66,12 +67,5 @@ final class DemoCommand implements Callable<Integer> {
         } catch (RedisException e) {
             throw new RedisCommandException("demo command", null, e); // a raw Lettuce command failed
         }
-    }
-
-    /** @return the URL with any user and password replaced by {@code ***} */
-    static String redact(String url) {
-        int scheme = url.indexOf("://");
-        int at = url.lastIndexOf('@');
-        return scheme < 0 || at < scheme ? url : url.substring(0, scheme + 3) + "***" + url.substring(at);
     }
 }

@@ -1,10 +1,10 @@
 package io.echomq.cli;
 
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import java.io.UncheckedIOException;
 
 /**
- * Starts the test kit's real {@code redis-server} for {@code emq server} and {@code emq demo},
+ * Starts echomq-server's real {@code redis-server} for {@code emq server} and {@code emq demo},
  * turning a failed start into a {@link StartException} with a one-line reason.
  */
 final class EmbeddedServer {

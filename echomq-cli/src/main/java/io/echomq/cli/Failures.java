@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.RedisUrl;
 import io.echomq.RedisCommandException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -73,7 +74,6 @@ final class Failures implements IParameterExceptionHandler, IExecutionExceptionH
      *     user-info of any Redis URL in it (picocli echoes a misplaced argument) replaced by {@code ***}
      */
     static String oneLine(String text) {
-        return text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", "; ")
-                .replaceAll("(?i)(redis(?:s|-socket)?://)[^@\\s/'\"\\[\\]]*@", "$1***@");
+        return text == null ? "" : RedisUrl.redactAll(text.strip().replaceAll("\\s*\\R\\s*", "; "));
     }
 }

@@ -234,9 +234,9 @@ final class LockCommands {
         // the core's own rules too (no brace in a resource, no unpaired surrogate), before connecting
         try {
             if (label.equals("<resource>")) {
-                io.echomq.internal.Checks.resource(value);
+                io.echomq.Names.lockResource(value);
             } else {
-                io.echomq.internal.Checks.name(value, label);
+                io.echomq.Names.check(value, label);
             }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for " + label + ": " + e.getMessage());

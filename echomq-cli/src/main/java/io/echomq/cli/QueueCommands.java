@@ -1,6 +1,6 @@
 package io.echomq.cli;
 
-import io.echomq.internal.QueueKeys;
+import io.echomq.Names;
 import io.echomq.queue.DeadJob;
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.EnqueueResult;
@@ -497,7 +497,7 @@ final class QueueCommands {
      */
     static void checkQueue(CommandSpec spec, String name) {
         try {
-            QueueKeys.ofUserName(name);
+            Names.queue(name);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for <queue>: " + e.getMessage());
         }
@@ -514,17 +514,17 @@ final class QueueCommands {
             throw new ParameterException(spec.commandLine(), label + " must not be empty");
         }
         int bytes = value.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > io.echomq.internal.Checks.MAX_NAME_BYTES) {
+        if (bytes > Names.MAX_BYTES) {
             throw new ParameterException(spec.commandLine(), label + " is " + bytes + " bytes long; the maximum is "
-                    + io.echomq.internal.Checks.MAX_NAME_BYTES);
+                    + Names.MAX_BYTES);
         }
         // the core's own rules too, before connecting: a job id may not hold ':' (it would name
         // another job's keys), and no value may hold an unpaired surrogate
         try {
             if (label.equals("<id>")) {
-                io.echomq.internal.Checks.jobId(value);
+                Names.jobId(value);
             } else {
-                io.echomq.internal.Checks.name(value, label);
+                Names.check(value, label);
             }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for " + label + ": " + e.getMessage());

@@ -1,6 +1,6 @@
 package io.echomq.cli;
 
-import io.echomq.internal.RedisUrls;
+import io.echomq.RedisUrl;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
 import java.lang.reflect.Field;
@@ -98,7 +98,7 @@ final class RedisOptions {
             boolean ours = arg.userObject() instanceof Field f && f.getDeclaringClass() == RedisOptions.class;
             String value = env.get(ENV);
             boolean url = ours && ((Field) arg.userObject()).getName().equals("url");
-            return url && value != null && !value.isBlank() ? RedisUrls.redact(value.trim()) : null;
+            return url && value != null && !value.isBlank() ? RedisUrl.redact(value.trim()) : null;
         }
 
         /**
@@ -111,7 +111,7 @@ final class RedisOptions {
                 return url;
             }
             String real = value.trim();
-            return !real.equals(url) && RedisUrls.redact(real).equals(url) ? real : url;
+            return !real.equals(url) && RedisUrl.redact(real).equals(url) ? real : url;
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.echomq.cli;
 
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "server", mixinStandardHelpOptions = true,
         description = {"Runs a real redis-server on 127.0.0.1 until Ctrl-C.",
-            "The binary is the test kit's embedded one, or the one named by $EMQ_REDIS_SERVER. Nothing is "
+            "The binary is the embedded one, or the one named by $EMQ_REDIS_SERVER. Nothing is "
                 + "persisted."})
 final class ServerCommand implements Callable<Integer> {
     private final CountDownLatch stop = new CountDownLatch(1);

@@ -9,7 +9,7 @@
  *       {@code --redis} mixin (default {@code $EMQ_REDIS_URL}, else {@code redis://127.0.0.1:6379}).</li>
  *   <li>{@code QueueCommands} holds the queue subcommands; {@code WorkerCommand} runs a shell command
  *       per job under a {@link io.echomq.queue.Worker}.</li>
- *   <li>{@code ServerCommand} runs the test kit's real {@code redis-server}; {@code DemoCommand}
+ *   <li>{@code ServerCommand} runs echomq-server's real {@code redis-server}; {@code DemoCommand}
  *       replays the seed's scenarios ({@code DemoScenarios}) and prints them ({@code DemoConsole}).</li>
  *   <li>{@code Failures} maps errors to exit codes ({@code ExitCodes}): 2 for bad input, 3 for a
  *       Redis failure.</li>

@@ -2,7 +2,7 @@ package io.echomq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import io.echomq.testkit.Garbage;
 import io.echomq.testkit.RedisExtension;
 import java.time.Duration;

@@ -2,10 +2,10 @@ package io.echomq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.echomq.testkit.RawRedis;
+import io.echomq.server.RawRedis;
 import io.echomq.testkit.RedisExtension;
 import io.echomq.testkit.TestCertificates;
-import io.echomq.testkit.TlsRedisServer;
+import io.echomq.server.TlsRedisServer;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;

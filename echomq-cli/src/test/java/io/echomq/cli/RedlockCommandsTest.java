@@ -2,8 +2,8 @@ package io.echomq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.echomq.testkit.RawRedis;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

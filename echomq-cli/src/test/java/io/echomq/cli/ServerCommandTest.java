@@ -3,7 +3,7 @@ package io.echomq.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.echomq.testkit.RawRedis;
+import io.echomq.server.RawRedis;
 import io.echomq.testkit.RedisExtension;
 import java.io.PrintWriter;
 import java.io.StringWriter;

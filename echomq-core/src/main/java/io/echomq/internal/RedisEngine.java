@@ -87,6 +87,7 @@ public final class RedisEngine implements AutoCloseable {
     private StatefulRedisPubSubConnection<String, String> pubSub;   // guarded by this
     private StatefulConnection<String, byte[]> binary;              // guarded by this
     private volatile ServerFeatures features;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     @SuppressWarnings("unchecked")
     private RedisEngine(AbstractRedisClient client, ClientResources resources, Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector,
@@ -180,7 +181,8 @@ public final class RedisEngine implements AutoCloseable {
      * {@code redis-socket://}, {@code redis-cluster://} or {@code rediss-cluster://}.
      *
      * @param commandTimeout how long one command may take before it fails
-     * @throws IllegalArgumentException if the URL is malformed
+     * @throws IllegalArgumentException if the URL is malformed, or is a single-server URL naming a node of a
+     *     Redis Cluster (the message names the {@code redis-cluster://} URL to use)
      * @throws RedisCommandException if the server cannot be reached ({@code CONNECT})
      */
     public static RedisEngine connect(String url, Duration commandTimeout) {
@@ -277,6 +279,8 @@ public final class RedisEngine implements AutoCloseable {
      * @param trustedCertificates a PEM file of CA certificates (checked by {@link TlsTrust#check}), or null
      *     for the JVM's default trust store
      * @throws RedisCommandException if the server cannot be reached or the TLS handshake fails ({@code CONNECT})
+     * @throws IllegalArgumentException if the server is a node of a Redis Cluster: the message names the
+     *     {@code redis-cluster://} URL to use ({@link ClusterNodeGuard})
      */
     public static RedisEngine connect(RedisURI uri, Duration commandTimeout, java.nio.file.Path trustedCertificates) {
         String redacted = RedisUrls.redact(uri.toString());
@@ -297,13 +301,25 @@ public final class RedisEngine implements AutoCloseable {
             options.sslOptions(TlsTrust.sslOptions(trustedCertificates));
         }
         client.setOptions(options.build());
+        RedisEngine engine;
         try {
-            return new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
+            engine = new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
                     commandTimeout, redacted);
         } catch (RuntimeException e) {
             shutdown(client, resources);
+            IllegalArgumentException clusterNode = ClusterNodeGuard.refusalFor(e, uri, redacted);
+            if (clusterNode != null) {
+                throw clusterNode;
+            }
             throw new RedisCommandException("CONNECT " + redacted, null, e);
         }
+        try {
+            ClusterNodeGuard.refuseClusterNode(engine.commands(), uri, redacted, commandTimeout.toMillis());
+        } catch (IllegalArgumentException clusterNode) {
+            engine.close();
+            throw clusterNode;
+        }
+        return engine;
     }
 
     /**
@@ -569,10 +585,42 @@ public final class RedisEngine implements AutoCloseable {
         return redactedUrl;
     }
 
-    /** Closes every connection, the client and its threads; idempotent. */
+    /**
+     * Closes every connection, the client and its threads; idempotent.
+     *
+     * <p>Our connections are closed first, each by itself, and only then the client. A cluster
+     * connection owns one connection per node, and the client also lists each of those node
+     * connections among the resources it closes; left to the client, the node connections were
+     * closed first, and then closed again by their cluster connection, and Lettuce warned
+     * "Connection is already closed" once per node and connection, on stderr, after every
+     * successful command. Closed by its owner, a node connection leaves the client's list, so the
+     * client has nothing left to close twice.
+     */
     @Override
     public void close() {
-        shutdown(client, resources);
+        if (closed.getAndSet(true)) {
+            return;
+        }
+        List<StatefulConnection<String, ?>> open = new java.util.ArrayList<>(4);
+        synchronized (this) {
+            open.add(pubSub);
+            open.add(binary);
+            open.add(pipelined);
+        }
+        open.add(main);
+        try {
+            for (StatefulConnection<String, ?> connection : open) {
+                if (connection != null) {
+                    try {
+                        connection.close();
+                    } catch (RuntimeException ignored) {
+                        // closing anyway: the client's shutdown below releases what is left
+                    }
+                }
+            }
+        } finally {
+            shutdown(client, resources);
+        }
     }
 
     private static void shutdown(AbstractRedisClient client, ClientResources resources) {

@@ -1,5 +1,6 @@
 package io.echomq.internal;
 
+import io.echomq.RedisUrl;
 import io.lettuce.core.RedisURI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -7,23 +8,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Parses and checks Redis URLs, with errors that say what is wrong and never echo a password. */
+/**
+ * Parses and checks Redis URLs, with errors that say what is wrong and never echo a password. The schemes and
+ * the redaction rule are the public {@link RedisUrl}'s; this class only parses.
+ */
 public final class RedisUrls {
     /** Scheme of a Redis Cluster URL: {@code redis-cluster://host:port[,host:port…]}. */
-    public static final String CLUSTER = "redis-cluster://";
+    public static final String CLUSTER = RedisUrl.CLUSTER;
     /** Scheme of a Redis Cluster URL over TLS. */
-    public static final String CLUSTER_TLS = "rediss-cluster://";
+    public static final String CLUSTER_TLS = RedisUrl.CLUSTER_TLS;
 
     private RedisUrls() {
     }
 
     /** @return whether {@code url} names a Redis Cluster ({@code redis-cluster://} or {@code rediss-cluster://}) */
     public static boolean isCluster(String url) {
-        if (url == null) {
-            return false;
-        }
-        String lower = url.trim().toLowerCase(Locale.ROOT);
-        return lower.startsWith(CLUSTER) || lower.startsWith(CLUSTER_TLS);
+        return RedisUrl.isCluster(url);
     }
 
     /**
@@ -144,11 +144,7 @@ public final class RedisUrls {
             uri = RedisURI.create(trimmed);
         } catch (RuntimeException e) {
             // Lettuce's message quotes the whole URL, password included: hide the user-info there too
-            String why = String.valueOf(e.getMessage());
-            String userInfo = userInfo(trimmed);
-            if (!userInfo.isEmpty()) {
-                why = why.replace(userInfo, "***");
-            }
+            String why = RedisUrl.redactIn(String.valueOf(e.getMessage()), trimmed);
             throw new IllegalArgumentException("Malformed Redis URL '" + redact(trimmed) + "': " + why);
         }
         return uri;
@@ -205,32 +201,8 @@ public final class RedisUrls {
                 + "; expected redis://[user:password@]host[:port][/db]");
     }
 
-    /**
-     * @return the URL with any user-info (user and password: everything between the scheme and the
-     *     last '@') replaced by {@code ***}; also for malformed URLs such as {@code redis:/:pw@h} or
-     *     {@code user:pw@h}, which must never be echoed either
-     */
+    /** @return {@link RedisUrl#redact}: the URL with its user-info replaced by {@code ***} */
     public static String redact(String url) {
-        String userInfo = userInfo(url);
-        if (userInfo.isEmpty()) {
-            return url;
-        }
-        int start = schemeEnd(url);
-        return url.substring(0, start) + "***" + url.substring(start + userInfo.length());
+        return RedisUrl.redact(url);
     }
-
-    /** @return the text between the scheme (with its slashes) and the last '@', or "" when there is no '@' */
-    private static String userInfo(String url) {
-        int at = url.lastIndexOf('@');
-        int start = schemeEnd(url);
-        return at < start ? "" : url.substring(start, at);
-    }
-
-    /** @return the index after a leading {@code scheme:} and any slashes that follow it, else 0 */
-    private static int schemeEnd(String url) {
-        java.util.regex.Matcher m = SCHEME.matcher(url);
-        return m.lookingAt() ? m.end() : 0;
-    }
-
-    private static final java.util.regex.Pattern SCHEME = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/*");
 }

@@ -2,7 +2,7 @@ package io.echomq.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.echomq.testkit.RedisCluster;
+import io.echomq.server.RedisCluster;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.echomq.RedisCommandException;
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.function.Consumer;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.echomq.RedisCommandException;
 import io.echomq.internal.Scripts;
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import io.echomq.testkit.FaultProxy;
 import io.echomq.testkit.LockHistory;
 import java.time.Duration;

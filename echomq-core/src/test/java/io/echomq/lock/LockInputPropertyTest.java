@@ -3,9 +3,9 @@ package io.echomq.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.echomq.Wire;
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import io.echomq.testkit.Garbage;
-import io.echomq.testkit.RawRedis;
+import io.echomq.server.RawRedis;
 import io.echomq.testkit.RedisExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.echomq.lock;
 
-import io.echomq.testkit.RawRedis;
+import io.echomq.server.RawRedis;
 import io.echomq.testkit.RedisExtension;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.RedisCommandException;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -194,7 +194,7 @@ class RedlockFaultTest {
                 try (RedisServer comesUp = RedisServer.builder().port(late).start()) {
                     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                         try (Lease l = redlock.tryAcquire("orders", Duration.ofSeconds(30)).orElseThrow();
-                             io.echomq.testkit.RawRedis raw = io.echomq.testkit.RawRedis.connect("127.0.0.1", late)) {
+                             io.echomq.server.RawRedis raw = io.echomq.server.RawRedis.connect("127.0.0.1", late)) {
                             assertThat(raw.call("GET", "emq:lock:{orders}:lock")).isEqualTo(l.token());
                         }
                     });

@@ -3,7 +3,7 @@ package io.echomq.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

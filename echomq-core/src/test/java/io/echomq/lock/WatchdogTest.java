@@ -3,8 +3,8 @@ package io.echomq.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.echomq.testkit.RawRedis;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.echomq.RedisCommandException;
 import io.echomq.internal.Scripts;
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import io.echomq.testkit.Garbage;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

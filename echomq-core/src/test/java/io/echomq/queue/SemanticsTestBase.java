@@ -2,7 +2,7 @@ package io.echomq.queue;
 
 import static org.awaitility.Awaitility.await;
 
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

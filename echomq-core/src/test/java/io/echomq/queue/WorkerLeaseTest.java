@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.internal.Scripts;
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

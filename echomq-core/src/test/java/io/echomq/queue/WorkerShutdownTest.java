@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.internal.Scripts;
-import io.echomq.testkit.CommandTap;
+import io.echomq.server.CommandTap;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -145,8 +145,8 @@ class WorkerWakeTest extends QueueTestBase {
     /** @return calls per command since the servers started, summed over every server */
     private static Map<String, Long> serverCommandCounts() {
         Map<String, Long> calls = new TreeMap<>();
-        for (io.echomq.testkit.RedisServer server : REDIS.servers()) {
-            try (io.echomq.testkit.RawRedis node = io.echomq.testkit.RawRedis.connect(server.host(), server.port())) {
+        for (io.echomq.server.RedisServer server : REDIS.servers()) {
+            try (io.echomq.server.RawRedis node = io.echomq.server.RawRedis.connect(server.host(), server.port())) {
                 String stats = (String) node.call("INFO", "commandstats");
                 for (String line : stats.split("\r?\n")) {
                     if (line.startsWith("cmdstat_")) {

@@ -7,7 +7,7 @@ import io.echomq.RedisCommandException;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
 import io.echomq.testkit.TestCertificates;
-import io.echomq.testkit.TlsRedisServer;
+import io.echomq.server.TlsRedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

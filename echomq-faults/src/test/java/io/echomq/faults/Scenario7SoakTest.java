@@ -19,7 +19,7 @@ import io.echomq.queue.WorkerListener;
 import io.echomq.testkit.FaultProxy;
 import io.echomq.testkit.LockHistory;
 import io.echomq.testkit.QueueHistory;
-import io.echomq.testkit.RawRedis;
+import io.echomq.server.RawRedis;
 import io.echomq.testkit.RedisExtension;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

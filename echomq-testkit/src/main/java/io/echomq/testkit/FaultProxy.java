@@ -1,5 +1,6 @@
 package io.echomq.testkit;
 
+import io.echomq.server.RedisServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

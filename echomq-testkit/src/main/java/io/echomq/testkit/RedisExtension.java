@@ -1,5 +1,8 @@
 package io.echomq.testkit;
 
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisCluster;
+import io.echomq.server.RedisServer;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.extension.AfterAllCallback;

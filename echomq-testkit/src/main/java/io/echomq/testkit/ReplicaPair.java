@@ -1,5 +1,7 @@
 package io.echomq.testkit;
 
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisServer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 

@@ -15,6 +15,7 @@ import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import io.echomq.server.ServerCertificates;
 import java.util.Date;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -41,7 +42,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * <p>Needs {@code org.bouncycastle:bcpkix-jdk18on} on the class path: the test kit declares it
  * optional, so add it in test scope where this class is used.
  */
-public final class TestCertificates {
+public final class TestCertificates implements ServerCertificates {
     private final Path dir;
     private final Path ca;
     private final Path serverCert;
@@ -105,16 +106,19 @@ public final class TestCertificates {
     }
 
     /** @return the CA certificate, PEM: what a client must trust */
+    @Override
     public Path ca() {
         return ca;
     }
 
     /** @return the server certificate, PEM, signed by {@link #ca()}, for 127.0.0.1 and localhost */
+    @Override
     public Path serverCert() {
         return serverCert;
     }
 
     /** @return the server's private key, PEM (PKCS#8) */
+    @Override
     public Path serverKey() {
         return serverKey;
     }
@@ -123,6 +127,7 @@ public final class TestCertificates {
      * @return a client TLS context that trusts exactly this CA
      * @throws IllegalStateException if the JDK cannot build it
      */
+    @Override
     public SSLContext clientContext() {
         try {
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());

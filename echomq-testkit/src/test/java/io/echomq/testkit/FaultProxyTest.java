@@ -1,5 +1,7 @@
 package io.echomq.testkit;
 
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

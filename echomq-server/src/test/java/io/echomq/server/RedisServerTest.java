@@ -1,4 +1,4 @@
-package io.echomq.testkit;
+package io.echomq.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,7 +13,7 @@ class RedisServerTest {
     @Test
     void startsAnswersPingAndReportsVersion() {
         try (RedisServer server = RedisServer.start()) {
-            System.out.println("echomq-testkit started " + server);
+            System.out.println("echomq-server started " + server);
             assertThat(server.isRunning()).isTrue();
             assertThat(server.host()).isEqualTo("127.0.0.1");
             assertThat(server.url()).isEqualTo("redis://127.0.0.1:" + server.port());

@@ -1,4 +1,4 @@
-package io.echomq.testkit;
+package io.echomq.server;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,10 +17,11 @@ import javax.net.ssl.SSLSocket;
  * A {@code redis-server} that speaks only TLS: {@code --port 0} (no plain port at all) and
  * {@code --tls-port} on loopback, with the generated certificates. Clients are not asked for a
  * certificate ({@code tls-auth-clients no}). Readiness is checked by a TLS {@code PING} that
- * trusts the test CA; {@link #close()} stops the process. The binary is {@link RedisBinary#resolve()}.
+ * trusts the given CA; {@link #close()} stops the process. The binary is {@link RedisBinary#resolve()}.
+ * The certificates come from a {@link ServerCertificates}, for example the test kit's generated ones:
  *
  * <pre>{@code
- * TestCertificates certs = TestCertificates.generate("test CA");
+ * TestCertificates certs = TestCertificates.generate("test CA");   // echomq-testkit
  * try (TlsRedisServer redis = TlsRedisServer.start(certs)) {
  *     connect(redis.url(), certs.ca());
  * }
@@ -45,7 +46,7 @@ public final class TlsRedisServer implements AutoCloseable {
      * @throws IllegalStateException if it exits or does not answer in time (with its log)
      * @throws UncheckedIOException if its directory cannot be created or it cannot be run
      */
-    public static TlsRedisServer start(TestCertificates certs) {
+    public static TlsRedisServer start(ServerCertificates certs) {
         int port = freePort();
         Path dir;
         try {
@@ -101,7 +102,7 @@ public final class TlsRedisServer implements AutoCloseable {
      * @param certs the certificates whose CA to trust
      * @return whether a TLS connection trusting that CA gets {@code +PONG}
      */
-    public boolean pingOverTls(TestCertificates certs) {
+    public boolean pingOverTls(ServerCertificates certs) {
         try (SSLSocket s = (SSLSocket) certs.clientContext().getSocketFactory()
                 .createSocket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(2000);

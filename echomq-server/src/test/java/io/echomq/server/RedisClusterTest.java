@@ -1,4 +1,4 @@
-package io.echomq.testkit;
+package io.echomq.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +18,7 @@ class RedisClusterTest {
     @BeforeAll
     static void start() {
         cluster = RedisCluster.start();
-        System.out.println("echomq-testkit started " + cluster);
+        System.out.println("echomq-server started " + cluster);
     }
 
     @AfterAll

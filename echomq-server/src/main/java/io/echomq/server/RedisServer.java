@@ -1,4 +1,4 @@
-package io.echomq.testkit;
+package io.echomq.server;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

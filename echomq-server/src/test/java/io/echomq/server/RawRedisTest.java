@@ -1,30 +1,48 @@
-package io.echomq.testkit;
+package io.echomq.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The single-server connection and its MONITOR tap; the cluster's routing is RedisClusterTest's. */
-@Tag("standalone-only")   // multi-key commands across slots, MONITOR, and the server's own URL
+/**
+ * The single-server connection and its MONITOR tap; the cluster's routing is RedisClusterTest's. It starts its
+ * own standalone server (this module cannot use the test kit's extension, which depends on it), so it runs the
+ * same in every CI pass, cluster passes included.
+ */
 class RawRedisTest {
 
-    @RegisterExtension
-    static final RedisExtension REDIS = new RedisExtension();
+    private static RedisServer server;
+    private static RawRedis raw;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.start();
+        raw = RawRedis.connect(server.host(), server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (raw != null) {
+            raw.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
 
     @BeforeEach
     void flush() {
-        REDIS.flushAll();
+        raw.call("FLUSHALL");
     }
 
     @Test
     void roundTripsRepliesOfEveryType() {
-        RawRedis raw = REDIS.raw();
         assertThat(raw.call("SET", "k", "héllo wörld")).isEqualTo("OK");
         assertThat(raw.call("GET", "k")).isEqualTo("héllo wörld");
         assertThat(raw.call("INCR", "n")).isEqualTo(1L);
@@ -38,7 +56,6 @@ class RawRedisTest {
 
     @Test
     void errorRepliesAreThrownAndTheConnectionStaysUsable() {
-        RawRedis raw = REDIS.raw();
         raw.call("SET", "k", "v");
         assertThatThrownBy(() -> raw.call("INCR", "k"))
                 .isInstanceOf(RawRedis.ErrorReply.class)
@@ -52,8 +69,8 @@ class RawRedisTest {
     @Test
     void monitorCapturesExactArguments() {
         String tricky = "a b \"quoted\" back\\slash\ttab\nnewline é";
-        try (CommandTap tap = REDIS.raw().monitor();
-             RawRedis other = RawRedis.connect(REDIS.server().host(), REDIS.server().port())) {
+        try (CommandTap tap = raw.monitor();
+             RawRedis other = RawRedis.connect(server.host(), server.port())) {
             other.call("SET", "key 1", tricky);
             other.call("GET", "");
             assertThat(tap.awaitCommand(c -> c.equals(List.of("GET", "")), Duration.ofSeconds(10))).isTrue();
@@ -75,12 +92,5 @@ class RawRedisTest {
                 .containsExactly("GET", "a\"b\\c\u0000é\r\n");
         assertThat(CommandTap.parse("1700000000.123456 [3 unix:/tmp/redis.sock] \"PING\""))
                 .containsExactly("PING");
-    }
-
-    @Test
-    void extensionExposesTheServer() {
-        assertThat(REDIS.server().isRunning()).isTrue();
-        assertThat(REDIS.url()).isEqualTo(REDIS.server().url());
-        assertThat(REDIS.raw()).isSameAs(REDIS.raw());
     }
 }

@@ -1,4 +1,4 @@
-package io.echomq.testkit;
+package io.echomq.server;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

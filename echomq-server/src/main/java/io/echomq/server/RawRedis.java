@@ -1,4 +1,4 @@
-package io.echomq.testkit;
+package io.echomq.server;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,0 +1,116 @@
+package io.echomq;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Redis URL forms EchoMQ accepts, and the one rule for showing a URL without its credentials.
+ *
+ * <p>Duties:
+ * <ul>
+ *   <li>name the schemes in one place ({@link #SCHEMES}), so help texts and messages agree;</li>
+ *   <li>tell a cluster URL from a single-server one ({@link #isCluster});</li>
+ *   <li>hide user and password: in a URL ({@link #redact}), and in any text that quotes one
+ *       ({@link #redactIn}, {@link #redactAll}). Every message, log line and help text of the
+ *       library, the CLI and the benchmarks goes through these, so a password is never echoed.</li>
+ * </ul>
+ * Parsing itself stays inside the clients' builders ({@code redisUrl(String)}), which throw
+ * {@link IllegalArgumentException} for a malformed URL, with the URL redacted.
+ */
+public final class RedisUrl {
+    /** One server: {@code redis://[user:password@]host[:port][/db]}. */
+    public static final String REDIS = "redis://";
+    /** One server over TLS: {@code rediss://[user:password@]host[:port][/db]}. */
+    public static final String REDIS_TLS = "rediss://";
+    /** One server over a Unix socket: {@code redis-socket:///path/to/socket}. */
+    public static final String REDIS_SOCKET = "redis-socket://";
+    /** A Redis Cluster: {@code redis-cluster://[user:password@]host:port[,host:port…]} (the seed nodes). */
+    public static final String CLUSTER = "redis-cluster://";
+    /** A Redis Cluster over TLS: {@code rediss-cluster://…}. */
+    public static final String CLUSTER_TLS = "rediss-cluster://";
+    /** Every scheme accepted, single-server forms first. */
+    public static final List<String> SCHEMES = List.of(REDIS, REDIS_TLS, REDIS_SOCKET, CLUSTER, CLUSTER_TLS);
+
+    private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:/*");
+    /** A Redis URL's scheme followed by user-info up to its '@'; user-info holds no blank, '/', quote or bracket. */
+    private static final Pattern URL_WITH_USER_INFO =
+            Pattern.compile("(?i)(rediss?(?:-socket|-cluster)?://)[^@\\s/'\"\\[\\]]*@");
+
+    private RedisUrl() {
+    }
+
+    /**
+     * @param url a Redis URL, possibly {@code null} or malformed
+     * @return whether it names a Redis Cluster ({@value #CLUSTER} or {@value #CLUSTER_TLS}, any case, surrounding
+     *     blanks ignored); {@code false} for {@code null}
+     */
+    public static boolean isCluster(String url) {
+        if (url == null) {
+            return false;
+        }
+        String lower = url.trim().toLowerCase(Locale.ROOT);
+        return lower.startsWith(CLUSTER) || lower.startsWith(CLUSTER_TLS);
+    }
+
+    /**
+     * Hides a URL's credentials. The user-info is everything between the scheme (with its slashes) and the last
+     * '@', so malformed URLs such as {@code redis:/:pw@h} or {@code user:pw@h} are hidden too.
+     *
+     * @param url a URL, possibly malformed; not {@code null}
+     * @return {@code url} with its user-info replaced by {@code ***}; {@code url} itself when it has none
+     * @throws NullPointerException if {@code url} is {@code null}
+     */
+    public static String redact(String url) {
+        String userInfo = userInfo(url);
+        if (userInfo.isEmpty()) {
+            return url;
+        }
+        int start = schemeEnd(url);
+        return url.substring(0, start) + "***" + url.substring(start + userInfo.length());
+    }
+
+    /**
+     * Hides one URL's credentials wherever they appear in {@code text}, for example in a driver's message that
+     * quotes the URL, or only a part of it, verbatim.
+     *
+     * @param text the text to clean, possibly {@code null}
+     * @param url the URL whose user-info must not appear; not {@code null}
+     * @return {@code text} with every occurrence of the user-info of {@code url} replaced by {@code ***}, then
+     *     passed through {@link #redactAll}; {@code null} for {@code null}
+     * @throws NullPointerException if {@code url} is {@code null}
+     */
+    public static String redactIn(String text, String url) {
+        if (text == null) {
+            return null;
+        }
+        String userInfo = userInfo(url);
+        return redactAll(userInfo.isEmpty() ? text : text.replace(userInfo, "***"));
+    }
+
+    /**
+     * Hides the credentials of every Redis URL ({@link #SCHEMES}, any case) found in free text, such as an error
+     * message that echoes a misplaced argument. A URL is recognised by its scheme; its user-info ends at the
+     * first '@' and holds no blank, '/', quote or bracket.
+     *
+     * @param text the text to clean, possibly {@code null}
+     * @return the text with each such user-info replaced by {@code ***}; {@code null} for {@code null}
+     */
+    public static String redactAll(String text) {
+        return text == null ? null : URL_WITH_USER_INFO.matcher(text).replaceAll("$1***@");
+    }
+
+    /** @return the text between the scheme (with its slashes) and the last '@', or "" when there is no '@' */
+    private static String userInfo(String url) {
+        int at = url.lastIndexOf('@');
+        int start = schemeEnd(url);
+        return at < start ? "" : url.substring(start, at);
+    }
+
+    /** @return the index after a leading {@code scheme:} and any slashes that follow it, else 0 */
+    private static int schemeEnd(String url) {
+        Matcher m = SCHEME.matcher(url);
+        return m.lookingAt() ? m.end() : 0;
+    }
+}
