@@ -1,9 +1,11 @@
 /**
- * EchoMQ for Java: leases, fenced locks and (later) a claim-lease job queue on Redis or Valkey.
+ * EchoMQ for Java: fenced locks (leases) and a claim-lease job queue on Redis or Valkey.
  *
- * <p>This package holds what every part of the library shares: the exception types
- * ({@link io.echomq.EchoMQException}, {@link io.echomq.RedisCommandException}) and the injected
- * {@link io.echomq.MonotonicClock}. The lock API lives in {@link io.echomq.lock}.
+ * <p>This package holds what both sides share: the exception types
+ * ({@link io.echomq.EchoMQException}, {@link io.echomq.RedisCommandException}), the injected
+ * {@link io.echomq.MonotonicClock}, the naming rules every key is built with ({@link io.echomq.Names})
+ * and the connection URLs with their redaction ({@link io.echomq.RedisUrl}). The lock API lives in
+ * {@link io.echomq.lock}, the job queue in {@link io.echomq.queue}.
  *
  * <p>Errors follow one rule everywhere: bad input is an {@link java.lang.IllegalArgumentException}
  * raised before Redis is touched; a failure of Redis itself is a

@@ -1,0 +1,20 @@
+/**
+ * The job queue: jobs claimed under a lease that no crash can lose and no stale worker can finish.
+ *
+ * <p>{@link io.echomq.queue.QueueClient} connects and hands out a {@link io.echomq.queue.Queue}
+ * (or a {@link io.echomq.queue.ShardedQueue}, one queue split over several partitions). A queue
+ * enqueues ({@link io.echomq.queue.EnqueueOptions}: priority, delay, attempts, backoff, idempotency
+ * key) and is operated on (stats, dead letters, redrive, reap, remove). A
+ * {@link io.echomq.queue.Worker} runs a {@link io.echomq.queue.JobHandler} for every job it claims,
+ * renews the leases it holds, and reaps the expired leases of crashed workers.
+ *
+ * <p>Every claim raises the job's {@code attempts}, its fence. Each later call on a
+ * {@link io.echomq.queue.Job} (complete, fail, extend, progress, return) carries that attempt, and
+ * the script refuses it, with {@link io.echomq.queue.AckOutcome#LEASE_LOST}, unless it is still
+ * the job's current attempt, active, and within its lease on the server's clock. A handler that
+ * cannot be interrupted checks {@link io.echomq.queue.Job#isHeld()} before its side effects.
+ *
+ * <p>{@code docs/queue.md} covers the API and its guarantees; {@code docs/protocol.md} the keys and
+ * scripts, for producers and workers in other languages.
+ */
+package io.echomq.queue;
