@@ -185,12 +185,6 @@ class FenceLifetimeTest extends LockTestBase {
         assertThat(get(locks.lockKey(r))).isNull();
     }
 
-    private long serverMicros() {
-        @SuppressWarnings("unchecked")
-        List<Object> t = (List<Object>) raw().call("TIME");
-        return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());
-    }
-
     /** @return the keys on every data-holding server: each test starts from an empty keyspace and writes only lock keys */
     private static long keysLeft() {
         long n = 0;
