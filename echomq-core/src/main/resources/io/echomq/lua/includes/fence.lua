@@ -9,8 +9,9 @@
 --     above every fence handed out before. Memory is bounded by the leases held, plus their ttl.
 --   - An old counter (a small integer with no expiry) is passed by now at once, and its key gets
 --     an expiry at the next grant.
--- Redis turns a Lua number into text with 14 significant digits (1.8e15 would be stored as
--- "1.8e+15"), so every number sent in a command goes through num() first.
+-- A fence has 16 digits: tostring() or '..' would print it with 14 ("1.8e+15"). Redis 6.2 and 7.0
+-- convert a number handed to redis.call exactly, but no script relies on a conversion: every
+-- number sent in a command goes through num() first.
 -- Defines:
 --   num(x)                        the integer-valued number x as exact decimal text
 --   serverMicros()                now in server epoch microseconds, from TIME
