@@ -13,8 +13,8 @@ import picocli.CommandLine.Command;
  * server and the demo that replays the seed's locking scenarios.
  *
  * <pre>
- * emq lock acquire orders --ttl 30000      # OK token=… fence=1
- * emq lock inspect orders                  # held token=… ttl_ms=29950 fence=1
+ * emq lock acquire orders --ttl 30000      # OK token=… fence=1764604800123456
+ * emq lock inspect orders                  # held token=… ttl_ms=29950 fence=1764604800123456
  * emq queue enqueue emails '{"to":"ada"}'  # 1
  * emq queue stats emails                   # pending=1 active=0 delayed=0 dead=0 …
  * emq worker emails --exec 'send-mail'     # runs send-mail once per job, payload on stdin

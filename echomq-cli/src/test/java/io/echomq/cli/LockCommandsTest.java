@@ -26,45 +26,66 @@ class LockCommandsTest {
         return EmqRun.at(REDIS.url(), args);
     }
 
-    /** Acquires {@code resource} fenced and returns the token, asserting the printed fence. */
-    private static String acquire(String resource, long ttlMillis, long expectedFence) {
+    /** A fenced grant as printed: the token and the fence. */
+    private record Granted(String token, long fence) {
+    }
+
+    /** @return the server's clock in microseconds ({@code TIME}), below a fresh resource's first fence */
+    private static long micros() {
+        java.util.List<?> t = (java.util.List<?>) REDIS.raw().call("TIME");
+        return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());
+    }
+
+    /** The first grant of a fresh resource: its fence is the server's clock at the grant. */
+    private static String acquire(String resource, long ttlMillis) {
+        return acquire(resource, ttlMillis, micros() - 1).token();
+    }
+
+    /**
+     * Acquires {@code resource} fenced, asserting that the printed fence is above {@code above} and
+     * is exactly what the fence key holds.
+     */
+    private static Granted acquire(String resource, long ttlMillis, long above) {
         EmqRun run = emq("lock", "acquire", resource, "--ttl", Long.toString(ttlMillis));
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).isZero();
         Matcher m = GRANTED.matcher(run.out());
         assertThat(m.matches()).as("output %s", run.out()).isTrue();
-        assertThat(Long.parseLong(m.group(2))).isEqualTo(expectedFence);
-        return m.group(1);
+        long fence = Long.parseLong(m.group(2));
+        assertThat(fence).isGreaterThan(above);
+        assertThat(REDIS.raw().call("GET", "emq:lock:{" + resource + "}:fence")).isEqualTo(Long.toString(fence));
+        return new Granted(m.group(1), fence);
     }
 
     @Test
     void acquirePrintsTokenAndFenceAndLeavesTheLeaseInPlace() {
-        String token = acquire("orders", 30_000, 1);
+        String token = acquire("orders", 30_000);
 
         assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
         assertThat((Long) REDIS.raw().call("PTTL", "emq:lock:{orders}:lock")).isBetween(1L, 30_000L);
-        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:fence")).isEqualTo("1");
+        assertThat((Long) REDIS.raw().call("PTTL", "emq:lock:{orders}:fence")).isBetween(1L, 30_000L);
     }
 
     @Test
-    void fenceIncrementsWithEveryGrant() {
-        String first = acquire("orders", 30_000, 1);
-        assertThat(emq("lock", "release", "orders", first).out()).isEqualTo("RELEASED\n");
-        String second = acquire("orders", 30_000, 2);
-        assertThat(emq("lock", "release", "orders", second).out()).isEqualTo("RELEASED\n");
-        acquire("orders", 30_000, 3);
-        assertThat(second).isNotEqualTo(first);
+    void fenceRisesWithEveryGrant() {
+        Granted first = acquire("orders", 30_000, micros() - 1);
+        assertThat(emq("lock", "release", "orders", first.token()).out()).isEqualTo("RELEASED\n");
+        Granted second = acquire("orders", 30_000, first.fence());
+        assertThat(emq("lock", "release", "orders", second.token()).out()).isEqualTo("RELEASED\n");
+        acquire("orders", 30_000, second.fence());
+        assertThat(second.token()).isNotEqualTo(first.token());
     }
 
     @Test
     void secondAcquirePrintsNilAndExitsOne() {
-        String token = acquire("orders", 30_000, 1);
+        Granted granted = acquire("orders", 30_000, micros() - 1);
 
         EmqRun again = emq("lock", "acquire", "orders", "--ttl", "30000");
 
         assertThat(again).isEqualTo(new EmqRun(1, "nil\n", ""));
-        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
-        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:fence")).isEqualTo("1");
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(granted.token());
+        assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:fence")).as("a refusal leaves the fence alone")
+                .isEqualTo(Long.toString(granted.fence()));
     }
 
     @Test
@@ -82,7 +103,7 @@ class LockCommandsTest {
 
     @Test
     void releaseAnswersReleasedThenExpired() {
-        String token = acquire("orders", 30_000, 1);
+        String token = acquire("orders", 30_000);
 
         assertThat(emq("lock", "release", "orders", token)).isEqualTo(new EmqRun(0, "RELEASED\n", ""));
         assertThat(REDIS.raw().call("EXISTS", "emq:lock:{orders}:lock")).isEqualTo(0L);
@@ -91,7 +112,7 @@ class LockCommandsTest {
 
     @Test
     void releaseWithAnotherTokenIsNotOwnerAndKeepsTheLock() {
-        String token = acquire("orders", 30_000, 1);
+        String token = acquire("orders", 30_000);
 
         assertThat(emq("lock", "release", "orders", "someone-else")).isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
         assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
@@ -99,7 +120,7 @@ class LockCommandsTest {
 
     @Test
     void renewAnswersRenewedNotOwnerAndExpired() {
-        String token = acquire("orders", 1_000, 1);
+        String token = acquire("orders", 1_000);
 
         assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000")).isEqualTo(new EmqRun(0, "RENEWED\n", ""));
         assertThat((Long) REDIS.raw().call("PTTL", "emq:lock:{orders}:lock")).isBetween(30_001L, 60_000L);
@@ -127,17 +148,17 @@ class LockCommandsTest {
     void inspectShowsHolderTtlAndFence() {
         assertThat(emq("lock", "inspect", "orders")).isEqualTo(new EmqRun(0, "free fence=0\n", ""));
 
-        String token = acquire("orders", 30_000, 1);
+        Granted granted = acquire("orders", 30_000, micros() - 1);
         EmqRun held = emq("lock", "inspect", "orders");
         assertThat(held.code()).isZero();
         assertThat(held.err()).isEmpty();
-        Matcher m = Pattern.compile("held token=(\\S+) ttl_ms=(\\d+) fence=1\n").matcher(held.out());
+        Matcher m = Pattern.compile("held token=(\\S+) ttl_ms=(\\d+) fence=" + granted.fence() + "\n").matcher(held.out());
         assertThat(m.matches()).as("output %s", held.out()).isTrue();
-        assertThat(m.group(1)).isEqualTo(token);
+        assertThat(m.group(1)).isEqualTo(granted.token());
         assertThat(Long.parseLong(m.group(2))).isBetween(1L, 30_000L);
 
-        emq("lock", "release", "orders", token);
-        assertThat(emq("lock", "inspect", "orders")).isEqualTo(new EmqRun(0, "free fence=1\n", ""));
+        emq("lock", "release", "orders", granted.token());
+        assertThat(emq("lock", "inspect", "orders")).isEqualTo(new EmqRun(0, "free fence=" + granted.fence() + "\n", ""));
     }
 
     @Test
@@ -150,7 +171,7 @@ class LockCommandsTest {
 
     @Test
     void waitThatRunsOutPrintsNilAndAReason() {
-        acquire("orders", 30_000, 1);
+        acquire("orders", 30_000);
 
         EmqRun run = emq("lock", "acquire", "orders", "--ttl", "1000", "--wait", "300");
 
@@ -161,13 +182,15 @@ class LockCommandsTest {
 
     @Test
     void waitGetsTheLockOnceTheHolderExpires() {
-        acquire("orders", 200, 1);
+        Granted first = acquire("orders", 200, micros() - 1);
 
         EmqRun run = emq("lock", "acquire", "orders", "--ttl", "30000", "--wait", "10000");
 
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).isZero();
-        assertThat(run.out()).matches("OK token=\\S+ fence=2\n");
+        Matcher m = GRANTED.matcher(run.out());
+        assertThat(m.matches()).as("output %s", run.out()).isTrue();
+        assertThat(Long.parseLong(m.group(2))).isGreaterThan(first.fence());
     }
 
     @Test

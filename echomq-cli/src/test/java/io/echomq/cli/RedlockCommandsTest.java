@@ -52,19 +52,37 @@ class RedlockCommandsTest {
         return RAW.stream().map(r -> r.call("GET", key)).toList();
     }
 
-    private static String acquire(String resource, long expectedFence) {
+    /** A fenced grant as printed: the token and the fence. */
+    private record Granted(String token, long fence) {
+    }
+
+    /** @return master 0's clock in microseconds ({@code TIME}); the masters share this machine's clock */
+    private static long micros() {
+        List<?> t = (List<?>) RAW.get(0).call("TIME");
+        return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());
+    }
+
+    /**
+     * Acquires a fresh {@code resource} on every master: the printed fence is a master's clock at
+     * its grant, and every master holds it after the write-back.
+     */
+    private static Granted acquire(String resource) {
+        long before = micros();
         EmqRun run = emq("lock", "acquire", resource, "--ttl", "30000", "--redlock", masters);
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).isZero();
         Matcher m = GRANTED.matcher(run.out());
         assertThat(m.matches()).as("output %s", run.out()).isTrue();
-        assertThat(Long.parseLong(m.group(2))).isEqualTo(expectedFence);
-        return m.group(1);
+        long fence = Long.parseLong(m.group(2));
+        assertThat(fence).isBetween(before, micros());
+        String fenceKey = "emq:lock:{" + resource + "}:fence";
+        assertThat(onEach(fenceKey)).containsOnly(Long.toString(fence));
+        return new Granted(m.group(1), fence);
     }
 
     @Test
     void acquirePutsTheTokenOnEveryMasterAndASecondAcquireIsNil() {
-        String token = acquire("orders", 1);
+        String token = acquire("orders").token();
 
         assertThat(onEach(LOCK)).containsExactly(token, token, token);
         assertThat(emq("lock", "acquire", "orders", "--ttl", "30000", "--redlock", masters))
@@ -74,11 +92,14 @@ class RedlockCommandsTest {
 
     @Test
     void releaseAndRenewAnswerAsForOneServer() {
-        String token = acquire("orders", 1);
+        Granted first = acquire("orders");
+        String token = first.token();
 
         assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000", "--redlock", masters))
                 .isEqualTo(new EmqRun(0, "RENEWED\n", ""));
         assertThat((Long) RAW.get(2).call("PTTL", LOCK)).isGreaterThan(30_000L);
+        assertThat((Long) RAW.get(2).call("PTTL", "emq:lock:{orders}:fence")).as("the fence key lives as long as the lock")
+                .isGreaterThan(30_000L);
         assertThat(emq("lock", "release", "orders", "someone-else", "--redlock", masters))
                 .isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
         assertThat(emq("lock", "release", "orders", token, "--redlock", masters))
@@ -88,7 +109,7 @@ class RedlockCommandsTest {
                 .isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
         assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000", "--redlock", masters))
                 .isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
-        acquire("orders", 2);
+        assertThat(acquire("orders").fence()).isGreaterThan(first.fence());
     }
 
     @Test
@@ -97,25 +118,27 @@ class RedlockCommandsTest {
                 "--redlock", SERVERS.get(1).url(), "--redlock", SERVERS.get(2).url());
 
         assertThat(run.code()).isZero();
-        assertThat(run.out()).matches("OK token=[0-9a-f]{32} fence=1\n");
+        assertThat(run.out()).matches("OK token=[0-9a-f]{32} fence=[1-9][0-9]{15}\n");
     }
 
     @Test
     void inspectGivesAVerdictThenEveryMaster() {
-        String token = acquire("orders", 1);
+        Granted granted = acquire("orders");
+        String token = granted.token();
+        long fence = granted.fence();
         RAW.get(2).call("SET", LOCK, "someone-else", "PX", "30000");
 
         EmqRun run = emq("lock", "inspect", "orders", "--redlock", masters);
 
         assertThat(run.code()).isZero();
         assertThat(run.err()).isEmpty();
-        assertThat(run.out()).matches("held token=" + token + " masters=2/3 fence=1\n"
-                + "master " + Pattern.quote(SERVERS.get(0).url()) + " held token=" + token + " ttl_ms=\\d+ fence=1\n"
-                + "master " + Pattern.quote(SERVERS.get(1).url()) + " held token=" + token + " ttl_ms=\\d+ fence=1\n"
-                + "master " + Pattern.quote(SERVERS.get(2).url()) + " held token=someone-else ttl_ms=\\d+ fence=1\n");
+        assertThat(run.out()).matches("held token=" + token + " masters=2/3 fence=" + fence + "\n"
+                + "master " + Pattern.quote(SERVERS.get(0).url()) + " held token=" + token + " ttl_ms=\\d+ fence=" + fence + "\n"
+                + "master " + Pattern.quote(SERVERS.get(1).url()) + " held token=" + token + " ttl_ms=\\d+ fence=" + fence + "\n"
+                + "master " + Pattern.quote(SERVERS.get(2).url()) + " held token=someone-else ttl_ms=\\d+ fence=" + fence + "\n");
 
         RAW.get(1).call("DEL", LOCK);
-        assertThat(emq("lock", "inspect", "orders", "--redlock", masters).out()).startsWith("free fence=1\n");
+        assertThat(emq("lock", "inspect", "orders", "--redlock", masters).out()).startsWith("free fence=" + fence + "\n");
     }
 
     @Test
@@ -141,7 +164,7 @@ class RedlockCommandsTest {
                 "--redlock", SERVERS.get(0).url() + "," + SERVERS.get(1).url() + "," + dead);
 
         assertThat(run.code()).isZero();
-        assertThat(run.out()).matches("OK token=[0-9a-f]{32} fence=1\n");
+        assertThat(run.out()).matches("OK token=[0-9a-f]{32} fence=[1-9][0-9]{15}\n");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.echomq.internal;
 
 /**
- * Key naming for locks. The resource is the hash tag, so a lock, its fence counter and its
+ * Key naming for locks. The resource is the hash tag, so a lock, its fence key and its
  * release channel always share one cluster slot: {@code <ns>{<resource>}:lock},
  * {@code <ns>{<resource>}:fence}, {@code <ns>{<resource>}:released}.
  *
@@ -40,7 +40,7 @@ public final class LockKeys {
         return namespace + '{' + resource + "}:lock";
     }
 
-    /** @return {@code <ns>{<resource>}:fence}, the STRING counter of grants */
+    /** @return {@code <ns>{<resource>}:fence}, the STRING holding the last fence granted, with an expiry */
     public String fence(String resource) {
         return namespace + '{' + resource + "}:fence";
     }

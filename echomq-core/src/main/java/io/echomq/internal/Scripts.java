@@ -8,19 +8,19 @@ import java.util.List;
  * {@link LuaScript#label()}.
  */
 public final class Scripts {
-    /** Fenced acquire: SET NX PX, then INCR the fence on success. */
+    /** Fenced acquire: SET NX PX, then on success the next fence, bound to the server clock. */
     public static final LuaScript ACQUIRE = LuaScript.load(LuaScript.LOCK, "acquire", 2);
     /** Compare-and-delete by token, publishing a release notification. */
     public static final LuaScript RELEASE = LuaScript.load(LuaScript.LOCK, "release", 2);
     /** Release by token and grant to a waiting acquire of the same client, in one step. */
     public static final LuaScript HANDOFF = LuaScript.load(LuaScript.LOCK, "handoff", 2);
-    /** Compare-and-PEXPIRE by token. */
-    public static final LuaScript RENEW = LuaScript.load(LuaScript.LOCK, "renew", 1);
+    /** Compare-and-PEXPIRE by token; keeps the fence key at least as long as the lock. */
+    public static final LuaScript RENEW = LuaScript.load(LuaScript.LOCK, "renew", 2);
     /** Holder, remaining ttl and last fence in one read. */
     public static final LuaScript INSPECT = LuaScript.load(LuaScript.LOCK, "inspect", 2);
     /** Write a value only if the writer's fence is not older than the stored one. */
     public static final LuaScript FENCED_WRITE = LuaScript.load(LuaScript.LOCK, "fenced-write", 1);
-    /** Redlock: raise a master's fence counter to at least a lease's fence, never lower it. */
+    /** Redlock: raise a master's fence to at least a lease's fence, never lower it, with an expiry. */
     public static final LuaScript FENCE_RAISE = LuaScript.load(LuaScript.LOCK, "fence-raise", 1);
 
     /** Queue: add one or many jobs, with idempotency keys, delays and priorities. */

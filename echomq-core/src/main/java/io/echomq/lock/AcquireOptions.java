@@ -9,7 +9,8 @@ import java.time.Duration;
  *
  * <ul>
  *   <li><b>fenced</b> (the default) runs one script: {@code SET <lock> <token> NX PX <ttl>} and,
- *       only when it succeeds, {@code INCR} of the fence counter. The lease has a
+ *       only when it succeeds, the next fence (max(last + 1, the server's clock in microseconds),
+ *       in a fence key that expires). The lease has a
  *       {@linkplain Lease#fence() fence}.</li>
  *   <li><b>plain</b> sends exactly one {@code SET <lock> <token> NX PX <ttl>}. The lease has no
  *       fence.</li>

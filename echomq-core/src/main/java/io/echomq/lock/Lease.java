@@ -91,10 +91,12 @@ public final class Lease implements AutoCloseable {
 
     /**
      * @return the fence: a number that strictly increases across every grant of this resource,
-     *     forever. Pass it to a guarded store ({@link FencedStore}, or SQL
+     *     also across idle periods and data loss, while the server's clock does not step back.
+     *     It is large (the server's clock in microseconds, about 1.8e15), not 1, 2, 3.
+     *     Pass it to a guarded store ({@link FencedStore}, or SQL
      *     {@code UPDATE … WHERE fence <= ?}) so that it refuses a stale holder. On a lease from
      *     {@link RedlockClient} it is best-effort: the largest of the granting masters' own
-     *     counters, which is not consensus and can fail to rise (see {@link RedlockClient}).
+     *     fences, which is not consensus and can fail to rise (see {@link RedlockClient}).
      * @throws IllegalStateException if the lease was acquired with {@link AcquireOptions#plain()}
      */
     public long fence() {

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link #release}: compare-and-delete ({@code release-2.lua}), or, when a waiting acquire
  *       of this client has posted an offer ({@link WaitLine}), the handoff to it
  *       ({@code handoff-2.lua}) in the same step.</li>
- *   <li>{@link #renew}: compare-and-{@code PEXPIRE} ({@code renew-1.lua}), on the main connection
+ *   <li>{@link #renew}: compare-and-{@code PEXPIRE} ({@code renew-2.lua}), on the main connection
  *       or on the watchdog's pipelined one.</li>
  *   <li>{@link #inspect}: holder, ttl and last fence in one read ({@code inspect-2.lua}).</li>
  * </ol>
@@ -202,7 +202,7 @@ final class LockCalls implements LeaseIssuer.Commands {
     CompletableFuture<RenewOutcome> renew(StatefulConnection<String, String> conn, String resource, String token,
                                           long ttlMillis) {
         CompletableFuture<Long> f = engine.run(conn, Scripts.RENEW, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(resource)}, token, Long.toString(ttlMillis));
+                new String[] {keys.lock(resource), keys.fence(resource)}, token, Long.toString(ttlMillis));
         return wrap(f.thenApply(RenewOutcome::ofCode), Scripts.RENEW.label(), resource);
     }
 

@@ -91,7 +91,7 @@ public final class LockClient implements Locks {
 
     /**
      * Tries once to acquire {@code resource} for {@code ttl}. The fenced form runs one script
-     * ({@code SET NX PX}, then {@code INCR} of the fence only on success); the plain form sends
+     * ({@code SET NX PX}, then the next fence only on success); the plain form sends
      * exactly one {@code SET <lock> <token> NX PX <ttl>}.
      *
      * @return the lease, or empty when someone else holds the lock ("held" is not an error)

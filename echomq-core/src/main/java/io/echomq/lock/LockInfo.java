@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * A consistent snapshot of one lock, read in one script: who holds it, for how long, and the
- * last fence ever granted.
+ * last fence granted while its fence key still lives (see {@link #lastFence()}).
  */
 public final class LockInfo {
     private final String resource;
@@ -50,7 +50,11 @@ public final class LockInfo {
         return ttlMillis >= 0 ? Optional.of(Duration.ofMillis(ttlMillis)) : Optional.empty();
     }
 
-    /** @return the last fence granted for this resource, {@code 0} if it was never granted */
+    /**
+     * @return the last fence granted for this resource while its fence key lives: while a lease is
+     *     held (and for at least a ttl after the last grant); {@code 0} when the key is gone, after
+     *     which the next grant's fence is the server's clock in microseconds, above every earlier one
+     */
     public long lastFence() {
         return lastFence;
     }

@@ -40,7 +40,7 @@ import java.util.concurrent.CompletableFuture;
  * <ul>
  *   <li>The fence: on {@link LockClient} it strictly increases across every grant of a resource;
  *       on {@link RedlockClient} it is best-effort (the largest of the granting masters' own
- *       counters), which can fail to rise after a master loses its data.</li>
+ *       fences), which can fail to rise when a write-back is lost or a master's clock steps back.</li>
  *   <li>{@link AcquireOptions#waitForReplicas}: {@link LockClient} sends {@code WAIT} after a
  *       grant on a single server; it refuses the option on a {@code redis-cluster://} URL, and
  *       {@link RedlockClient} always refuses it, with an {@link UnsupportedOperationException}

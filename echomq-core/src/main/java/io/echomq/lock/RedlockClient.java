@@ -54,15 +54,16 @@ import java.util.concurrent.TimeUnit;
  * {@link LockClient} for one server). The masters must be distinct servers; a URL repeated, even
  * with another database number, would count one server twice.
  *
- * <p><b>The fence is best-effort.</b> With the fenced option (the default) each master increments
- * its own counter on a grant. The lease's {@link Lease#fence()} is the largest counter among the
+ * <p><b>The fence is best-effort.</b> With the fenced option (the default) each master takes its
+ * own fence on a grant, as one server does: max(its last fence + 1, its clock in microseconds),
+ * in a key that expires. The lease's {@link Lease#fence()} is the largest fence among the
  * masters that granted it, and before the lease is handed out that value is written back to every
- * master as a floor for its counter ({@code fence-raise-1.lua}). Any two quorums share a master, so
- * while the masters keep their data and the write-back reaches the granting masters, each grant's
- * fence is higher than the one before. That is not consensus: the counters are independent, and a
- * master that restarts without persistence (its counter back to a snapshot, or to 0), a write-back
- * lost to a failure, or a clock jump that expires a key early can each let a later grant carry a
- * fence no higher than an earlier one. When a stale holder must be refused for certain, take the
+ * master as a floor ({@code fence-raise-1.lua}), kept until that master's own clock has passed
+ * it. Any two quorums share a master, so while the write-back reaches the granting masters and
+ * no clock steps back, each grant's fence is higher than the one before, also after a master
+ * lost its data. That is not consensus: the masters are independent, and a write-back lost to a
+ * failure (with a shared master whose clock is behind), or a clock that steps back, can each let
+ * a later grant carry a fence no higher than an earlier one. When a stale holder must be refused for certain, take the
  * fencing number from a consensus store (a ZooKeeper zxid or sequential znode, an etcd revision, a
  * database sequence) and have the protected resource check it.
  *

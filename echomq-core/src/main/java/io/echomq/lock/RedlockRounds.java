@@ -41,7 +41,7 @@ final class RedlockRounds implements LeaseIssuer.Commands {
      * A grant by a quorum, with validity left.
      *
      * @param token the token now on a quorum of masters
-     * @param fence the largest granting counter (0 for a plain grant)
+     * @param fence the largest fence among the granting masters (0 for a plain grant)
      * @param startNanos the clock reading taken before the acquire was sent
      */
     record Grant(String token, long fence, long startNanos) {
@@ -92,10 +92,11 @@ final class RedlockRounds implements LeaseIssuer.Commands {
                 return undo(resource, token, replies);
             }
             // Write the fence back before the lease is handed out, so that the next grant's quorum,
-            // which overlaps ours, counts on from it. Best-effort: a master that fails it is ignored.
+            // which overlaps ours, counts on from it (each master keeps it until its own clock has
+            // passed it). Best-effort: a master that fails it is ignored.
             CompletableFuture<?> raised = fenced
                     ? onAll(i -> masters.run(i, Scripts.FENCE_RAISE, ScriptOutputType.INTEGER,
-                            new String[] {keys.fence(resource)}, Long.toString(fence)))
+                            new String[] {keys.fence(resource)}, Long.toString(fence), ttl))
                     : CompletableFuture.completedFuture(null);
             return raised.thenCompose(done -> {
                 long end = clock.nanoTime();
@@ -160,7 +161,7 @@ final class RedlockRounds implements LeaseIssuer.Commands {
     public CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAt) {
         String ttl = Long.toString(ttlMillis);
         return onAll(i -> masters.<Long>run(i, Scripts.RENEW, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(resource)}, token, ttl).thenApply(RenewOutcome::ofCode))
+                new String[] {keys.lock(resource), keys.fence(resource)}, token, ttl).thenApply(RenewOutcome::ofCode))
                 .thenApply(replies -> {
                     long end = clock.nanoTime();
                     int renewed = 0;

@@ -19,6 +19,6 @@ public enum RenewOutcome {
         if (code == -1) {
             return EXPIRED;
         }
-        throw new IllegalStateException("renew-1.lua returned an unknown code " + code);
+        throw new IllegalStateException("renew-2.lua returned an unknown code " + code);
     }
 }

@@ -61,6 +61,15 @@ class ClusterBasicsTest {
         return names;
     }
 
+    /** @return the clock of the cluster's first master in microseconds ({@code TIME}); one machine, one clock */
+    private static long micros() {
+        io.echomq.testkit.RedisServer m = cluster.masters().get(0);
+        try (RawRedis r = RawRedis.connect(m.host(), m.port())) {
+            List<?> t = (List<?>) r.call("TIME");
+            return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());
+        }
+    }
+
     /** WAIT counts one connection's writes; on a cluster that is not yet ours to pick, so refuse. */
     @Test
     void waitForReplicasIsRefusedBeforeRedisOnACluster() {
@@ -78,6 +87,7 @@ class ClusterBasicsTest {
     @Test
     void docsScalingExample() throws Exception {
         String url = cluster.url();
+        long before = micros();
         java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
         java.io.PrintStream out = System.out;
         System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
@@ -99,7 +109,9 @@ class ClusterBasicsTest {
                 .isEqualTo("Redis Cluster " + cluster.version() + " (3 masters, SPUBLISH: "
                         + (Integer.parseInt(major) >= 7 ? "yes" : "no") + ")");
         assertThat(raw.call("LLEN", "emq:{emails}:wait")).as("priority 0 waits in the LIST").isEqualTo(1L);
-        assertThat(raw.call("GET", "emq:lock:{invoice-42}:fence")).isEqualTo("1");
+        // the fence key outlives the released lock by at most its ttl; its fence is the clock at the grant
+        assertThat(Long.parseLong((String) raw.call("GET", "emq:lock:{invoice-42}:fence"))).isBetween(before, micros());
+        assertThat((Long) raw.call("PTTL", "emq:lock:{invoice-42}:fence")).isBetween(1L, 30_000L);
         assertThat(raw.call("EXISTS", "emq:lock:{invoice-42}:lock")).isEqualTo(0L);
     }
 
@@ -109,16 +121,17 @@ class ClusterBasicsTest {
             assertThat(locks.serverDescription()).startsWith("Redis Cluster " + cluster.version())
                     .contains("3 masters");
             for (String r : namesOnEveryMaster("res-", "emq:lock:{%s}:lock")) {
+                long before = micros();
                 Lease first = locks.tryAcquire(r, Duration.ofSeconds(10)).orElseThrow();
-                assertThat(first.fence()).isEqualTo(1);
+                assertThat(first.fence()).as("a fresh resource's first fence is the clock").isBetween(before, micros());
                 assertThat(locks.tryAcquire(r, Duration.ofSeconds(10))).isEmpty();
                 assertThat(raw.call("GET", locks.lockKey(r))).isEqualTo(first.token());
-                assertThat(locks.inspect(r).lastFence()).isEqualTo(1);
+                assertThat(locks.inspect(r).lastFence()).isEqualTo(first.fence());
                 first.renew(Duration.ofSeconds(20));
                 assertThat(first.release()).isEqualTo(ReleaseOutcome.RELEASED);
                 Lease second = locks.acquire(r, Duration.ofSeconds(10), Duration.ofSeconds(5));
-                assertThat(second.fence()).isEqualTo(2);
-                assertThat(raw.call("GET", locks.fenceKey(r))).isEqualTo("2");
+                assertThat(second.fence()).isGreaterThan(first.fence());
+                assertThat(raw.call("GET", locks.fenceKey(r))).isEqualTo(Long.toString(second.fence()));
                 second.close();
                 assertThat(raw.call("EXISTS", locks.lockKey(r))).isEqualTo(0L);
             }

@@ -187,7 +187,7 @@ class ProtocolPageTest {
         switch (script) {
             case "lock/release-2.lua":
                 return decode("io.echomq.lock.ReleaseOutcome", code);
-            case "lock/renew-1.lua":
+            case "lock/renew-2.lua":
                 return decode("io.echomq.lock.RenewOutcome", code);
             default:
                 break;

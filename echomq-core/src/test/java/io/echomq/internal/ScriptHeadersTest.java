@@ -158,7 +158,7 @@ class ScriptHeadersTest {
     @Test
     void labelsNameTheOperationAndItsKeyCount() {
         assertThat(Scripts.CLAIM.label()).isEqualTo("EVALSHA claim-8");
-        assertThat(Scripts.RENEW.label()).isEqualTo("EVALSHA renew-1");
+        assertThat(Scripts.RENEW.label()).isEqualTo("EVALSHA renew-2");
         assertThat(Scripts.all()).extracting(LuaScript::label).doesNotHaveDuplicates();
     }
 

@@ -115,12 +115,12 @@ class ErrorsTest extends LockTestBase {
         raw().call("HSET", locks.lockKey("wrongtype"), "f", "v");
         assertThatThrownBy(() -> locks.renew("wrongtype", "t", TTL))
                 .isInstanceOf(RedisCommandException.class)
-                .hasMessageContaining("EVALSHA renew-1")
+                .hasMessageContaining("EVALSHA renew-2")
                 .hasMessageContaining("'wrongtype'")
                 .hasMessageContaining("WRONGTYPE")
                 .satisfies(e -> {
                     RedisCommandException rce = (RedisCommandException) e;
-                    assertThat(rce.command()).isEqualTo("EVALSHA renew-1");
+                    assertThat(rce.command()).isEqualTo("EVALSHA renew-2");
                     assertThat(rce.resource()).isEqualTo("wrongtype");
                 });
         raw().call("SET", "guarded-string", "x");

@@ -53,7 +53,8 @@ class HandoffTest extends LockTestBase {
                 assertThat(tap.awaitCommand(cmd -> cmd.equals(List.of("ECHO", "done")), Duration.ofSeconds(5))).isTrue();
                 commands = tap.commands();
 
-                assertThat(handed.fence()).isEqualTo(holder.fence() + 1);
+                assertThat(handed.fence()).isGreaterThan(holder.fence());
+                assertThat(get(c.fenceKey("baton"))).isEqualTo(Long.toString(handed.fence()));
                 assertThat(handed.token()).isNotEqualTo(holder.token());
                 assertThat(get(c.lockKey("baton"))).isEqualTo(handed.token());
                 assertThat(pttl(c.lockKey("baton"))).isBetween(1L, 20_000L);   // the waiter's ttl, not the holder's
@@ -93,7 +94,8 @@ class HandoffTest extends LockTestBase {
             assertThat(stale.release()).isEqualTo(ReleaseOutcome.NOT_OWNER);
             assertThat(c.handoffs()).isZero();
             Lease lease = waiter.get(10, TimeUnit.SECONDS);   // at the intruder's expiry, by its own acquire
-            assertThat(lease.fence()).isEqualTo(stale.fence() + 1);
+            assertThat(lease.fence()).isGreaterThan(stale.fence());
+            assertThat(get(c.fenceKey("lost"))).isEqualTo(Long.toString(lease.fence()));
             assertThat(get(c.lockKey("lost"))).isEqualTo(lease.token());
         } finally {
             pool.shutdownNow();

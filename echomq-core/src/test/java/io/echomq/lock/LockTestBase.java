@@ -49,4 +49,16 @@ abstract class LockTestBase {
     long pttl(String key) {
         return (Long) raw().call("PTTL", key);
     }
+
+    /**
+     * @return the server's clock in microseconds ({@code TIME}), the floor of a fresh resource's
+     *     first fence
+     */
+    static long serverMicros() {
+        io.echomq.testkit.RedisServer s = REDIS.servers().get(0);
+        try (RawRedis r = RawRedis.connect(s.host(), s.port())) {
+            List<?> t = (List<?>) r.call("TIME");
+            return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());
+        }
+    }
 }

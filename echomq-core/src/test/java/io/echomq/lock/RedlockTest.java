@@ -53,6 +53,7 @@ class RedlockTest {
 
     @Test
     void grantPutsOneTokenOnEveryMasterWithTheTtl() {
+        long before = masterMicros(0);
         Lease lease = redlock.tryAcquire("orders", Duration.ofSeconds(30)).orElseThrow();
 
         assertThat(redlock.masterCount()).isEqualTo(N);
@@ -63,19 +64,34 @@ class RedlockTest {
         }
         assertThat(lease.resource()).isEqualTo("orders");
         assertThat(lease.isHeld()).isTrue();
-        assertThat(lease.fence()).isEqualTo(1);
+        // fresh on every master: the fence is a master's clock at its grant (one machine, one clock)
+        assertThat(lease.fence()).isBetween(before, masterMicros(0));
+        assertThat(onEach(FENCE)).isEqualTo(all(Long.toString(lease.fence())));
+    }
+
+    /** @return master {@code i}'s clock in microseconds ({@code TIME}) */
+    private static long masterMicros(int i) {
+        List<?> t = (List<?>) masters.raw(i).call("TIME");
+        return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());
     }
 
     @Test
-    void fenceIsTheLargestGrantingCounterAndIsWrittenBackToEveryMaster() {
+    void fenceIsTheLargestGrantingFenceAndIsWrittenBackToEveryMasterWithAnExpiry() {
+        // fences ahead of the masters' clocks (as a master with a faster clock would have granted):
+        // base, base + 10, ..., base + 40, each counting on by one at its grant
+        long base = masterMicros(0) + 600_000_000L;   // ten minutes ahead
         for (int i = 0; i < N; i++) {
-            masters.raw(i).call("SET", FENCE, Long.toString(10L * i));   // 0, 10, 20, 30, 40
+            masters.raw(i).call("SET", FENCE, Long.toString(base + 10L * i));
         }
 
         Lease lease = redlock.tryAcquire("orders", Duration.ofSeconds(30)).orElseThrow();
 
-        assertThat(lease.fence()).isEqualTo(41);
-        assertThat(onEach(FENCE)).isEqualTo(all("41"));
+        assertThat(lease.fence()).isEqualTo(base + 41);
+        assertThat(onEach(FENCE)).isEqualTo(all(Long.toString(base + 41)));
+        for (int i = 0; i < N; i++) {
+            // kept until this master's clock has passed the fence, not just for the ttl, and never forever
+            assertThat((Long) masters.raw(i).call("PTTL", FENCE)).isBetween(590_000L, 700_000L);
+        }
     }
 
     @Test

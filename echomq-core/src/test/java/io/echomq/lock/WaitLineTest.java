@@ -94,7 +94,8 @@ class WaitLineTest extends LockTestBase {
                 assertThat(e.getCause()).isInstanceOf(LockWaitTimeoutException.class);
             }
             holder.release();
-            assertThat(patient.get(10, TimeUnit.SECONDS).fence()).isEqualTo(holder.fence() + 1);
+            Lease next = patient.get(10, TimeUnit.SECONDS);
+            assertThat(next.fence()).isGreaterThan(holder.fence()).isEqualTo(locks.inspect(next.resource()).lastFence());
         } finally {
             pool.shutdownNow();
         }

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ol>
  *   <li>Without {@code WAIT}: a lock granted on the primary while replication lags is missing on the promoted
- *       replica, and a second client acquires it: a double grant, the loss the Redis docs warn of. The fence does
- *       not save a store kept on the same server: the second holder gets the same fence.</li>
+ *       replica, and a second client acquires it: a double grant, the loss the Redis docs warn of. The second
+ *       holder's fence is still above the first's (the fence is the server's clock, and the replica's clock
+ *       runs on), so a store that checks fences orders their writes; it cannot undo the double grant.</li>
  *   <li>With {@link AcquireOptions#waitForReplicas} and a stalled replica: the acquire fails with
  *       {@link ReplicaAckException} and releases its grant, so after the failover there is one holder at most.</li>
  *   <li>With {@code WAIT} and a healthy replica: the acquire succeeds, the grant is on the replica, and after the
@@ -85,23 +86,24 @@ class Scenario6FailoverTest {
     @Timeout(value = 120)
     void withoutWaitAnAsyncFailoverLosesTheLock() {
         int doubleGrants = 0;
-        int sameFence = 0;
+        int bFenceAbove = 0;
         for (int i = 1; i <= ROUNDS; i++) {
             Round r = round("s6-nowait-" + i, AcquireOptions.defaults(), true);
             assertThat(r.aHeld()).isTrue();
             assertThat(r.bGranted()).isTrue();   // the demonstrated double grant
             assertThat(r.history().violations()).anyMatch(v -> v.startsWith("double grant"));
             doubleGrants++;
-            if (r.aFence() == r.bFence()) {
-                sameFence++;
+            if (r.bFence() > r.aFence()) {
+                bFenceAbove++;
             }
         }
         Reliability.report(6, Reliability.figures("name", "failover-without-wait", "failovers", ROUNDS,
                 "replication_stalled", ROUNDS, "acquires", 2 * ROUNDS, "double_grants", doubleGrants,
-                "same_fence_twice", sameFence, "acquires_refused", 0));
+                "second_fence_above_first", bFenceAbove, "acquires_refused", 0));
         assertThat(doubleGrants).isEqualTo(ROUNDS);
-        // The fence INCR was lost with the SET (one script, replicated as one unit): B gets A's fence again.
-        assertThat(sameFence).isEqualTo(ROUNDS);
+        // A's fence key was lost with the SET (one script, replicated as one unit), yet B's fence is the
+        // replica's clock at its grant, above A's: the fence still orders the two holders' writes.
+        assertThat(bFenceAbove).isEqualTo(ROUNDS);
     }
 
     @Test

@@ -1,22 +1,29 @@
 -- acquire-2.lua: the fenced acquire. One atomic step: SET <lock> <token> NX PX <ttl>, and only
--- when that SET succeeds, INCR the fence counter kept beside the lock (same hash slot). The fence
--- therefore rises by exactly one per grant, forever; a refused acquire never touches it.
+-- when that SET succeeds, the next fence, max(last + 1, server now in microseconds), stored in
+-- the fence key beside the lock (same hash slot) with an expiry of at least the ttl (see
+-- includes/fence.lua). Fences therefore rise strictly in grant order, also across idle periods
+-- and data loss while the server's clock does not step back; a refused acquire changes nothing.
 --
 -- KEYS[1] lock          <ns>{<resource>}:lock   STRING holding the holder's token, with a PX ttl
--- KEYS[2] fence         <ns>{<resource>}:fence  STRING integer, the last fence granted (never expires)
+-- KEYS[2] fence         <ns>{<resource>}:fence  STRING integer, the last fence granted, with a PX
+--                                               expiry (an old counter may have none)
 -- ARGV[1] token         the acquisition's token (128 random bits, as text)
 -- ARGV[2] ttl           lease ttl in milliseconds, a positive integer
 --
 -- Returns a two-element array:
---   {1, fence}  granted: this caller holds the lock; fence is the new counter value (>= 1)
+--   {1, fence}  granted: this caller holds the lock; fence is the new fence (> every earlier one)
 --   {0, pttl}   held by someone else; pttl is the lock's remaining ttl in ms
 --               (-1 when the holder set it without an expiry, the SETNX-then-crash deadlock)
+-- or the error "WRONGTYPE <fence> is not an integer; nothing was changed".
 local lockKey = KEYS[1]
 local fenceKey = KEYS[2]
 local token = ARGV[1]
 local ttl = ARGV[2]
 
+--@include fence
+local last = readFence(fenceKey)
+if not last then return fenceError(fenceKey) end
 if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
-  return {1, redis.call('INCR', fenceKey)}
+  return {1, grantFence(fenceKey, last, ttl)}
 end
 return {0, redis.call('PTTL', lockKey)}

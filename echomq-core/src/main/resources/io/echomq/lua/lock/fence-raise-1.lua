@@ -1,18 +1,25 @@
 -- fence-raise-1.lua: Redlock's fence write-back. After a Redlock grant, the client raises the
--- fence counter on every master to at least the lease's fence (the largest counter among the
--- masters that granted it), never lowering it. The next grant's quorum overlaps this grant's
--- masters, so its INCR counts on from here and its fence is higher.
+-- fence on every master to at least the lease's fence (the largest fence among the masters that
+-- granted it), never lowering it. The key it writes is kept as a granting script keeps it
+-- (includes/fence.lua): at least the ttl, and until this master's clock has passed the fence, so
+-- a master whose clock is behind the one that granted the fence still counts on from it. The next
+-- grant's quorum overlaps this grant's masters, so its fence is higher.
 --
--- KEYS[1] fence         <ns>{<resource>}:fence  STRING integer, the last fence granted (never expires)
+-- KEYS[1] fence         <ns>{<resource>}:fence  STRING integer, the last fence granted, with a PX expiry
 -- ARGV[1] fence         the lease's fence, a positive integer
+-- ARGV[2] ttl           the lease's ttl in milliseconds, a positive integer
 --
--- Returns the counter after the call: max(stored counter, ARGV[1]).
+-- Returns the fence after the call: max(stored fence, ARGV[1]),
+-- or the error "WRONGTYPE <fence> is not an integer; nothing was changed".
 local fenceKey = KEYS[1]
 local fence = tonumber(ARGV[1])
+local ttl = ARGV[2]
 
-local current = tonumber(redis.call('GET', fenceKey) or '0')
+--@include fence
+local current = readFence(fenceKey)
+if not current then return fenceError(fenceKey) end
 if fence > current then
-  redis.call('SET', fenceKey, ARGV[1])
+  keepFence(fenceKey, fence, serverMicros(), ttl)
   return fence
 end
 return current

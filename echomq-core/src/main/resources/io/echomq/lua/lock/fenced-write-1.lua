@@ -1,6 +1,8 @@
 -- fenced-write-1.lua: a store guarded by fencing tokens. Writes the value only when the caller's
 -- fence is at least the fence of the last accepted write, so a stale holder (a lower fence) is
 -- refused once a newer holder has written. A holder may write many times under one fence.
+-- The fence is stored as exact decimal text, formatted here rather than left to a conversion:
+-- fences are server-clock microseconds (16 digits), which tostring() would print as "1.8e+15".
 --
 -- KEYS[1] guarded       a HASH with fields "value" and "fence", owned by this script
 -- ARGV[1] fence         the writer's fence, a positive integer
@@ -17,5 +19,5 @@ local stored = tonumber(redis.call('HGET', guardedKey, 'fence') or '0')
 if fence < stored then
   return {0, stored}
 end
-redis.call('HSET', guardedKey, 'value', value, 'fence', fence)
+redis.call('HSET', guardedKey, 'value', value, 'fence', string.format('%.0f', fence))
 return {1, fence}
