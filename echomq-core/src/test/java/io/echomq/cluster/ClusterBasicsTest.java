@@ -63,7 +63,7 @@ class ClusterBasicsTest {
 
     /** @return the clock of the cluster's first master in microseconds ({@code TIME}); one machine, one clock */
     private static long micros() {
-        io.echomq.testkit.RedisServer m = cluster.masters().get(0);
+        io.echomq.server.RedisServer m = cluster.masters().get(0);
         try (RawRedis r = RawRedis.connect(m.host(), m.port())) {
             List<?> t = (List<?>) r.call("TIME");
             return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.RedisCommandException;
-import io.echomq.testkit.RawRedis;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

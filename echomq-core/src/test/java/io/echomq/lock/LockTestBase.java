@@ -55,7 +55,7 @@ abstract class LockTestBase {
      *     first fence
      */
     static long serverMicros() {
-        io.echomq.testkit.RedisServer s = REDIS.servers().get(0);
+        io.echomq.server.RedisServer s = REDIS.servers().get(0);
         try (RawRedis r = RawRedis.connect(s.host(), s.port())) {
             List<?> t = (List<?>) r.call("TIME");
             return Long.parseLong(t.get(0).toString()) * 1_000_000L + Long.parseLong(t.get(1).toString());
