@@ -35,15 +35,21 @@ local function readFence(key)
   return tonumber(v)
 end
 local function keepFence(key, fence, now, ttl)
-  local ahead = math.max(0, math.ceil((fence - now) / 1000))
-  redis.call('SET', key, num(fence), 'PX', num(tonumber(ttl) + ahead))
+  local px = ttl
+  if fence > now then
+    px = num(tonumber(ttl) + math.ceil((fence - now) / 1000))
+  end
+  redis.call('SET', key, num(fence), 'PX', px)
 end
 local function fenceError(key)
   return redis.error_reply('WRONGTYPE ' .. key .. ' is not an integer; nothing was changed')
 end
 local function grantFence(key, last, ttl)
   local now = serverMicros()
-  local fence = math.max(last + 1, now)
+  local fence = now
+  if last >= now then
+    fence = last + 1
+  end
   keepFence(key, fence, now, ttl)
   return fence
 end

@@ -21,9 +21,13 @@ local token = ARGV[1]
 local ttl = ARGV[2]
 
 --@include fence
-local last = readFence(fenceKey)
-if not last then return fenceError(fenceKey) end
 if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
+  -- the fence key is read only for a grant: a refused acquire costs one SET and one PTTL
+  local last = readFence(fenceKey)
+  if not last then
+    redis.call('DEL', lockKey)   -- undo the SET: a refused script leaves the keyspace as it was
+    return fenceError(fenceKey)
+  end
   return {1, grantFence(fenceKey, last, ttl)}
 end
 return {0, redis.call('PTTL', lockKey)}
