@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *       call while the queue has work and the source lets claims chain; a handler that threw fails
  *       it (retry with backoff, or dead). A job the handler settled itself, or whose loss was seen,
  *       is not settled again: the latter is {@link AckOutcome#LEASE_LOST}.</li>
- *   <li>Counts each outcome and tells the listener; a throwing listener is logged and ignored.</li>
+ *   <li>Counts each outcome and tells the listener; a throwing listener is logged and ignored. A
+ *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
  * </ol>
  */
@@ -35,6 +36,7 @@ final class JobRunner {
     private final String name;
     private final JobHandler handler;
     private final WorkerListener listener;
+    private final boolean logFailures;
     private final WorkerState state;
     private final LeaseKeeper leases;
     private final ClaimSource source;
@@ -50,11 +52,12 @@ final class JobRunner {
     private final LongAdder leaseLost = new LongAdder();
     private final LongAdder ackErrors = new LongAdder();
 
-    JobRunner(String name, JobHandler handler, WorkerListener listener, WorkerState state, LeaseKeeper leases,
-              ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock) {
+    JobRunner(String name, JobHandler handler, WorkerListener listener, boolean logFailures, WorkerState state,
+              LeaseKeeper leases, ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock) {
         this.name = name;
         this.handler = handler;
         this.listener = listener;
+        this.logFailures = logFailures;
         this.state = state;
         this.leases = leases;
         this.source = source;
@@ -184,6 +187,10 @@ final class JobRunner {
         }
         if (outcome != null) {
             count(outcome);
+            if (logFailures && (outcome == AckOutcome.RETRYING || outcome == AckOutcome.DEAD)) {
+                LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
+                        outcome == AckOutcome.DEAD ? "dead" : "will retry", summary(error));
+            }
             try {
                 listener.onSettled(job, outcome, error);
             } catch (RuntimeException e) {
@@ -191,6 +198,20 @@ final class JobRunner {
             }
         }
         return next;
+    }
+
+    /** Longest error summary in a failure's log line; the whole trace is kept in the job's {@code last_error}. */
+    static final int SUMMARY_CHARS = 300;
+
+    /** @return the error's class and the first line of its message, or what settled the job when there is no error */
+    static String summary(Throwable error) {
+        if (error == null) {
+            return "failed by its handler";
+        }
+        String message = error.getMessage();
+        String line = message == null ? "" : message.strip().lines().findFirst().orElse("");
+        String text = line.isEmpty() ? error.getClass().getName() : error.getClass().getName() + ": " + line;
+        return text.length() <= SUMMARY_CHARS ? text : text.substring(0, SUMMARY_CHARS) + "…";
     }
 
     /** @return the group commit of this worker's completes on {@code q} */

@@ -49,6 +49,17 @@ public interface QueueOperations {
     EnqueueResult enqueue(byte[] payload, EnqueueOptions options);
 
     /**
+     * Enqueues one job whose payload is {@code text} in UTF-8, as {@link #enqueue(byte[], EnqueueOptions)}.
+     *
+     * @return the id, and whether it was created
+     * @throws IllegalArgumentException if text or options is null, or the payload is over the limit
+     * @throws io.echomq.RedisCommandException if Redis fails; the job may or may not have been added
+     */
+    default EnqueueResult enqueue(String text, EnqueueOptions options) {
+        return enqueue(JobRequest.utf8(text), options);
+    }
+
+    /**
      * Enqueues many jobs, all script calls written before the first answer is awaited.
      *
      * @return one result per request, in order

@@ -124,7 +124,8 @@ public final class Worker implements AutoCloseable {
         });
         this.state = new WorkerState(concurrency);
         this.leases = new LeaseKeeper(name, leaseMs, clock, b.listener);
-        this.runner = new JobRunner(name, b.handler, b.listener, state, leases, source, leaseMs, executor, clock);
+        this.runner = new JobRunner(name, b.handler, b.listener, b.logFailures, state, leases, source, leaseMs,
+                executor, clock);
         this.dispatcher = new Dispatcher(name, client, source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
         this.maintenance = new Maintenance(name, client, source, dispatcher::span, this::isIdle, state::running,
                 maintenanceMs);
@@ -282,6 +283,7 @@ public final class Worker implements AutoCloseable {
         private Duration idlePoll = DEFAULT_IDLE_POLL;
         private ExecutorService executor;
         private WorkerListener listener = new WorkerListener() { };
+        private boolean logFailures = true;
 
         Builder(QueueClient client, Queue queue, JobHandler handler) {
             this(client, ClaimSource.of(queue), handler);
@@ -348,6 +350,17 @@ public final class Worker implements AutoCloseable {
         /** @param listener hears every settled job and every lost lease */
         public Builder listener(WorkerListener listener) {
             this.listener = Checks.notNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * @param logFailures whether each job that fails (to a retry or to dead) is logged once at
+         *     WARN, with its id, attempt, outcome and a one-line summary of the error. On by
+         *     default, so that a failing handler is seen without a listener; switch it off when a
+         *     listener reports failures its own way.
+         */
+        public Builder logFailures(boolean logFailures) {
+            this.logFailures = logFailures;
             return this;
         }
 

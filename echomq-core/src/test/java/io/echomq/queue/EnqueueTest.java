@@ -50,6 +50,33 @@ class EnqueueTest extends SemanticsTestBase {
     }
 
     @Test
+    void textWithOptionsIsEnqueuedAsUtf8AndKeepsItsOptions() {
+        EnqueueResult r = queue.enqueue("héllo", EnqueueOptions.defaults().withPriority(3)
+                .withIdempotencyKey("text-1", Duration.ofMinutes(5)));
+        assertThat(r.created()).isTrue();
+        assertThat(queue.inspect(r.id()).orElseThrow().fields().get("payload")).isEqualTo(utf8("héllo"));
+        assertThat(hash(r.id())).containsEntry("priority", "3").containsEntry("idem", "text-1");
+        // the same key in its window names the same job, through the text form too
+        EnqueueResult again = queue.enqueue("other", EnqueueOptions.defaults()
+                .withIdempotencyKey("text-1", Duration.ofMinutes(5)));
+        assertThat(again.created()).isFalse();
+        assertThat(again.id()).isEqualTo(r.id());
+
+        List<EnqueueResult> bulk = queue.enqueueAll(List.of(
+                JobRequest.of("a", EnqueueOptions.defaults().withPriority(9)), JobRequest.of("b")));
+        assertThat(hash(bulk.get(0).id())).containsEntry("payload", "a").containsEntry("priority", "9");
+        assertThat(hash(bulk.get(1).id())).containsOnly(Map.entry("payload", "b"));
+
+        long before = card(PENDING) + waiting().size();
+        assertThatThrownBy(() -> queue.enqueue((String) null, EnqueueOptions.defaults()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload");
+        assertThatThrownBy(() -> JobRequest.of(null, EnqueueOptions.defaults()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload");
+        assertThatThrownBy(() -> queue.enqueue("x", null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(card(PENDING) + waiting().size()).as("nothing was added by a refused enqueue").isEqualTo(before);
+    }
+
+    @Test
     void optionsAreWrittenToTheHash() {
         EnqueueResult r = queue.enqueue(utf8("x"), EnqueueOptions.defaults().withPriority(7).withMaxAttempts(5)
                 .withBackoff(Duration.ofSeconds(2), Duration.ofSeconds(30))
