@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** What the scenarios share: the report line, and reading every job's final state from Redis. */
 final class Reliability {
@@ -26,6 +27,18 @@ final class Reliability {
         StringBuilder b = new StringBuilder("RELIABILITY scenario=").append(scenario);
         figures.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
         System.out.println(b);
+    }
+
+    /**
+     * Feeds a {@link WorkerMain}'s stdout to a history: every line is a report except the one {@code STARTED <pid>}
+     * line, so a line the history cannot read fails its check instead of being dropped.
+     */
+    static Consumer<String> reports(QueueHistory history) {
+        return line -> {
+            if (!line.matches("STARTED [0-9]+")) {
+                history.record(line);
+            }
+        };
     }
 
     /** @return an ordered map for {@link #report}, from alternating keys and values */
