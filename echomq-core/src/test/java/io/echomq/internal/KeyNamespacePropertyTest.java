@@ -3,7 +3,7 @@ package io.echomq.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.echomq.NameCases;
+import io.echomq.testkit.NameCases;
 import io.echomq.testkit.Garbage;
 import io.lettuce.core.cluster.SlotHash;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.echomq.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.echomq.NameCases;
+import io.echomq.testkit.NameCases;
 import io.echomq.Wire;
 import io.echomq.testkit.CommandTap;
 import io.echomq.testkit.Garbage;

@@ -1,6 +1,5 @@
-package io.echomq;
+package io.echomq.testkit;
 
-import io.echomq.testkit.Garbage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
