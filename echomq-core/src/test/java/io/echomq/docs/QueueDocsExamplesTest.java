@@ -46,4 +46,43 @@ class QueueDocsExamplesTest {
         int row = Integer.parseInt(out.replaceAll("[^0-9]", ""));
         assertThat(row).as("rows done before the loss was seen").isBetween(2, 199);
     }
+
+    @Test
+    void enqueueingStoresTheOptionsAndTheKeyEnqueuesOnce() throws Exception {
+        DocSnippets.Snippet s = Snippets.named("Enqueueing").get(0);
+        assertThat(ProgramRunner.start(s, REDIS.url()).await(RUN)).isEqualTo("ids 1 2 3 (new), then 2 more\n");
+        assertThat(REDIS.raw().call("HGET", "emq:{reports}:job:3", "priority")).isEqualTo("10");
+        assertThat(REDIS.raw().call("HGET", "emq:{reports}:job:3", "max_attempts")).isEqualTo("5");
+        assertThat(REDIS.raw().call("ZCARD", "emq:{reports}:delayed")).as("the job delayed 5 minutes").isEqualTo(1L);
+        // Again: the idempotency key names the first run's job, which is not added a second time.
+        assertThat(ProgramRunner.start(s, REDIS.url()).await(RUN)).isEqualTo("ids 6 7 3 (existing), then 2 more\n");
+    }
+
+    @Test
+    void workerSettingsRenderTheJobAndCountItsSettle() throws Exception {
+        String out = ProgramRunner.start(Snippets.named("WorkerSettings").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("rendering monthly, attempt 1\nsettled: {COMPLETED=1}\n");
+    }
+
+    @Test
+    void claimingByHandCompletesOneAndReturnsTheRest() throws Exception {
+        String out = ProgramRunner.start(Snippets.named("ClaimByHand").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("1 COMPLETED\n2 more claimed and returned\n");
+        assertThat(REDIS.raw().call("HGET", "emq:{imports}:job:2", "state")).isEqualTo("pending");
+        assertThat(REDIS.raw().call("HGET", "emq:{imports}:job:2", "spent")).as("returned, its attempt unspent")
+                .isEqualTo("0");
+    }
+
+    @Test
+    void deadLettersAreListedRedrivenAndNothingIsLeftToPurge() throws Exception {
+        String out = ProgramRunner.start(Snippets.named("DeadLetters").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("1 died: failed on attempt 1 of 1: mailbox full\nredriven 1, purged 0\n");
+        assertThat(REDIS.raw().call("HGET", "emq:{mail}:job:1", "state")).isEqualTo("pending");
+    }
+
+    @Test
+    void operatingAHeldJobIsLockedAgainstRemoval() throws Exception {
+        String out = ProgramRunner.start(Snippets.named("OperatingAQueue").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("active 1, reaped 0, remove LOCKED, state active\n");
+    }
 }

@@ -19,10 +19,9 @@ class ShardedDocsExamplesTest {
         List<String> out = ProgramRunner.start(Snippets.named("ShardedQuickStart").get(0), REDIS.url())
                 .await(Duration.ofSeconds(30)).lines().toList();
         assertThat(out).hasSize(3);
-        assertThat(out.subList(0, 2)).containsExactlyInAnyOrder(
-                out.stream().filter(l -> l.endsWith(": {\"sku\":7}")).findFirst().orElse("no sku 7"),
-                out.stream().filter(l -> l.endsWith(": {\"sku\":8}")).findFirst().orElse("no sku 8"));
-        assertThat(out.subList(0, 2)).allMatch(l -> l.matches("shipping [0-5]-1: \\{\"sku\":[78]}"));
+        // sku 7 went round-robin (the first job of its partition); sku 8 by key, maybe into the same partition
+        assertThat(out.subList(0, 2)).anyMatch(l -> l.matches("shipping [0-5]-1: \\{\"sku\":7}"))
+                .anyMatch(l -> l.matches("shipping [0-5]-[12]: \\{\"sku\":8}"));
         assertThat(out.get(2)).matches("[0-5]-1: 2 completed over 6 partitions");
     }
 }

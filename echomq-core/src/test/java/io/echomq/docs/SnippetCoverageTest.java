@@ -15,16 +15,21 @@ import org.junit.jupiter.api.Test;
  */
 class SnippetCoverageTest {
     /** The programs the docs tests run, by class name, and the test that runs each. */
-    static final Map<String, String> RUN = Map.of(
-            "LockQuickStart", "DocsExamplesTest",
-            "LockOptions", "DocsExamplesTest",
-            "LockSettings", "DocsExamplesTest",
-            "LossStopsWork", "DocsExamplesTest",
-            "FencedWrite", "DocsExamplesTest",
-            "QueueQuickStart", "QueueDocsExamplesTest",
-            "LeaseLossInAHandler", "QueueDocsExamplesTest",
-            "ShardedQuickStart", "ShardedDocsExamplesTest",
-            "RedlockQuickStart", "RedlockDocsExamplesTest");
+    static final Map<String, String> RUN = Map.ofEntries(
+            Map.entry("LockQuickStart", "DocsExamplesTest"),
+            Map.entry("LockOptions", "DocsExamplesTest"),
+            Map.entry("LockSettings", "DocsExamplesTest"),
+            Map.entry("LossStopsWork", "DocsExamplesTest"),
+            Map.entry("FencedWrite", "DocsExamplesTest"),
+            Map.entry("QueueQuickStart", "QueueDocsExamplesTest"),
+            Map.entry("LeaseLossInAHandler", "QueueDocsExamplesTest"),
+            Map.entry("Enqueueing", "QueueDocsExamplesTest"),
+            Map.entry("WorkerSettings", "QueueDocsExamplesTest"),
+            Map.entry("ClaimByHand", "QueueDocsExamplesTest"),
+            Map.entry("DeadLetters", "QueueDocsExamplesTest"),
+            Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
+            Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
+            Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"));
 
     @Test
     void everySnippetIsRunOrMarkedNotRun() {
