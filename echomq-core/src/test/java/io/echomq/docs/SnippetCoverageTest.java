@@ -29,7 +29,9 @@ class SnippetCoverageTest {
             Map.entry("DeadLetters", "QueueDocsExamplesTest"),
             Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
-            Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"));
+            Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
+            Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
+            Map.entry("TlsClients", "SecurityDocsExamplesTest"));
 
     @Test
     void everySnippetIsRunOrMarkedNotRun() {
