@@ -41,6 +41,24 @@ final class Reliability {
         };
     }
 
+    /**
+     * Waits until the workers' report lines have all been read: a worker prints a line when it claims or settles,
+     * and the parent reads it a moment later on another thread, so a check run the moment the queue looks drained
+     * can miss the last few. The queue is drained and the workers idle, so no new line comes; this polls until the
+     * count of lines read has not moved for half a second (at most 15 s).
+     */
+    static void awaitReportsRead(List<io.echomq.testkit.ChildJvm> workers) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long last = -1;
+        int still = 0;
+        while (still < 5 && System.nanoTime() < deadline) {
+            long now = workers.stream().mapToLong(w -> w.lines().size()).sum();
+            still = now == last ? still + 1 : 0;
+            last = now;
+            TimeUnit.MILLISECONDS.sleep(100);   // the poll interval of this wait for quiet
+        }
+    }
+
     /** @return an ordered map for {@link #report}, from alternating keys and values */
     static Map<String, Object> figures(Object... kv) {
         Map<String, Object> m = new LinkedHashMap<>();

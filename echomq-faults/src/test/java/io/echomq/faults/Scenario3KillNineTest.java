@@ -71,6 +71,7 @@ class Scenario3KillNineTest {
                 return s.drained() && s.completed() + s.dead() >= JOBS;
             });
             QueueStats stats = q.stats();
+            Reliability.awaitReportsRead(workers);
             QueueHistory.Report report = history.check(Reliability.finals(REDIS.url(), QUEUE, history.enqueuedIds()));
             Reliability.report(3, Reliability.figures("name", "kill-9-workers", "jobs", JOBS, "workers", WORKERS,
                     "kills", kills, "restarts", kills, "claims", report.claims(), "reclaimed",

@@ -88,6 +88,7 @@ class Scenario5RedisRestartTest {
                 QueueStats s = q.stats();
                 return s.drained() && s.completed() + s.dead() >= JOBS;
             });
+            Reliability.awaitReportsRead(workers);
             QueueHistory.Report report = history.check(Reliability.finals(redis.url(), QUEUE, history.enqueuedIds()));
             // The lock survived both restarts: still held, and the next grant's fence is higher.
             boolean lockKept = locks.tryAcquire("s5-lock", Duration.ofSeconds(5)).isEmpty();
@@ -154,6 +155,7 @@ class Scenario5RedisRestartTest {
                 QueueStats s = q.stats();
                 return s.drained() && s.completed() + s.dead() >= AFTER;
             });
+            Reliability.awaitReportsRead(workers);
             QueueHistory.Report resumed = after.check(Reliability.finals(redis.url(), QUEUE, after.enqueuedIds()));
             Reliability.report(5, Reliability.figures("name", "redis-restart-no-persistence", "restarts",
                     redis.restarts(), "workers", "emq-worker-x2", "jobs_before", JOBS, "claims_before",
