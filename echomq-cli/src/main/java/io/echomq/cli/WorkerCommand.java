@@ -1,6 +1,7 @@
 package io.echomq.cli;
 
 import io.echomq.RedisCommandException;
+import io.echomq.queue.AckOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobHandler;
 import io.echomq.queue.Queue;
@@ -10,6 +11,7 @@ import io.echomq.queue.ShardedQueue;
 import io.echomq.queue.ShutdownReport;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerCounts;
+import io.echomq.queue.WorkerListener;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -122,6 +124,12 @@ final class WorkerCommand implements Callable<Integer> {
         partitions = (int) QueueCommands.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
     }
 
+    @Option(names = "--print-settled",
+            description = "Also print one line on stdout for each job the server has settled: SETTLED <job id> "
+                + "<attempt> <outcome>, where <outcome> is COMPLETED, RETRYING, DEAD, RETURNED or LEASE_LOST. A "
+                + "settle whose answer never came (the connection dropped) prints nothing.")
+    boolean printSettled;
+
     @Option(names = "--exit-when-idle",
             description = "Exit 0 once the worker is idle and the queue has nothing pending, active or delayed.")
     boolean exitWhenIdle;
@@ -169,6 +177,15 @@ final class WorkerCommand implements Callable<Integer> {
                 ShardedQueue sharded = client.shardedQueue(queue, partitions);
                 q = sharded;
                 builder = client.worker(sharded, shell);
+            }
+            if (printSettled) {
+                builder.listener(new WorkerListener() {
+                    @Override
+                    public void onSettled(Job job, AckOutcome outcome, Throwable error) {
+                        out.println("SETTLED " + job.id() + " " + job.attempt() + " " + outcome);
+                        out.flush();
+                    }
+                });
             }
             Worker worker = builder
                     .concurrency(n)

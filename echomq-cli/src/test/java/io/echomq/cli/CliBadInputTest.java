@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.echomq.server.CommandTap;
 import io.echomq.testkit.Garbage;
+import io.echomq.testkit.NameCases;
 import io.echomq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,15 +19,30 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Garbage command lines, generated: every subcommand with hostile positional values and options
- * given hostile values (non-numbers, out-of-range numbers, empty strings, braces, colons, control
- * characters, malformed URLs and CA files). Each run exits 0 or 1 (it happened to be a valid
- * command) or 2 with one clear line on stderr and nothing sent to Redis (MONITOR proves it).
- * Never 3 or 4, and never a stack trace.
+ * Command lines, judged by an oracle before they run.
+ *
+ * <ul>
+ *   <li>{@code lock acquire}, {@code queue enqueue} and {@code queue remove} with names from {@link NameCases} and
+ *       numbers at and around every documented range: the command must exit 2 with one clear line on stderr and
+ *       nothing sent to Redis (MONITOR proves it) if and only if the oracle finds an argument invalid, and otherwise
+ *       give the answer it documents (acquire 0, enqueue 0, remove of a missing job 1).</li>
+ *   <li>Garbage command lines (every subcommand, hostile positionals, options with hostile values, unknown options)
+ *       whose validity no oracle settles: they exit 0, 1 or 2, never 3 or 4 and never with a stack trace, and exit
+ *       2 only with one line on stderr and nothing sent.</li>
+ * </ul>
+ * Names that begin with '-' or '@' are left out of the judged cases: the command line reads those as options and
+ * argument files before any name rule applies.
  */
 @Timeout(180)
 class CliBadInputTest {
-    private static final int CASES = 200;
+    /** Garbage command lines, whose validity no oracle settles. */
+    private static final int CASES = 60;
+    /** Judged cases per command, besides the listed boundaries. */
+    private static final int JUDGED = 30;
+    /** Numbers as typed, and whether each is a decimal long (picocli's reading of a number option). */
+    private static final List<String> NUMBERS = List.of("0", "1", "-1", "20", "1000", "1001", "-1000", "-1001",
+            "86400000", "86400001", "31536000000", "31536000001", "9223372036854775807", "99999999999999999999",
+            "abc", "", "1.5", "1e3", "NaN");
     private static final String[][] COMMANDS = {
         {"lock", "acquire"}, {"lock", "release"}, {"lock", "renew"}, {"lock", "inspect"}, {"lock"},
         {"queue", "enqueue"}, {"queue", "stats"}, {"queue", "reap"}, {"queue", "remove"}, {"queue", "dead"},
@@ -71,7 +87,7 @@ class CliBadInputTest {
                 }
             }
             return args;
-        });
+        }).distinct();
     }
 
     private static String value(Garbage g) {
@@ -82,6 +98,80 @@ class CliBadInputTest {
                     "redis://:secret@[::1", "/no/such/ca.pem");
             default -> g.string();
         };
+    }
+
+    /** One judged command line and what the oracle expects of it. */
+    record Judged(List<String> args, boolean valid, int validCode) {
+        @Override
+        public String toString() {
+            return args.stream().map(Garbage::show).toList().toString();
+        }
+    }
+
+    private static Long number(String typed) {
+        try {
+            return Long.parseLong(typed);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static boolean inRange(String typed, long min, long max) {
+        Long n = number(typed);
+        return n != null && n >= min && n <= max;
+    }
+
+    private static List<String> names(int maxBytes) {
+        return NameCases.stratified(JUDGED, maxBytes).stream()
+                .filter(n -> !n.startsWith("-") && !n.startsWith("@")).toList();
+    }
+
+    static Stream<Judged> judged() {
+        List<Judged> out = new ArrayList<>();
+        for (String r : names(NameCases.MAX_NAME_BYTES)) {
+            out.add(new Judged(List.of("lock", "acquire", r, "--ttl", "30000"), NameCases.resourceValid(r), 0));
+        }
+        for (String t : NUMBERS) {
+            out.add(new Judged(List.of("lock", "acquire", "r", "--ttl", t), inRange(t, 1, 86_400_000), 0));
+            out.add(new Judged(List.of("lock", "acquire", "r", "--ttl", "1000", "--wait", t),
+                    inRange(t, 0, Long.MAX_VALUE), 0));
+        }
+        for (String q : names(NameCases.MAX_QUEUE_BYTES)) {
+            out.add(new Judged(List.of("queue", "enqueue", q, "x"), NameCases.userQueueValid(q), 0));
+        }
+        for (String n : NUMBERS) {
+            out.add(new Judged(List.of("queue", "enqueue", "q", "x", "--priority", n), inRange(n, -1000, 1000), 0));
+            out.add(new Judged(List.of("queue", "enqueue", "q", "x", "--delay", n),
+                    inRange(n, 0, QueueCommands.MAX_DELAY_MS), 0));
+        }
+        for (String id : names(NameCases.MAX_NAME_BYTES)) {
+            out.add(new Judged(List.of("queue", "remove", "q", id), NameCases.jobIdValid(id), ExitCodes.NO));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{index}")
+    @MethodSource("judged")
+    void aCommandExitsTwoWithNothingSentIfAndOnlyIfAnArgumentIsInvalid(Judged c) {
+        String marker = "cli-marker-" + System.nanoTime();
+        REDIS.raw().call("PING", marker + "-before");
+        assertThat(tap.awaitCommand(cmd -> cmd.contains(marker + "-before"), Duration.ofSeconds(10))).isTrue();
+        tap.clear();
+
+        EmqRun run = EmqRun.at(REDIS.url(), c.args().toArray(String[]::new));
+
+        REDIS.raw().call("PING", marker);
+        assertThat(tap.awaitCommand(cmd -> cmd.contains(marker), Duration.ofSeconds(10))).isTrue();
+        List<List<String>> sent = tap.commands().stream().takeWhile(cmd -> !cmd.contains(marker)).toList();
+        assertThat(run.err()).as("no stack trace for %s", c).doesNotContain("\tat ");
+        if (c.valid()) {
+            assertThat(run.code()).as("exit code of the valid %s: %s", c, run).isEqualTo(c.validCode());
+            assertThat(sent).as("commands for %s", c).isNotEmpty();
+        } else {
+            assertThat(run.code()).as("exit code of the invalid %s: %s", c, run).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(run.err().strip()).as("one clear line for %s", c).isNotBlank().doesNotContain("\n");
+            assertThat(sent).as("nothing sent to Redis for %s", c).isEmpty();
+        }
     }
 
     @ParameterizedTest(name = "{index}")

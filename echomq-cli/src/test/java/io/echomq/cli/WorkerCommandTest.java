@@ -94,6 +94,17 @@ class WorkerCommandTest extends QueueCliTestBase {
     }
 
     @Test
+    void printSettledReportsEachAnsweredSettleOnStdout() {
+        assertThat(emq("queue", "enqueue", "q", "ok").out()).isEqualTo("1\n");
+        assertThat(emq("queue", "enqueue", "q", "fails", "--max-attempts", "1").out()).isEqualTo("2\n");
+
+        EmqRun run = emq("worker", "q", "--exec", "[ \"$EMQ_JOB_ID\" = 1 ]", "--exit-when-idle", "--print-settled");
+
+        assertThat(run.code()).as("stderr: %s", run.err()).isZero();
+        assertThat(run.out().lines()).containsExactlyInAnyOrder("SETTLED 1 1 COMPLETED", "SETTLED 2 1 DEAD");
+    }
+
+    @Test
     void aFailingCommandFailsTheJobWithItsStderrAndExitStatus() {
         assertThat(emq("queue", "enqueue", "q", "payload", "--max-attempts", "1").out()).isEqualTo("1\n");
 

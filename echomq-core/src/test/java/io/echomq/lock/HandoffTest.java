@@ -241,6 +241,51 @@ class HandoffTest extends LockTestBase {
         assertThat(clients.get(0).handoffs() + clients.get(1).handoffs()).isPositive();
     }
 
+    /**
+     * The history check of the test above without the fault proxy, which stands in front of one server only: the
+     * same three clients' threads contend and hand the lock over, on one server or on a cluster.
+     */
+    @Test
+    void noDoubleGrantFenceOrderOrStaleWriteWithHandoffsAcrossClients() throws Exception {
+        LockHistory history = new LockHistory();
+        List<LockClient> clients = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            clients.add(client(b -> b.pollInterval(Duration.ofMillis(50))));
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService pool = Executors.newFixedThreadPool(clients.size() * 4);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int ci = 0; ci < clients.size(); ci++) {
+                LockClient c = clients.get(ci);
+                for (int t = 0; t < 4; t++) {
+                    String who = "c" + ci + "t" + t;
+                    workers.add(pool.submit(() -> {
+                        while (!stop.get()) {
+                            work(c, who, history);
+                        }
+                        return null;
+                    }));
+                }
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> history.grants() >= 600);
+            stop.set(true);
+            for (Future<?> w : workers) {
+                w.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            stop.set(true);
+            pool.shutdownNow();
+        }
+        LockHistory.Report report = history.check();
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.grants()).isGreaterThanOrEqualTo(600);
+        assertThat(report.writes()).isEqualTo(report.grants());
+        assertThat(report.refused()).as("no holder's write was stale").isZero();
+        assertThat(clients.stream().mapToLong(LockClient::handoffs).sum()).as("handoffs between local waiters")
+                .isPositive();
+    }
+
     /** One round: acquire, a fenced write, release; failures of a cut connection are part of the game. */
     private void work(LockClient c, String who, LockHistory history) throws InterruptedException {
         long sent = System.nanoTime();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.RedisCommandException;
+import io.echomq.testkit.LockHistory;
 import io.echomq.server.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,13 +13,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,71 +31,23 @@ class RedlockFaultTest {
     private static final int ROUNDS = 50;
 
     /**
-     * Every grant as its holder saw it: from acquire's return to just before its release, which
-     * must lie inside the lease's validity. No two such windows may overlap, and fences must rise
-     * in grant order.
+     * Holds the lock for 1–5 ms and records the grant in the history: from the acquire's reply until just before
+     * its release is sent (or the lease's local deadline, if earlier), which is the time its holder relied on it.
      */
-    static final class History {
-        record Window(long from, long to, long validUntil, long fence) {
-        }
-
-        private final AtomicInteger holders = new AtomicInteger();
-        private final AtomicInteger maxHolders = new AtomicInteger();
-        private final List<Window> windows = new ArrayList<>();
-        private final List<Long> fencesInGrantOrder = new ArrayList<>();
-
-        long enter(Lease lease) {
-            long from = System.nanoTime();
-            maxHolders.accumulateAndGet(holders.incrementAndGet(), Math::max);
-            synchronized (fencesInGrantOrder) {
-                fencesInGrantOrder.add(lease.fence());
-            }
-            return from;
-        }
-
-        void leave(Lease lease, long from) {
-            long to = System.nanoTime();
-            holders.decrementAndGet();
-            synchronized (windows) {
-                windows.add(new Window(from, to, lease.validUntilNanos(), lease.fence()));
-            }
-        }
-
-        int grants() {
-            synchronized (windows) {
-                return windows.size();
-            }
-        }
-
-        void assertSafe(int expectedGrants) {
-            assertThat(maxHolders.get()).as("most holders at once").isEqualTo(1);
-            List<Window> sorted;
-            synchronized (windows) {
-                sorted = new ArrayList<>(windows);
-            }
-            assertThat(sorted).hasSize(expectedGrants);
-            sorted.sort(Comparator.comparingLong(Window::from));
-            for (int i = 0; i < sorted.size(); i++) {
-                Window w = sorted.get(i);
-                assertThat(w.to - w.validUntil).as("window %d ends inside its validity", i).isNegative();
-                if (i > 0) {
-                    assertThat(w.from - sorted.get(i - 1).to).as("window %d starts after %d ended", i, i - 1)
-                            .isPositive();
-                    assertThat(w.fence).as("fence of grant %d", i).isGreaterThan(sorted.get(i - 1).fence);
-                }
-            }
-            synchronized (fencesInGrantOrder) {
-                for (int i = 1; i < fencesInGrantOrder.size(); i++) {
-                    assertThat(fencesInGrantOrder.get(i)).isGreaterThan(fencesInGrantOrder.get(i - 1));
-                }
-            }
+    private static void holdOnce(RedlockClient c, String holder, LockHistory history) throws InterruptedException {
+        long sent = System.nanoTime();
+        try (Lease lease = c.acquire("shared", Duration.ofSeconds(10), Duration.ofSeconds(60))) {
+            long reply = System.nanoTime();
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(ThreadLocalRandom.current().nextLong(1_000, 5_000)));
+            long end = Math.min(System.nanoTime(), lease.validUntilNanos());
+            history.grant(new LockHistory.Grant(holder, lease.fence(), sent, reply, end));
         }
     }
 
     @Test
     void contendingClientsNeverOverlapWhileTwoOfFiveMastersAreKilled() throws Exception {
         try (RedlockMastersFixture masters = new RedlockMastersFixture(5)) {
-            History history = new History();
+            LockHistory history = new LockHistory();
             List<RedlockClient> clients = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
                 clients.add(masters.client(b -> b.retryDelay(Duration.ofMillis(20))));
@@ -102,13 +55,12 @@ class RedlockFaultTest {
             ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
             try {
                 List<Future<Integer>> lockers = new ArrayList<>();
-                for (RedlockClient c : clients) {
+                for (int i = 0; i < CLIENTS; i++) {
+                    RedlockClient c = clients.get(i);
+                    String holder = "client-" + i;
                     lockers.add(pool.submit(() -> {
                         for (int round = 0; round < ROUNDS; round++) {
-                            try (Lease lease = c.acquire("shared", Duration.ofSeconds(10), Duration.ofSeconds(60))) {
-                                long from = history.enter(lease);
-                                history.leave(lease, from);
-                            }
+                            holdOnce(c, holder, history);
                         }
                         return ROUNDS;
                     }));
@@ -129,7 +81,9 @@ class RedlockFaultTest {
                 assertThat(done).isEqualTo(total);
                 assertThat(atSecondKill).as("both kills happened while the clients were still contending")
                         .isLessThan(total).isGreaterThan(atFirstKill);
-                history.assertSafe(total);
+                LockHistory.Report report = history.check();
+                assertThat(report.violations()).as("no two holds overlap; fences rise in grant order").isEmpty();
+                assertThat(report.grants()).isEqualTo(total);
                 assertThat(masters.getOnEach("emq:lock:{shared}:lock"))
                         .as("released on every surviving master")
                         .containsExactly(null, "<killed>", null, "<killed>", null);

@@ -72,8 +72,10 @@ class WatchdogTest extends LockTestBase {
         // Someone else takes it; the lost lease's watchdog must never touch it again.
         raw().call("SET", locks.lockKey("deleted"), "other", "PX", "60000");
         raw().call("CONFIG", "RESETSTAT");
+        PttlWatch other = new PttlWatch(locks.lockKey("deleted"));
         await().during(Duration.ofMillis(3 * SHORT.toMillis())).atMost(Duration.ofSeconds(3))
-                .until(() -> evalshaCalls() == 0);
+                .until(() -> evalshaCalls() == 0 && other.stillFalling());
+        other.assertFellByTheTimeThatPassed();
         assertThat(get(locks.lockKey("deleted"))).isEqualTo("other");
         assertThat(lease.renew()).isEqualTo(RenewOutcome.EXPIRED);
     }
@@ -109,9 +111,43 @@ class WatchdogTest extends LockTestBase {
     void aReleasedLeaseIsNoLongerRenewed() {
         Lease lease = locks.tryAcquire("released", SHORT, WATCHED).orElseThrow();
         assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        raw().call("SET", locks.lockKey("released"), "next-holder", "PX", "60000");
         raw().call("CONFIG", "RESETSTAT");
+        PttlWatch next = new PttlWatch(locks.lockKey("released"));
         await().during(Duration.ofMillis(2 * SHORT.toMillis())).atMost(Duration.ofSeconds(3))
-                .until(() -> evalshaCalls() == 0);
+                .until(() -> evalshaCalls() == 0 && next.stillFalling());
+        next.assertFellByTheTimeThatPassed();
         assertThat(lease.lost()).isNotDone();
+    }
+
+    /**
+     * Watches another holder's key: no command of any kind (a script by another name, a plain PEXPIRE) may extend
+     * it, so its PTTL never rises and falls by the time that passes.
+     */
+    private final class PttlWatch {
+        private final String key;
+        private final long first;
+        private final long start = System.nanoTime();
+        private long last;
+        private boolean rose;
+
+        PttlWatch(String key) {
+            this.key = key;
+            this.first = pttl(key);
+            this.last = first;
+        }
+
+        boolean stillFalling() {
+            long now = pttl(key);
+            rose |= now > last || now <= 0;   // once seen, a rise fails the whole watch
+            last = now;
+            return !rose;
+        }
+
+        void assertFellByTheTimeThatPassed() {
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+            assertThat(first - pttl(key)).as("PTTL of %s fell over %d ms", key, elapsedMs)
+                    .isGreaterThanOrEqualTo(elapsedMs - 100);
+        }
     }
 }

@@ -130,16 +130,37 @@ class ClaimTest extends SemanticsTestBase {
         assertThat(card(ACTIVE)).isEqualTo(1);
     }
 
+    /**
+     * The bounds are accepted and honoured: the shortest and the longest lease are the deadlines the server keeps,
+     * and the largest batch takes exactly that many jobs. With {@link #badClaims()} refusing one step past each
+     * bound, this pins the documented 20 ms, one day and 1,000.
+     */
     @Test
-    void leaseAndBatchBoundsAreAccepted() {
-        for (int i = 0; i < 3; i++) {
-            queue.enqueue("j" + i);
+    void leaseAndBatchBoundsAreAcceptedAndHonoured() {
+        List<JobRequest> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < Queue.MAX_CLAIM + 3; i++) {
+            jobs.add(JobRequest.of("j" + i));
         }
-        assertThat(queue.claim(Queue.MIN_LEASE)).isPresent();
-        assertThat(queue.claim(Queue.MAX_LEASE)).isPresent();
-        assertThat(queue.claim(Queue.MAX_CLAIM, LONG_LEASE)).hasSize(1);
-        assertThat(Queue.MIN_LEASE).isEqualTo(Duration.ofMillis(20));
-        assertThat(Queue.MAX_CLAIM).isEqualTo(1000);
+        queue.enqueueAll(jobs);
+        long t0 = System.nanoTime();
+        Job shortest = queue.claim(Duration.ofMillis(20)).orElseThrow();
+        long shortLeft = leaseLeftMs(shortest.id());
+        long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(shortLeft).as("ms left of a 20 ms lease, %d ms after the claim was sent", elapsedMs)
+                .isBetween(20 - elapsedMs - 2, 20L);
+        Job longest = queue.claim(Duration.ofDays(1)).orElseThrow();
+        assertThat(leaseLeftMs(longest.id())).as("ms left of a one-day lease")
+                .isBetween(Duration.ofDays(1).toMillis() - 2_000, Duration.ofDays(1).toMillis());
+        assertThat(queue.claim(1000, LONG_LEASE)).hasSize(1000);
+        assertThat(queue.stats().pending()).isEqualTo(1);
+    }
+
+    /** @return the lease left of an active job: its deadline in the active set less the server's time, in ms */
+    private long leaseLeftMs(String id) {
+        List<?> time = (List<?>) REDIS.raw().call("TIME");
+        long nowMs = Long.parseLong((String) time.get(0)) * 1000 + Long.parseLong((String) time.get(1)) / 1000;
+        String deadline = (String) REDIS.raw().call("ZSCORE", ACTIVE, id);
+        return (long) Double.parseDouble(deadline) - nowMs;
     }
 
     static Stream<Arguments> badClaims() {

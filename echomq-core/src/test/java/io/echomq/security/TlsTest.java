@@ -57,26 +57,6 @@ class TlsTest {
     }
 
     @Test
-    void theDocsSnippetRuns() {
-        String url = redis.url();
-        // --- docs/security.md "TLS", verbatim apart from the URL and the CA file ---
-        Path ca = certs.ca();
-        LockClient locks = LockClient.builder()
-                .redisUrl(url)
-                .trustedCertificates(ca)              // instead of the JVM's trust store
-                .build();
-        QueueClient queues = QueueClient.builder()
-                .redisUrl(url)
-                .trustedCertificates(ca)
-                .build();
-        // --- end ---
-        try (locks; queues) {
-            assertThat(locks.tryAcquire("doc", Duration.ofSeconds(5))).isPresent();
-            assertThat(queues.queue("doc").enqueue("x")).isNotEmpty();
-        }
-    }
-
-    @Test
     void theHostNameIsVerifiedToo() {
         // the certificate names 127.0.0.1 and localhost: any other name for the same server is refused
         String otherName = "rediss://127.0.0.2:" + redis.port();

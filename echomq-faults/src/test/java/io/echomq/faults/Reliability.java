@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** What the scenarios share: the report line, and reading every job's final state from Redis. */
 final class Reliability {
@@ -26,6 +27,36 @@ final class Reliability {
         StringBuilder b = new StringBuilder("RELIABILITY scenario=").append(scenario);
         figures.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
         System.out.println(b);
+    }
+
+    /**
+     * Feeds a {@link WorkerMain}'s stdout to a history: every line is a report except the one {@code STARTED <pid>}
+     * line, so a line the history cannot read fails its check instead of being dropped.
+     */
+    static Consumer<String> reports(QueueHistory history) {
+        return line -> {
+            if (!line.matches("STARTED [0-9]+")) {
+                history.record(line);
+            }
+        };
+    }
+
+    /**
+     * Waits until the workers' report lines have all been read: a worker prints a line when it claims or settles,
+     * and the parent reads it a moment later on another thread, so a check run the moment the queue looks drained
+     * can miss the last few. The queue is drained and the workers idle, so no new line comes; this polls until the
+     * count of lines read has not moved for half a second (at most 15 s).
+     */
+    static void awaitReportsRead(List<io.echomq.testkit.ChildJvm> workers) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long last = -1;
+        int still = 0;
+        while (still < 5 && System.nanoTime() < deadline) {
+            long now = workers.stream().mapToLong(w -> w.lines().size()).sum();
+            still = now == last ? still + 1 : 0;
+            last = now;
+            TimeUnit.MILLISECONDS.sleep(100);   // the poll interval of this wait for quiet
+        }
     }
 
     /** @return an ordered map for {@link #report}, from alternating keys and values */

@@ -37,7 +37,7 @@ class Scenario4PausedWorkerTest {
     void aWorkerPausedPastItsLeaseHasItsLateCompletionRefused() throws Exception {
         QueueHistory history = new QueueHistory();
         try (QueueClient client = QueueClient.create(REDIS.url());
-             ChildJvm worker = ChildJvm.start(WorkerMain.class.getName(), history::record,
+             ChildJvm worker = ChildJvm.start(WorkerMain.class.getName(), Reliability.reports(history),
                      REDIS.url(), QUEUE, Integer.toString(JOBS), "600", "60000")) {
             Queue q = client.queue(QUEUE);
             List<String> ids = new ArrayList<>();

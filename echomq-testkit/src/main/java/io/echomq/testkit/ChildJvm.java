@@ -154,12 +154,14 @@ public final class ChildJvm implements AutoCloseable {
 
     /**
      * Kills the current process with {@code SIGKILL} and waits for it to be gone. Nothing in it runs afterwards: no
-     * shutdown hook, no flush. Idempotent.
+     * shutdown hook, no flush. Every line it wrote before it died is still read and passed on: the signal goes
+     * through the process handle, because {@link Process#destroyForcibly()} also closes the pipe from the process,
+     * and the lines in it that were not read yet would be lost. Idempotent.
      *
      * @throws IllegalStateException if the process is still alive 10 seconds later
      */
     public synchronized void kill() {
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
         awaitExit(process);
         paused = false;
     }

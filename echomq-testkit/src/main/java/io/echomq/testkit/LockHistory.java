@@ -101,6 +101,11 @@ public final class LockHistory {
         return grants.size();
     }
 
+    /** @return the largest fence of any recorded grant, or 0 when none was recorded */
+    public synchronized long maxFence() {
+        return grants.stream().mapToLong(Grant::fence).max().orElse(0);
+    }
+
     /**
      * Checks the invariants over everything recorded so far.
      *

@@ -22,8 +22,17 @@ import java.util.Set;
  *       attempt is not the job's final attempt number;</li>
  *   <li><b>done returned to pending</b>: a claim of a job with an attempt above the attempt that completed it, or a
  *       job completed by a worker whose final state is not {@code done};</li>
- *   <li><b>fence reused</b>: one attempt number granted twice for the same job.</li>
+ *   <li><b>fence reused</b>: one attempt number granted twice for the same job;</li>
+ *   <li><b>done by an unreported claim</b>: a job that ended {@code done} at an attempt no worker reported
+ *       claiming; only a holder of the job's current attempt may complete it, and every claim is reported before
+ *       its handler runs;</li>
+ *   <li><b>unparsable report</b>: a line given to {@link #record(String)} that is not a report. A report the
+ *       checker cannot read is a report it cannot check, so it fails the run instead of being dropped.</li>
  * </ol>
+ *
+ * <p>A job that ends {@code dead} counts as settled, not lost: the queue gave up on it as designed. Where no handler
+ * can fail, a dead job is itself a fault (for example a reaped job dead-lettered instead of retried), so runs
+ * without failing handlers must also require {@link Report#dead()} to be 0.
  *
  * Thread-safe.
  */
@@ -48,10 +57,13 @@ public final class QueueHistory {
      * @param done       jobs whose final state is {@code done}
      * @param dead       jobs whose final state is {@code dead}
      * @param lost       jobs neither done nor dead at the end
+     * @param unreported jobs that ended {@code done} with no accepted completion reported: the server's answer to
+     *                   the completion never reached the worker (a cut connection, a restarted server, a worker
+     *                   killed before it could print); the stale-completion check could not look at these
      * @param violations one line per violation (at most 20 per kind); empty when every invariant held
      */
     public record Report(int enqueued, long claims, long completed, long refused, long done, long dead, long lost,
-                         List<String> violations) {
+                         long unreported, List<String> violations) {
         /** @return whether no invariant was broken */
         public boolean ok() {
             return violations.isEmpty();
@@ -61,6 +73,7 @@ public final class QueueHistory {
     private final Set<String> enqueued = new LinkedHashSet<>();
     private final Map<String, List<Long>> claims = new HashMap<>();
     private final Map<String, List<Long>> completions = new HashMap<>();
+    private final List<String> unparsable = new ArrayList<>();
     private long claimCount;
     private long completedCount;
     private long refusedCount;
@@ -103,26 +116,42 @@ public final class QueueHistory {
         }
     }
 
+    /** The outcomes a settle report may name: those of {@code io.echomq.queue.AckOutcome}. */
+    private static final Set<String> OUTCOMES = Set.of("COMPLETED", "RETRYING", "DEAD", "EXTENDED", "RECORDED",
+            "RETURNED", "LEASE_LOST");
+
     /**
      * Parses one report line of the form {@code CLAIMED <id> <attempt>} or
-     * {@code SETTLED <id> <attempt> <OUTCOME>} and records it; other lines are ignored.
+     * {@code SETTLED <id> <attempt> <OUTCOME>} and records it. Any other line (a wrong number of fields, an
+     * attempt that is not a positive number, an outcome that is not an {@code AckOutcome} name, or a line that is
+     * not a report at all) is kept, and {@link #check(Map)} reports it as a violation; callers pass only the lines
+     * that are meant to be reports.
      *
      * @param line a line written by a worker
      * @return whether the line was a report
      */
     public boolean record(String line) {
-        String[] f = line.split(" ");
+        String[] f = line.split(" ", -1);
         try {
-            if (f.length == 3 && f[0].equals("CLAIMED")) {
-                claimed(f[1], Long.parseLong(f[2]));
-                return true;
+            if (f.length == 3 && f[0].equals("CLAIMED") && !f[1].isEmpty()) {
+                long attempt = Long.parseLong(f[2]);
+                if (attempt > 0) {
+                    claimed(f[1], attempt);
+                    return true;
+                }
             }
-            if (f.length == 4 && f[0].equals("SETTLED")) {
-                settled(f[1], Long.parseLong(f[2]), f[3]);
-                return true;
+            if (f.length == 4 && f[0].equals("SETTLED") && !f[1].isEmpty() && OUTCOMES.contains(f[3])) {
+                long attempt = Long.parseLong(f[2]);
+                if (attempt > 0) {
+                    settled(f[1], attempt, f[3]);
+                    return true;
+                }
             }
         } catch (NumberFormatException notAReport) {
-            return false;
+            // kept below
+        }
+        synchronized (this) {
+            unparsable.add(line);
         }
         return false;
     }
@@ -158,7 +187,11 @@ public final class QueueHistory {
      */
     public synchronized Report check(Map<String, Final> finals) {
         List<String> out = new ArrayList<>();
-        int[] found = new int[4];
+        int[] found = new int[6];
+        long unreported = 0;
+        for (String line : unparsable) {
+            add(out, found, 4, "unparsable report: '" + line + "'");
+        }
         long done = 0;
         long dead = 0;
         long lost = 0;
@@ -174,6 +207,15 @@ public final class QueueHistory {
                         + " attempt(s)");
             }
             List<Long> c = completions.getOrDefault(id, List.of());
+            if ("done".equals(f.state())) {
+                if (c.isEmpty()) {
+                    unreported++;
+                }
+                if (!claims.getOrDefault(id, List.of()).contains(f.attempts())) {
+                    add(out, found, 5, "done by an unreported claim: job " + id + " ended done at attempt "
+                            + f.attempts() + " but the claims reported were " + claims.getOrDefault(id, List.of()));
+                }
+            }
             if (c.size() > 1) {
                 add(out, found, 1, "stale completion accepted: job " + id + " completed by attempts " + c);
             } else if (c.size() == 1 && c.get(0) != f.attempts()) {
@@ -203,7 +245,7 @@ public final class QueueHistory {
                 add(out, found, 3, "unknown job claimed: " + id);
             }
         }
-        return new Report(enqueued.size(), claimCount, completedCount, refusedCount, done, dead, lost,
+        return new Report(enqueued.size(), claimCount, completedCount, refusedCount, done, dead, lost, unreported,
                 List.copyOf(out));
     }
 

@@ -79,7 +79,6 @@ class HistoryCheckersTest {
         h.record("SETTLED 2 2 COMPLETED");
         h.record("CLAIMED 3 1");
         h.record("SETTLED 3 1 DEAD");
-        assertThat(h.record("worker started")).isFalse();
         QueueHistory.Report r = h.check(Map.of("1", new QueueHistory.Final("done", 1),
                 "2", new QueueHistory.Final("done", 2), "3", new QueueHistory.Final("dead", 1)));
         assertThat(r.violations()).isEmpty();
@@ -128,5 +127,43 @@ class HistoryCheckersTest {
         h.record("CLAIMED 1 1");
         assertThat(h.check(Map.of("1", new QueueHistory.Final("dead", 1))).violations())
                 .singleElement().asString().startsWith("fence reused");
+    }
+
+    @Test
+    void queueHistoryFailsOnALineItCannotRead() {
+        QueueHistory h = new QueueHistory();
+        h.enqueued(List.of("1"));
+        assertThat(h.record("CLAIMED 1 1")).isTrue();
+        assertThat(h.record("SETTLED 1 1 COMPLETED")).isTrue();
+        for (String bad : List.of("worker started", "CLAIMED 1", "CLAIMED 1 x", "CLAIMED 1 0", "SETTLED 1 1",
+                "SETTLED 1 1 DONE", "SETTLED 1 1 COMPLETED extra", "CLAIMED  1")) {
+            assertThat(h.record(bad)).as(bad).isFalse();
+        }
+        QueueHistory.Report r = h.check(Map.of("1", new QueueHistory.Final("done", 1)));
+        assertThat(r.violations()).hasSize(8).allMatch(v -> v.startsWith("unparsable report: "));
+        assertThat(r.completed()).isEqualTo(1);
+    }
+
+    @Test
+    void queueHistoryCountsDoneJobsWhoseCompletionWasNeverReported() {
+        QueueHistory h = new QueueHistory();
+        h.enqueued(List.of("1", "2"));
+        h.record("CLAIMED 1 1");
+        h.record("SETTLED 1 1 COMPLETED");
+        h.record("CLAIMED 2 1");                  // its completion's answer was lost
+        QueueHistory.Report r = h.check(Map.of("1", new QueueHistory.Final("done", 1),
+                "2", new QueueHistory.Final("done", 1)));
+        assertThat(r.violations()).isEmpty();
+        assertThat(r.completed()).isEqualTo(1);
+        assertThat(r.unreported()).isEqualTo(1);
+    }
+
+    @Test
+    void queueHistoryCatchesAJobDoneAtAnAttemptNobodyClaimed() {
+        QueueHistory h = new QueueHistory();
+        h.enqueued(List.of("1"));
+        h.record("CLAIMED 1 1");
+        assertThat(h.check(Map.of("1", new QueueHistory.Final("done", 2))).violations())
+                .singleElement().asString().startsWith("done by an unreported claim");
     }
 }
