@@ -28,11 +28,15 @@ class DocsExamplesTest {
         for (DocSnippets.Snippet s : Snippets.named("LockQuickStart")) {
             REDIS.flushAll();
             String out = ProgramRunner.start(s, REDIS.url()).await(RUN);
-            assertThat(out).as(s.toString()).isEqualTo("took invoice-42, fence 1\nwaited for invoice-42, fence 2\n");
+            long[] first = fences(out, "took invoice-42, fence (\\d+)\nwaited for invoice-42, fence (\\d+)\n", s);
             assertThat(REDIS.raw().call("EXISTS", "emq:lock:{invoice-42}:lock")).as(s.toString()).isEqualTo(0L);
             // Run again on the same server: nothing was left held, so it neither waits nor fails.
             String again = ProgramRunner.start(s, REDIS.url()).await(RUN);
-            assertThat(again).isEqualTo("took invoice-42, fence 3\nwaited for invoice-42, fence 4\n");
+            long[] second = fences(again, "took invoice-42, fence (\\d+)\nwaited for invoice-42, fence (\\d+)\n", s);
+            // fences are bound to the server's clock, not 1, 2, 3: each grant's is above every earlier one
+            assertThat(first[1]).isGreaterThan(first[0]);
+            assertThat(second[0]).isGreaterThan(first[1]);
+            assertThat(second[1]).isGreaterThan(second[0]);
         }
     }
 
@@ -49,8 +53,8 @@ class DocsExamplesTest {
     @Test
     void settingsTakeEffect() throws Exception {
         String out = ProgramRunner.start(Snippets.named("LockSettings").get(0), REDIS.url()).await(RUN);
-        assertThat(out).isEqualTo("myapp:lock:{invoice-42}:lock held, fence 1\n");
-        assertThat(REDIS.raw().call("GET", "myapp:lock:{invoice-42}:fence")).isEqualTo("1");
+        long fence = fences(out, "myapp:lock:\\{invoice-42\\}:lock held, fence (\\d+)\n", "LockSettings")[0];
+        assertThat(REDIS.raw().call("GET", "myapp:lock:{invoice-42}:fence")).isEqualTo(Long.toString(fence));
         assertThat(REDIS.raw().call("EXISTS", "myapp:lock:{invoice-42}:lock")).isEqualTo(0L);
     }
 
@@ -65,9 +69,29 @@ class DocsExamplesTest {
     }
 
     @Test
+    void codeWrittenAgainstLocksRunsOnTheClientItIsGiven() throws Exception {
+        String out = ProgramRunner.start(Snippets.named("OneContract").get(0), REDIS.url()).await(RUN);
+        long fence = fences(out, "report locked on emq:lock:\\{report\\}:lock, fence (\\d+)\n", "OneContract")[0];
+        assertThat(REDIS.raw().call("GET", "emq:lock:{report}:fence")).isEqualTo(Long.toString(fence));
+        assertThat(REDIS.raw().call("EXISTS", "emq:lock:{report}:lock")).as("released at the end of the try").isEqualTo(0L);
+    }
+
+    @Test
     void fencedWriteIsWrittenWithTheLeasesFence() throws Exception {
         String out = ProgramRunner.start(Snippets.named("FencedWrite").get(0), REDIS.url()).await(RUN);
-        assertThat(out).isEqualTo("WRITTEN FencedValue[value=42, fence=1]\n");
+        long fence = fences(out, "WRITTEN FencedValue\\[value=42, fence=(\\d+)\\]\n", "FencedWrite")[0];
+        assertThat(fence).as("the lease's fence, a clock-bound number").isPositive();
         assertThat(REDIS.raw().call("EXISTS", "emq:lock:{sku-7}:lock")).isEqualTo(0L);
+    }
+
+    /** @return the numbers the groups of {@code pattern} match in {@code out}, which must match it whole */
+    static long[] fences(String out, String pattern, Object what) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(pattern).matcher(out);
+        assertThat(m.matches()).as(what + " printed " + out).isTrue();
+        long[] numbers = new long[m.groupCount()];
+        for (int i = 0; i < numbers.length; i++) {
+            numbers[i] = Long.parseLong(m.group(i + 1));
+        }
+        return numbers;
     }
 }

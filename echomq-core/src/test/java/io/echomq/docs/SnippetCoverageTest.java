@@ -21,6 +21,7 @@ class SnippetCoverageTest {
             Map.entry("LockSettings", "DocsExamplesTest"),
             Map.entry("LossStopsWork", "DocsExamplesTest"),
             Map.entry("FencedWrite", "DocsExamplesTest"),
+            Map.entry("OneContract", "DocsExamplesTest"),
             Map.entry("QueueQuickStart", "QueueDocsExamplesTest"),
             Map.entry("LeaseLossInAHandler", "QueueDocsExamplesTest"),
             Map.entry("Enqueueing", "QueueDocsExamplesTest"),
