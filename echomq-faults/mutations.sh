@@ -8,7 +8,7 @@
 #   applied and caught by a failing test.
 #
 # Each mutation is a literal search-and-replace in one named file. The search text must occur exactly once; if the
-# code has moved (for example the Lua scripts into lua/lock/ and lua/queue/), the mutation is reported NOT APPLIED
+# code has moved, the mutation is reported NOT APPLIED
 # and the script fails: re-point its file and search text below. Every file is restored from a copy when the
 # mutation is done, and on any exit (also Ctrl-C). Builds are offline (-o) and never install.
 #
@@ -21,8 +21,8 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 LUA=echomq-core/src/main/resources/io/echomq/lua
 JAVA=echomq-core/src/main/java/io/echomq
-CORE=echomq-testkit,echomq-core
-FAULTS=echomq-testkit,echomq-core,echomq-cli,echomq-faults
+CORE=echomq-server,echomq-testkit,echomq-core
+FAULTS=echomq-server,echomq-testkit,echomq-core,echomq-cli,echomq-faults
 BACKUP=$(mktemp -d)
 LOG=$(mktemp -d)
 restore() {
@@ -38,25 +38,25 @@ trap restore EXIT INT TERM
 declare -a NAMES=(fence-write stale-complete release-token reap-dead watchdog acquire-nx)
 declare -A WHAT FILE EDITS MODULES TESTS
 WHAT[fence-write]="fenced write skips its fence check (a stale fence is written)"
-FILE[fence-write]=$LUA/fenced-write-1.lua
+FILE[fence-write]=$LUA/lock/fenced-write-1.lua
 EDITS[fence-write]='if fence < stored then=>if false then'
 MODULES[fence-write]=$FAULTS
 TESTS[fence-write]='SeedScenariosTest,Scenario2PausedHolderTest'
 
-WHAT[stale-complete]="complete skips the attempt (fence) check of the job"
-FILE[stale-complete]=$LUA/claim-8.lua
-EDITS[stale-complete]="elseif h[2] ~= att then code = -1=>elseif false then code = -1"
+WHAT[stale-complete]="the fenced writes (complete, fail, extend, …) skip the attempt (fence) check of the job"
+FILE[stale-complete]=$LUA/includes/fence-check.lua
+EDITS[stale-complete]="if h[2] ~= attempt then return -1 end=>"
 MODULES[stale-complete]=$FAULTS
 TESTS[stale-complete]='FenceTest,Scenario4PausedWorkerTest'
 
 WHAT[release-token]="release drops its token compare (deletes whoever holds the lock)"
-FILE[release-token]=$LUA/release-2.lua
+FILE[release-token]=$LUA/lock/release-2.lua
 EDITS[release-token]='if current == token then=>if current then'
 MODULES[release-token]=$CORE
 TESTS[release-token]='LeaseLifecycleTest,LockInputPropertyTest'
 
 WHAT[reap-dead]="the reaper dead-letters every expired job instead of returning it"
-FILE[reap-dead]=$LUA/reap-5.lua
+FILE[reap-dead]=$LUA/queue/reap-5.lua
 EDITS[reap-dead]='if spent >= maxAttempts or not h[1] then=>if true then'
 MODULES[reap-dead]=$FAULTS
 TESTS[reap-dead]='ReapTest,Scenario3KillNineTest'
@@ -68,7 +68,7 @@ MODULES[watchdog]=$CORE
 TESTS[watchdog]='WatchdogTest'
 
 WHAT[acquire-nx]="acquire drops NX (a held lock is granted again)"
-FILE[acquire-nx]=$LUA/acquire-2.lua
+FILE[acquire-nx]=$LUA/lock/acquire-2.lua
 EDITS[acquire-nx]="redis.call('SET', lockKey, token, 'NX', 'PX', ttl)=>redis.call('SET', lockKey, token, 'PX', ttl)"
 MODULES[acquire-nx]=$CORE
 TESTS[acquire-nx]='ContentionTest,RedlockFaultTest'
