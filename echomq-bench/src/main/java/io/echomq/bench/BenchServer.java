@@ -66,10 +66,19 @@ final class BenchServer implements AutoCloseable {
         return connection.sync();
     }
 
-    /** @return {@code Redis 7.0.15}, from {@code INFO server} */
+    /**
+     * @return {@code Redis 7.0.15} or {@code Valkey 8.0.1}, as {@code INFO server} names it: Valkey says
+     *     {@code server_name:valkey} and {@code valkey_version} (its {@code redis_version} is 7.2.4)
+     */
     String version() {
         String info = sync().info("server");
-        return "Redis " + field(info, "redis_version");
+        String name = field(info, "server_name");
+        if (name.equals("?") || name.isEmpty() || name.equalsIgnoreCase("redis")) {
+            return "Redis " + field(info, "redis_version");
+        }
+        String own = field(info, name + "_version");
+        return name.substring(0, 1).toUpperCase(java.util.Locale.ROOT) + name.substring(1) + " "
+                + (own.equals("?") ? field(info, "redis_version") : own);
     }
 
     /** @return one numeric field of {@code INFO <section>} */

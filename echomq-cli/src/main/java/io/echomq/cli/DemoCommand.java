@@ -48,7 +48,7 @@ final class DemoCommand implements Callable<Integer> {
         console.line("Starting an embedded redis-server on a free port…");
         long start = System.nanoTime();
         try (RedisServer server = EmbeddedServer.start(0)) {
-            console.line("Started redis-server " + server.version() + " at " + server.url() + " in "
+            console.line("Started " + server.product() + " " + server.version() + " at " + server.url() + " in "
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms; it stops when the demo ends.");
             return run(console, server.url(), server.url());
         }

@@ -34,7 +34,9 @@ final class ServerCommand implements Callable<Integer> {
         Thread hook = new Thread(server::close, "emq-server-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         PrintWriter out = spec.commandLine().getOut();
-        out.println("redis-server " + server.version() + " listening at " + server.url() + " — Ctrl-C to stop");
+        // Named as the server names itself: "valkey-server 8.0.1" when EMQ_REDIS_SERVER points at Valkey.
+        out.println(server.product().toLowerCase(java.util.Locale.ROOT) + "-server " + server.version()
+                + " listening at " + server.url() + " — Ctrl-C to stop");
         out.flush();
         try {
             stop.await();

@@ -32,7 +32,8 @@ class DemoCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).as(run.out()).isZero();
         assertPassed(run.out());
-        assertThat(run.out()).contains("Server: Redis ", " at " + REDIS.url());
+        String server = REDIS.server().product() + " " + REDIS.server().version();   // as INFO server names it
+        assertThat(run.out()).contains("Server: " + server + " (SPUBLISH: ", " at " + REDIS.url());
         assertThat(REDIS.raw().call("KEYS", "emq:demo:*")).isEqualTo(List.of());
         assertThat(REDIS.raw().call("KEYS", "emq:{demo-jobs}:*")).isEqualTo(List.of());
         assertThat(REDIS.raw().call("EXISTS", "emq:lock:{queue:demo-jobs:maintenance}:lock")).isEqualTo(0L);
@@ -51,6 +52,8 @@ class DemoCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).as(run.out()).isZero();
         assertThat(run.out()).contains("Starting an embedded redis-server on a free port…");
+        // the same binary as the test's own server (EMQ_REDIS_SERVER, else the embedded one)
+        assertThat(run.out()).contains("Started " + REDIS.server().product() + " " + REDIS.server().version() + " at ");
         assertPassed(run.out());
     }
 

@@ -34,12 +34,16 @@ class ServerCommandTest {
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cli.execute("server", "--port", "0"));
         await().atMost(Duration.ofSeconds(15)).until(() -> out.toString().contains("Ctrl-C"));
 
-        Matcher m = Pattern.compile("redis-server (\\d+\\.\\d+\\.\\d+) listening at redis://127\\.0\\.0\\.1:(\\d+)"
-                + " — Ctrl-C to stop\n").matcher(out.toString());
+        Matcher m = Pattern.compile("(redis|valkey)-server (\\d+\\.\\d+\\.\\d+) listening at"
+                + " redis://127\\.0\\.0\\.1:(\\d+) — Ctrl-C to stop\n").matcher(out.toString());
         assertThat(m.matches()).as("output %s", out).isTrue();
-        int port = Integer.parseInt(m.group(2));
+        int port = Integer.parseInt(m.group(3));
         try (RawRedis raw = RawRedis.connect("127.0.0.1", port)) {
             assertThat(raw.call("PING")).isEqualTo("PONG");
+            // the name and version printed are the ones the server gives
+            String info = (String) raw.call("INFO", "server");
+            assertThat(info.contains("server_name:valkey")).isEqualTo(m.group(1).equals("valkey"));
+            assertThat(info).contains(m.group(1) + "_version:" + m.group(2));
         }
         EmqRun locked = EmqRun.run(Map.of(), "lock", "acquire", "r", "--ttl", "1000",
                 "--redis", "redis://127.0.0.1:" + port);

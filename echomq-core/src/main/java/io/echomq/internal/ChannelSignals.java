@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * message that lands between its failed try and its wait still wakes it.
  *
  * <p>The subscription matches the engine's {@link RedisEngine#publishMode()}: {@code SUBSCRIBE}
- * for {@code PUBLISH}, {@code SSUBSCRIBE} for {@code SPUBLISH} (a Redis 7 cluster, where Lettuce
+ * for {@code PUBLISH}, {@code SSUBSCRIBE} for {@code SPUBLISH} (a Redis 7 or Valkey cluster, where Lettuce
  * sends it to the master that owns the channel's slot). When that master gives the slot away, the
  * server ends the sharded subscription ({@code sunsubscribe}); a channel that still has waiters is
  * then subscribed again, which Lettuce routes to the new owner once its topology has caught up.

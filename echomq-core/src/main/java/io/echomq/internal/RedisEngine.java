@@ -287,7 +287,9 @@ public final class RedisEngine implements AutoCloseable {
         uri.setTimeout(commandTimeout);
         // No CLIENT SETINFO and no CLIENT MAINT_NOTIFICATIONS in the handshake: Redis 6.2 and 7.0
         // know neither, and the ACL user limited to EchoMQ's commands (docs/security.md) would get
-        // both denied, and logged in ACL LOG, on every connect.
+        // both denied, and logged in ACL LOG, on every connect. Valkey 8 knows CLIENT SETINFO, but
+        // that one line must also run on 7.0, whose ACL SETUSER refuses +client|setinfo, so it cannot
+        // grant it: the same denial would follow on Valkey.
         uri.setLibraryName("");
         uri.setLibraryVersion("");
         ClientResources resources = coalescingResources();
@@ -374,7 +376,7 @@ public final class RedisEngine implements AutoCloseable {
     }
 
     /**
-     * @return {@code "SPUBLISH"} on a cluster whose servers have sharded pub/sub (Redis 7+), so that a
+     * @return {@code "SPUBLISH"} on a cluster whose servers have sharded pub/sub (probed: Redis 7+, Valkey), so that a
      *     notification goes only to the shard that owns its channel; {@code "PUBLISH"} otherwise (a
      *     single server, or a Redis 6.2 cluster, whose bus broadcasts plain messages to every node).
      *     Every script that notifies takes this as an argument, and {@link ChannelSignals} subscribes to
@@ -386,8 +388,8 @@ public final class RedisEngine implements AutoCloseable {
     }
 
     /**
-     * @return for example {@code "Redis 7.0.15 (SPUBLISH: yes)"}, or on a cluster
-     *     {@code "Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"}
+     * @return for example {@code "Redis 7.0.15 (SPUBLISH: yes)"} or {@code "Valkey 8.0.1 (SPUBLISH: yes)"},
+     *     or on a cluster {@code "Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"}
      * @throws RedisCommandException if the features cannot be read
      */
     public String describe() {
@@ -452,7 +454,9 @@ public final class RedisEngine implements AutoCloseable {
         if (f == null) {
             try {
                 String info = commands().info("server").get(commandTimeoutMs, TimeUnit.MILLISECONDS);
-                List<Object> spublish = commands().commandInfo("spublish").get(commandTimeoutMs, TimeUnit.MILLISECONDS);
+                // Probed, not inferred from the version: Valkey 8 reports redis_version 7.2.4.
+                List<Object> spublish = commands().commandInfo(ServerFeatures.SHARDED_PUBLISH)
+                        .get(commandTimeoutMs, TimeUnit.MILLISECONDS);
                 boolean hasSpublish = spublish != null && !spublish.isEmpty() && spublish.get(0) != null;
                 f = ServerFeatures.of(info, hasSpublish);
             } catch (InterruptedException e) {

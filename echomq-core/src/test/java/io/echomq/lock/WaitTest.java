@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Test;
 class WaitTest extends LockTestBase {
     private static final Duration LONG_POLL = Duration.ofSeconds(10);
 
-    /** Subscribers of the channel: plain ones, plus sharded ones on a Redis 7 cluster (SSUBSCRIBE). */
+    /** Subscribers of the channel: plain ones, plus sharded ones on a cluster whose servers know SSUBSCRIBE. */
     private long subscribers(String channel) {
         List<?> reply = (List<?>) raw().call("PUBSUB", "NUMSUB", channel);
         long n = (Long) reply.get(1);
-        if (RedisExtension.clusterMode() && !REDIS.server().version().startsWith("6.")) {
+        if (RedisExtension.clusterMode() && io.echomq.Capabilities.knows(REDIS.server(), "spublish")) {
             n += (Long) ((List<?>) raw().call("PUBSUB", "SHARDNUMSUB", channel)).get(1);
         }
         return n;

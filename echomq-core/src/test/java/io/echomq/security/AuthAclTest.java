@@ -79,8 +79,8 @@ class AuthAclTest {
         raw().call("SCRIPT", "FLUSH");   // so that the EVAL fallback on NOSCRIPT runs too
         String url = "redis://emq-app:" + password + "@127.0.0.1:" + REDIS.server().port();
 
-        Flows.locks(keep(LockClient.create(url)));
-        Flows.queues(keep(QueueClient.create(url)));
+        Flows.locks(keep(LockClient.create(url)), server());
+        Flows.queues(keep(QueueClient.create(url)), server());
 
         assertThat(raw().call("ACL", "LOG")).as("no command, key or channel was denied").isEqualTo(List.of());
 
@@ -103,8 +103,8 @@ class AuthAclTest {
         raw().call("SCRIPT", "FLUSH");
         Set<String> sent = new TreeSet<>();
         try (CommandTap tap = raw().monitor()) {
-            Flows.locks(keep(LockClient.create(REDIS.url())));
-            Flows.queues(keep(QueueClient.create(REDIS.url())));
+            Flows.locks(keep(LockClient.create(REDIS.url())), server());
+            Flows.queues(keep(QueueClient.create(REDIS.url())), server());
             raw().call("ECHO", "flows-done");
             assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "flows-done")), Duration.ofSeconds(10))).isTrue();
             for (List<String> c : tap.commands()) {
@@ -138,8 +138,8 @@ class AuthAclTest {
         raw().call("CONFIG", "SET", "requirepass", password);
         String url = "redis://:" + password + "@127.0.0.1:" + REDIS.server().port();
 
-        Flows.locks(keep(LockClient.create(url)));
-        Flows.queues(keep(QueueClient.create(url)));
+        Flows.locks(keep(LockClient.create(url)), server());
+        Flows.queues(keep(QueueClient.create(url)), server());
 
         String noPassword = "redis://127.0.0.1:" + REDIS.server().port();
         assertThatThrownBy(() -> LockClient.create(noPassword)).isInstanceOf(RedisCommandException.class)
@@ -168,5 +168,10 @@ class AuthAclTest {
 
     private static RawRedis raw() {
         return REDIS.raw();
+    }
+
+    /** The product and version the server under test reports in INFO server, for example "Valkey 8.0.1". */
+    private static String server() {
+        return REDIS.server().product() + " " + REDIS.server().version();
     }
 }

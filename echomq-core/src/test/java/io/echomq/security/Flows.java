@@ -41,9 +41,14 @@ final class Flows {
     private Flows() {
     }
 
-    /** Runs every lock path on {@code locks}. */
-    static void locks(LockClient locks) throws Exception {
-        assertThat(locks.serverDescription()).contains("Redis");
+    /**
+     * Runs every lock path on {@code locks}, starting with feature detection ({@code INFO server},
+     * {@code COMMAND INFO}), which must name {@code server} as the server itself does.
+     *
+     * @param server the product and version the server reports, for example {@code "Valkey 8.0.1"}
+     */
+    static void locks(LockClient locks, String server) throws Exception {
+        assertThat(locks.serverDescription()).startsWith(server + " (SPUBLISH: ");
 
         Lease fenced = locks.tryAcquire("sec-lock", TTL).orElseThrow();
         assertThat(locks.tryAcquire("sec-lock", TTL)).isEmpty();
@@ -80,9 +85,9 @@ final class Flows {
         assertThat(watched.release()).as("renewed by the watchdog").isEqualTo(ReleaseOutcome.RELEASED);
     }
 
-    /** Runs every queue and worker path on {@code client}. */
-    static void queues(QueueClient client) throws Exception {
-        assertThat(client.serverDescription()).contains("Redis");
+    /** Runs every queue and worker path on {@code client}, which must name {@code server} as {@link #locks} does. */
+    static void queues(QueueClient client, String server) throws Exception {
+        assertThat(client.serverDescription()).startsWith(server + " (SPUBLISH: ");
         Queue q = client.queue("sec");
         String a = q.enqueue("a");
         assertThat(q.enqueue("b".getBytes(), EnqueueOptions.defaults().withPriority(5).withMaxAttempts(2)

@@ -58,8 +58,8 @@ class SecretsInLogsTest {
         try {
             String url = "redis://:" + password + "@127.0.0.1:" + REDIS.server().port();
             try (LockClient locks = LockClient.create(url); QueueClient queues = QueueClient.create(url)) {
-                Flows.locks(locks);
-                Flows.queues(queues);
+                Flows.locks(locks, server());
+                Flows.queues(queues, server());
                 tokens.addAll(leaseLostUnderItsWatchdog(locks));
                 jobLeaseLostInAWorker(queues);
             }
@@ -135,6 +135,11 @@ class SecretsInLogsTest {
 
     private static RawRedis raw() {
         return REDIS.raw();
+    }
+
+    /** The product and version the server under test reports in INFO server, for example "Valkey 8.0.1". */
+    private static String server() {
+        return REDIS.server().product() + " " + REDIS.server().version();
     }
 
     /** Writes to the real stream and to the capture. */

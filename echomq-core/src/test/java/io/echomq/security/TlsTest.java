@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.echomq.RedisCommandException;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
+import io.echomq.testkit.RedisServer;
 import io.echomq.testkit.TestCertificates;
 import io.echomq.server.TlsRedisServer;
 import java.nio.file.Files;
@@ -29,12 +30,17 @@ class TlsTest {
     private static TestCertificates certs;
     private static TestCertificates otherCa;
     private static TlsRedisServer redis;
+    private static String server;
 
     @BeforeAll
     static void start() {
         certs = TestCertificates.generate("EchoMQ test CA");
         otherCa = TestCertificates.generate("Some other CA");
         redis = TlsRedisServer.start(certs);
+        // The TLS server runs the same binary as a plain test server; ask a plain one what it is.
+        try (RedisServer plain = RedisServer.start()) {
+            server = plain.product() + " " + plain.version();
+        }
     }
 
     @AfterAll
@@ -49,10 +55,10 @@ class TlsTest {
     @Test
     void everyFlowRunsOverTlsWithTheTrustedCa() throws Exception {
         try (LockClient locks = LockClient.builder().redisUrl(redis.url()).trustedCertificates(certs.ca()).build()) {
-            Flows.locks(locks);
+            Flows.locks(locks, server);
         }
         try (QueueClient queues = QueueClient.builder().redisUrl(redis.url()).trustedCertificates(certs.ca()).build()) {
-            Flows.queues(queues);
+            Flows.queues(queues, server);
         }
     }
 

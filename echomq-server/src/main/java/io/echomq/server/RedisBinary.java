@@ -11,7 +11,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
- * Locates the {@code redis-server} executable used by {@link RedisServer}.
+ * Locates the server executable used by {@link RedisServer}: a {@code redis-server}, or a {@code valkey-server}
+ * named by the override (no Valkey binary is embedded). The file's name is not checked; what the server is, and its
+ * version, are read from the running server ({@link RedisServer#product()}).
  *
  * <p>Resolution order:
  * <ol>
@@ -24,9 +26,9 @@ import java.util.Locale;
  */
 public final class RedisBinary {
 
-    /** Environment variable naming a {@code redis-server} executable to use instead of the embedded one. */
+    /** Environment variable naming a {@code redis-server} or {@code valkey-server} to use instead of the embedded one. */
     public static final String ENV = "EMQ_REDIS_SERVER";
-    /** System property naming a {@code redis-server} executable; takes precedence over {@value #ENV}. */
+    /** System property naming a {@code redis-server} or {@code valkey-server}; takes precedence over {@value #ENV}. */
     public static final String PROPERTY = "emq.redis.server";
 
     private static Path extracted;
@@ -63,7 +65,7 @@ public final class RedisBinary {
         Path path = Path.of(override.trim());
         if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
             throw new IllegalStateException(source + " is set to '" + path.toAbsolutePath()
-                    + "', which is not an executable file; point it at a redis-server binary or unset it");
+                    + "', which is not an executable file; point it at a redis-server or valkey-server binary or unset it");
         }
         return path;
     }
@@ -95,7 +97,7 @@ public final class RedisBinary {
         if (name == null) {
             throw new IllegalStateException("No embedded redis-server for os.name='" + osName + "', os.arch='"
                     + osArch + "'; set the environment variable " + ENV + " (or system property " + PROPERTY
-                    + ") to a redis-server executable");
+                    + ") to a redis-server or valkey-server executable");
         }
         return name;
     }
@@ -112,7 +114,7 @@ public final class RedisBinary {
         }
         if (url == null) {
             throw new IllegalStateException("Resource '" + name + "' not found on the class path; add "
-                    + "com.github.codemonstur:embedded-redis or set " + ENV + " to a redis-server executable");
+                    + "com.github.codemonstur:embedded-redis or set " + ENV + " to a redis-server or valkey-server executable");
         }
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "echomq-redis");
         Path target = dir.resolve(name);

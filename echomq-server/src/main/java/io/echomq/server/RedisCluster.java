@@ -106,12 +106,21 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
-     * Returns the server version of the nodes (all run the same binary).
+     * Returns the server version of the nodes (all run the same binary), as {@link RedisServer#version()}.
      *
-     * @return for example {@code "7.0.15"}
+     * @return for example {@code "7.0.15"}, or {@code "8.0.1"} on Valkey
      */
     public String version() {
         return masters.get(0).version();
+    }
+
+    /**
+     * Returns which server the nodes are, as {@link RedisServer#product()}.
+     *
+     * @return {@code "Redis"} or {@code "Valkey"}
+     */
+    public String product() {
+        return masters.get(0).product();
     }
 
     /**
@@ -284,8 +293,8 @@ public final class RedisCluster implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RedisCluster[" + url() + ", " + version() + ", " + masters.size() + " masters, " + replicas.size()
-                + " replicas]";
+        return "RedisCluster[" + url() + ", " + product() + " " + version() + ", " + masters.size() + " masters, "
+                + replicas.size() + " replicas]";
     }
 
     /** Builds and starts a {@link RedisCluster}. Not thread-safe. */

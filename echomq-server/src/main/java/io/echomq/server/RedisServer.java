@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A real {@code redis-server} process listening on {@code 127.0.0.1}, for tests. The binary comes from
+ * A real {@code redis-server} (or {@code valkey-server}) process listening on {@code 127.0.0.1}, for tests. Which
+ * product it is, and its version, come from what the server says in {@code INFO server}, never from the binary's
+ * name (see {@link #product()}). The binary comes from
  * {@link RedisBinary#resolve()} unless the builder names one. The server runs without persistence
  * ({@code save ""}, {@code appendonly no}, unless overridden) in a fresh temporary directory, which also holds its
  * log, and is stopped by {@link #close()} or, failing that, by a JVM shutdown hook.
@@ -44,7 +46,7 @@ public final class RedisServer implements AutoCloseable {
     private final Thread shutdownHook;
     private volatile Process process;
     private List<String> command;   // set by launch; what restart() runs again
-    private String version;
+    private Identity identity;
     private boolean closed;
     private int restarts;
 
@@ -118,12 +120,34 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
-     * Returns the server version, read from {@code INFO server} at startup.
+     * Returns the product's own version, read from {@code INFO server} at startup: {@code valkey_version} on Valkey,
+     * {@code redis_version} on Redis. Valkey also reports a {@code redis_version} (its compatibility level, 7.2.4 on
+     * Valkey 8.0), which is {@link #redisVersion()}.
      *
-     * @return the {@code redis_version} value, for example {@code "6.2.6"} or {@code "7.0.15"}
+     * @return for example {@code "6.2.11"}, {@code "7.0.15"} or {@code "8.0.1"}
      */
     public String version() {
-        return version;
+        return identity.version();
+    }
+
+    /**
+     * Returns which server this is, from {@code server_name} in {@code INFO server}: Valkey says
+     * {@code server_name:valkey}; Redis has no such field.
+     *
+     * @return {@code "Valkey"} or {@code "Redis"} (another {@code server_name} is returned capitalised)
+     */
+    public String product() {
+        return identity.product();
+    }
+
+    /**
+     * Returns the {@code redis_version} field: Redis's version, or the Redis version a Valkey server is compatible
+     * with.
+     *
+     * @return for example {@code "7.0.15"}, or {@code "7.2.4"} on Valkey 8.0
+     */
+    public String redisVersion() {
+        return identity.redisVersion();
     }
 
     /**
@@ -161,7 +185,7 @@ public final class RedisServer implements AutoCloseable {
                 throw new IllegalStateException("Cannot run " + binary, e);
             }
             try {
-                version = awaitReady(process, port, log);
+                identity = Identity.of(awaitReady(process, port, log));
                 restarts++;
                 return;
             } catch (PortTaken e) {
@@ -227,7 +251,7 @@ public final class RedisServer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RedisServer[" + url() + ", " + version + ", " + binary + "]";
+        return "RedisServer[" + url() + ", " + identity + ", " + binary + "]";
     }
 
     /** Builds and starts a {@link RedisServer}. Not thread-safe. */
@@ -344,7 +368,7 @@ public final class RedisServer implements AutoCloseable {
         RedisServer server = new RedisServer(binary, port, process, dir);
         server.command = List.copyOf(command);
         try {
-            server.version = awaitReady(process, port, log);
+            server.identity = Identity.of(awaitReady(process, port, log));
             return server;
         } catch (RuntimeException e) {
             server.stop(false); // no SHUTDOWN: the port may belong to someone else
@@ -352,7 +376,7 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    /** Polls with PING until our own process answers; returns its version. */
+    /** Polls with PING until our own process answers; returns its {@code INFO server} text. */
     private static String awaitReady(Process process, int port, Path log) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
         while (System.nanoTime() < deadline) {
@@ -369,7 +393,7 @@ public final class RedisServer implements AutoCloseable {
                     String info = (String) conn.call("INFO", "server");
                     // Another process may own the port (a start race): only accept our own server.
                     if (String.valueOf(process.pid()).equals(field(info, "process_id"))) {
-                        return field(info, "redis_version");
+                        return info;
                     }
                 }
             } catch (RuntimeException notYet) {
@@ -393,6 +417,28 @@ public final class RedisServer implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * What a server says it is, parsed from {@code INFO server}: the product from {@code server_name} (absent on
+     * Redis), the product's own version from {@code <server_name>_version}, and {@code redis_version}.
+     */
+    record Identity(String product, String version, String redisVersion) {
+        static Identity of(String info) {
+            String redis = field(info, "redis_version");
+            String name = field(info, "server_name");
+            if (name == null || name.isEmpty() || name.equalsIgnoreCase("redis")) {
+                return new Identity("Redis", redis, redis);
+            }
+            String own = field(info, name + "_version");
+            return new Identity(name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1),
+                    own != null ? own : redis, redis);
+        }
+
+        @Override
+        public String toString() {
+            return product + " " + version;
+        }
     }
 
     private static int freePort() {

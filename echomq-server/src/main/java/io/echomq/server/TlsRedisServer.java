@@ -71,7 +71,9 @@ public final class TlsRedisServer implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 server.close();
-                throw new IllegalStateException("redis-server with TLS exited at start: " + tail(log));
+                throw new IllegalStateException("redis-server with TLS exited at start (was " + RedisBinary.resolve()
+                        + " built with TLS? Valkey and Redis build it in with BUILD_TLS=yes, which"
+                        + " ../shared/valkey/build.sh does when OpenSSL's headers are installed): " + tail(log));
             }
             if (server.pingOverTls(certs)) {
                 return server;

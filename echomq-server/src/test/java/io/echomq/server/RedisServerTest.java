@@ -18,12 +18,27 @@ class RedisServerTest {
             assertThat(server.host()).isEqualTo("127.0.0.1");
             assertThat(server.url()).isEqualTo("redis://127.0.0.1:" + server.port());
             assertThat(Files.isExecutable(server.binary())).isTrue();
-            assertThat(server.version()).matches("[67]\\..*");
+            assertThat(server.product()).isIn("Redis", "Valkey");
+            assertThat(server.version()).matches("\\d+\\.\\d+\\.\\d+");
             try (RawRedis raw = RawRedis.connect(server.host(), server.port())) {
                 assertThat(raw.call("PING")).isEqualTo("PONG");
-                assertThat((String) raw.call("INFO", "server")).contains("redis_version:" + server.version());
+                String info = (String) raw.call("INFO", "server");
+                assertThat(info).contains("redis_version:" + server.redisVersion());
+                String own = server.product().toLowerCase(java.util.Locale.ROOT) + "_version:";
+                assertThat(info).contains(own + server.version());
             }
         }
+    }
+
+    @Test
+    void identityComesFromWhatTheServerSays() {
+        String redis7 = "# Server\r\nredis_version:7.0.15\r\nredis_git_sha1:00000000\r\nredis_mode:standalone\r\n";
+        assertThat(RedisServer.Identity.of(redis7)).isEqualTo(new RedisServer.Identity("Redis", "7.0.15", "7.0.15"));
+        String valkey8 = "# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\nvalkey_version:8.0.1\r\n"
+                + "redis_git_sha1:00000000\r\n";
+        RedisServer.Identity valkey = RedisServer.Identity.of(valkey8);
+        assertThat(valkey).isEqualTo(new RedisServer.Identity("Valkey", "8.0.1", "7.2.4"));
+        assertThat(valkey).hasToString("Valkey 8.0.1");
     }
 
     @Test
