@@ -1,7 +1,7 @@
 package io.echomq;
 
-import io.echomq.testkit.RawRedis;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RawRedis;
+import io.echomq.server.RedisServer;
 import java.util.List;
 
 /**

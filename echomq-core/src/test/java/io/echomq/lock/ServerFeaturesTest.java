@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.echomq.Capabilities;
 import io.echomq.testkit.RedisExtension;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.echomq.RedisCommandException;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
-import io.echomq.testkit.RedisServer;
+import io.echomq.server.RedisServer;
 import io.echomq.testkit.TestCertificates;
 import io.echomq.server.TlsRedisServer;
 import java.nio.file.Files;
