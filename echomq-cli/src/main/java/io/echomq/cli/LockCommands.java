@@ -32,10 +32,10 @@ import picocli.CommandLine.Spec;
  * {@link RedlockClient} over those independent masters (see {@code docs/scaling.md}). Only
  * {@code inspect} tells them apart, to print each master's line under Redlock's verdict.
  *
- * <p>Our tokens are hex, but a token minted by another client may start with {@code -}, so these
- * subcommands have no short
- * options (only {@code --help}, not {@code -h}): any argument that is not one of their long
- * options is a value.
+ * <p>Our tokens are hex, but a token minted by another client may start with {@code -}, so the
+ * only short option of these subcommands is {@code -h}: any other argument that is not one of
+ * their long options is a value ({@link DashValue}); a value that is exactly {@code -h} goes
+ * after a lone {@code --}.
  */
 @Command(name = "lock", mixinStandardHelpOptions = true,
         description = "Acquire, release, renew and inspect a lock.",
@@ -65,7 +65,8 @@ final class LockCommands {
                     + "(default ${DEFAULT-VALUE}). Keep it well under --ttl: a master that hangs costs this much "
                     + "of the lease's validity.")
         long masterTimeoutMillis;
-        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
+        @Parameters(index = "0", paramLabel = "<resource>", parameterConsumer = DashValue.class,
+                description = "The lock's name.")
         String resource;
 
         /**
@@ -147,7 +148,7 @@ final class LockCommands {
                 "Prints RELEASED, NOT_OWNER (someone else holds it now) or EXPIRED (nobody holds it); "
                     + "each is an answer, with exit code 0."})
     static final class Release extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<token>",
+        @Parameters(index = "1", paramLabel = "<token>", parameterConsumer = DashValue.class,
                 description = "The token printed by acquire (it may start with '-').")
         String token;
 
@@ -167,7 +168,7 @@ final class LockCommands {
             description = {"Sets the ttl of <resource> to --ttl ms if it still holds <token>.",
                 "Prints RENEWED, NOT_OWNER or EXPIRED (exit code 0); an expired lock is never revived."})
     static final class Renew extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<token>",
+        @Parameters(index = "1", paramLabel = "<token>", parameterConsumer = DashValue.class,
                 description = "The token printed by acquire (it may start with '-').")
         String token;
         @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "New ttl in milliseconds.")

@@ -82,7 +82,7 @@ final class QueueCommands {
         HelpOption help;
         @Mixin
         RedisOptions redis;
-        @Parameters(index = "0", paramLabel = "<queue>",
+        @Parameters(index = "0", paramLabel = "<queue>", parameterConsumer = DashValue.class,
                 description = "The queue's name: 1..256 bytes without '{', '}', whitespace or control characters.")
         String queue;
         /** The partition count of a sharded queue, or null for a plain queue. */
@@ -136,7 +136,8 @@ final class QueueCommands {
                 "With --key, a second enqueue inside the key's window adds nothing: it prints the first job's "
                     + "id and a note ('existing job') on stderr, with exit code 0."})
     static final class Enqueue extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<payload>", description = "The job's payload as text, or - for stdin.")
+        @Parameters(index = "1", paramLabel = "<payload>", parameterConsumer = DashValue.class,
+                description = "The job's payload as text, or - for stdin.")
         String payload;
         @Option(names = "--delay", paramLabel = "<ms>", defaultValue = "0",
                 description = "Due this many ms after enqueue, on the server's clock. Default: ${DEFAULT-VALUE}.")
@@ -288,7 +289,7 @@ final class QueueCommands {
                 "A pending job of priority 0 is found by scanning the queue's wait list on the server (LREM, "
                     + "O(n)): fine now and then, not in a loop over a deep queue."})
     static final class Remove extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<id>", description = "The job id.")
+        @Parameters(index = "1", paramLabel = "<id>", parameterConsumer = DashValue.class, description = "The job id.")
         String id;
         @Option(names = "--force", description = "Remove the job even while a worker holds it; that worker's "
                 + "complete or fail is then refused.")
@@ -398,7 +399,7 @@ final class QueueCommands {
                     + "fields (last_error holds a whole stderr or stack trace) a backslash prints as \\\\, "
                     + "a line break as \\n, a carriage return as \\r and other control characters as \\u00XX."})
     static final class Inspect extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<id>", description = "The job id.")
+        @Parameters(index = "1", paramLabel = "<id>", parameterConsumer = DashValue.class, description = "The job id.")
         String id;
 
         @Override

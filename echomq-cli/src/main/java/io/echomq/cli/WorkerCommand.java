@@ -93,7 +93,7 @@ final class WorkerCommand implements Callable<Integer> {
     HelpOption help;
     @Mixin
     RedisOptions redis;
-    @Parameters(index = "0", paramLabel = "<queue>",
+    @Parameters(index = "0", paramLabel = "<queue>", parameterConsumer = DashValue.class,
             description = "The queue to work: 1..256 bytes of UTF-8 without '{', '}', whitespace or control "
                 + "characters.")
     String queue;
