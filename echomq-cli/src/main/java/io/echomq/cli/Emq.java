@@ -87,9 +87,10 @@ public final class Emq {
     }
 
     private static void addFooter(CommandLine cli) {
+        String path = cli.getCommandSpec().qualifiedName(" ").replaceFirst("^emq ?", "");
         cli.getCommandSpec().usageMessage()
                 .footerHeading(ExitCodes.FOOTER_HEADING)
-                .footer(ExitCodes.FOOTER);
+                .footer(ExitCodes.footer(path));
         cli.getSubcommands().values().forEach(Emq::addFooter);
     }
 

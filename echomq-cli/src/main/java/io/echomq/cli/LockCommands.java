@@ -7,6 +7,8 @@ import io.echomq.lock.LockInfo;
 import io.echomq.lock.Locks;
 import io.echomq.lock.LockWaitTimeoutException;
 import io.echomq.lock.RedlockClient;
+import io.echomq.lock.ReleaseOutcome;
+import io.echomq.lock.RenewOutcome;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -145,8 +147,8 @@ final class LockCommands {
     /** {@code emq lock release <resource> <token>}. */
     @Command(name = "release",
             description = {"Releases <resource> if it still holds <token> (compare-and-delete).",
-                "Prints RELEASED, NOT_OWNER (someone else holds it now) or EXPIRED (nobody holds it); "
-                    + "each is an answer, with exit code 0."})
+                "Prints RELEASED (exit code 0), NOT_OWNER (exit code 5: someone else holds it now) or "
+                    + "EXPIRED (exit code 6: nobody holds it)."})
     static final class Release extends Subcommand {
         @Parameters(index = "1", paramLabel = "<token>", parameterConsumer = DashValue.class,
                 description = "The token printed by acquire (it may start with '-').")
@@ -156,17 +158,24 @@ final class LockCommands {
         public Integer call() {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
+            ReleaseOutcome result;
             try (Locks locks = connect()) {
-                spec.commandLine().getOut().println(locks.release(resource, token));
+                result = locks.release(resource, token);
             }
-            return ExitCodes.OK;
+            spec.commandLine().getOut().println(result);
+            return switch (result) {
+                case RELEASED -> ExitCodes.OK;
+                case NOT_OWNER -> ExitCodes.NOT_OWNER;
+                case EXPIRED -> ExitCodes.EXPIRED;
+            };
         }
     }
 
     /** {@code emq lock renew <resource> <token> --ttl <ms>}. */
     @Command(name = "renew",
             description = {"Sets the ttl of <resource> to --ttl ms if it still holds <token>.",
-                "Prints RENEWED, NOT_OWNER or EXPIRED (exit code 0); an expired lock is never revived."})
+                "Prints RENEWED (exit code 0), NOT_OWNER (exit code 5) or EXPIRED (exit code 6); an expired "
+                    + "lock is never revived. A heartbeat loop stops when the exit code is not 0."})
     static final class Renew extends Subcommand {
         @Parameters(index = "1", paramLabel = "<token>", parameterConsumer = DashValue.class,
                 description = "The token printed by acquire (it may start with '-').")
@@ -179,10 +188,16 @@ final class LockCommands {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
             Duration ttl = ttl(spec, ttlMillis);
+            RenewOutcome result;
             try (Locks locks = connect()) {
-                spec.commandLine().getOut().println(locks.renew(resource, token, ttl));
+                result = locks.renew(resource, token, ttl);
             }
-            return ExitCodes.OK;
+            spec.commandLine().getOut().println(result);
+            return switch (result) {
+                case RENEWED -> ExitCodes.OK;
+                case NOT_OWNER -> ExitCodes.NOT_OWNER;
+                case EXPIRED -> ExitCodes.EXPIRED;
+            };
         }
     }
 

@@ -67,8 +67,9 @@ import picocli.CommandLine.Spec;
             "Runs until SIGTERM or SIGINT, then stops claiming, waits up to --grace for running commands, gives "
                 + "the other leases back without spending their attempt, kills their commands and exits; the JVM "
                 + "then reports exit status 143 (SIGTERM) or 130 (SIGINT), as for any signal. Ctrl-C in a terminal "
-                + "also reaches the running commands. With --exit-when-idle it exits 0 once it is idle and the "
-                + "queue has nothing pending, active or delayed (looked at every 200 ms).",
+                + "also reaches the running commands. With --exit-when-idle it exits once it is idle and the "
+                + "queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
+                + "job it ran went dead.",
             "Exit code 2 for bad input and 3 when Redis cannot be reached at start; later Redis failures are "
                 + "logged and retried."})
 final class WorkerCommand implements Callable<Integer> {
@@ -123,11 +124,16 @@ final class WorkerCommand implements Callable<Integer> {
     }
 
     @Option(names = "--exit-when-idle",
-            description = "Exit 0 once the worker is idle and the queue has nothing pending, active or delayed.")
+            description = "Exit once the worker is idle and the queue has nothing pending, active or delayed: "
+                + "exit code 0, or 7 if a job this worker ran went dead.")
     boolean exitWhenIdle;
 
     private final CountDownLatch stop = new CountDownLatch(1);
     private volatile String stopReason = "stopped";
+    /** Whether --exit-when-idle found the queue drained. */
+    private boolean drained;
+    /** Jobs this worker sent to dead, counted once it has stopped. */
+    private long deadJobs;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -185,6 +191,7 @@ final class WorkerCommand implements Callable<Integer> {
                 ShutdownReport report = worker.shutdown(Duration.ofMillis(grace));
                 shell.killAll();   // commands whose handler was interrupted but has not killed them yet
                 awaitHandlers(handlers);   // so that the summary counts them out
+                deadJobs = worker.counts().dead();
                 err.println(who + ": stopped (" + stopReason + "): " + summary(worker) + " returned="
                         + report.returned() + (report.notReturned() > 0 ? " not_returned=" + report.notReturned() : ""));
                 err.flush();
@@ -195,7 +202,15 @@ final class WorkerCommand implements Callable<Integer> {
             finished.countDown();
             removeHook(hook);
         }
-        return ExitCodes.OK;
+        return exitCode();
+    }
+
+    /**
+     * @return {@link ExitCodes#JOBS_DIED} when {@code --exit-when-idle} found the queue drained and
+     *     a job went dead during this run, so that a script sees it; else {@link ExitCodes#OK}
+     */
+    private int exitCode() {
+        return exitWhenIdle && drained && deadJobs > 0 ? ExitCodes.JOBS_DIED : ExitCodes.OK;
     }
 
     /** Waits for a stop: a signal, or with --exit-when-idle a drained queue; prints the summaries. */
@@ -217,6 +232,7 @@ final class WorkerCommand implements Callable<Integer> {
                 try {
                     if (q.stats().drained() && worker.isIdle()) {
                         stopReason = "queue drained";
+                        drained = true;
                         return;
                     }
                 } catch (RedisCommandException e) {

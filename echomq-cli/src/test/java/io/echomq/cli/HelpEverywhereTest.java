@@ -91,6 +91,21 @@ class HelpEverywhereTest {
     }
 
     @Test
+    void topLevelHelpHasTheWholeTableAndEachCommandOnlyItsOwnCodes() {
+        String top = EmqRun.run(Map.of(), "--help").out();
+        for (int code = 0; code <= 7; code++) {
+            assertThat(top).contains("\n  " + code + "  ");
+        }
+        String release = EmqRun.run(Map.of(), "lock", "release", "-h").out();
+        assertThat(release).contains("  0  RELEASED", "  5  NOT_OWNER", "  6  EXPIRED", "  2  bad input", "  3  Redis")
+                .doesNotContain("  1  ", "  7  ");
+        String acquire = EmqRun.run(Map.of(), "lock", "acquire", "-h").out();
+        assertThat(acquire).contains("  1  the lock is held").doesNotContain("  5  ", "  6  ", "  7  ");
+        String stats = EmqRun.run(Map.of(), "queue", "stats", "-h").out();
+        assertThat(stats).doesNotContain("  1  ", "  5  ", "  6  ", "  7  ");
+    }
+
+    @Test
     void aTokenThatMerelyStartsWithDashHIsStillAValueAndALoneDashHGoesAfterDoubleDash() {
         REDIS.raw().call("SET", "emq:lock:{orders}:lock", "-h3kQ", "PX", "30000");
         assertThat(EmqRun.at(REDIS.url(), "lock", "renew", "orders", "-h3kQ", "--ttl", "60000").out())

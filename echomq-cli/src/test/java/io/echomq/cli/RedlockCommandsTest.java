@@ -80,14 +80,14 @@ class RedlockCommandsTest {
                 .isEqualTo(new EmqRun(0, "RENEWED\n", ""));
         assertThat((Long) RAW.get(2).call("PTTL", LOCK)).isGreaterThan(30_000L);
         assertThat(emq("lock", "release", "orders", "someone-else", "--redlock", masters))
-                .isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
+                .isEqualTo(new EmqRun(ExitCodes.NOT_OWNER, "NOT_OWNER\n", ""));
         assertThat(emq("lock", "release", "orders", token, "--redlock", masters))
                 .isEqualTo(new EmqRun(0, "RELEASED\n", ""));
         assertThat(onEach(LOCK)).containsExactly(null, null, null);
         assertThat(emq("lock", "release", "orders", token, "--redlock", masters))
-                .isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+                .isEqualTo(new EmqRun(ExitCodes.EXPIRED, "EXPIRED\n", ""));
         assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000", "--redlock", masters))
-                .isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+                .isEqualTo(new EmqRun(ExitCodes.EXPIRED, "EXPIRED\n", ""));
         acquire("orders", 2);
     }
 
