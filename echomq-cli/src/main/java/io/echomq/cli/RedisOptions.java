@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.RedisCommandException;
 import io.echomq.RedisUrl;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
@@ -54,14 +55,22 @@ final class RedisOptions {
      *
      * @throws IllegalArgumentException if the URL is malformed, or {@code --redis-ca} is unreadable or
      *     given with a URL that is not rediss://
-     * @throws io.echomq.RedisCommandException if the server cannot be reached
+     * @throws ConnectErrors.Explained if the server cannot be reached for a cause the user can fix
+     *     (no server, a password needed or wrong, a plaintext server behind rediss://)
+     * @throws io.echomq.RedisCommandException if the server cannot be reached for another cause
      */
     LockClient connect() {
-        LockClient.Builder b = LockClient.builder().redisUrl(effectiveUrl());
+        String url = effectiveUrl();
+        LockClient.Builder b = LockClient.builder().redisUrl(url);
         if (trustedCertificates != null) {
             b.trustedCertificates(trustedCertificates);
         }
-        return b.build();
+        TlsProbe.check(url);
+        try {
+            return b.build();
+        } catch (RedisCommandException e) {
+            throw ConnectErrors.explain(url, e);
+        }
     }
 
     /**
@@ -69,14 +78,22 @@ final class RedisOptions {
      *
      * @throws IllegalArgumentException if the URL is malformed, or {@code --redis-ca} is unreadable or
      *     given with a URL that is not rediss://
-     * @throws io.echomq.RedisCommandException if the server cannot be reached
+     * @throws ConnectErrors.Explained if the server cannot be reached for a cause the user can fix
+     *     (no server, a password needed or wrong, a plaintext server behind rediss://)
+     * @throws io.echomq.RedisCommandException if the server cannot be reached for another cause
      */
     QueueClient connectQueue() {
-        QueueClient.Builder b = QueueClient.builder().redisUrl(effectiveUrl());
+        String url = effectiveUrl();
+        QueueClient.Builder b = QueueClient.builder().redisUrl(url);
         if (trustedCertificates != null) {
             b.trustedCertificates(trustedCertificates);
         }
-        return b.build();
+        TlsProbe.check(url);
+        try {
+            return b.build();
+        } catch (RedisCommandException e) {
+            throw ConnectErrors.explain(url, e);
+        }
     }
 
     /**
