@@ -89,9 +89,10 @@ final class QueueCommands {
         Integer partitions;
 
         @Option(names = "--partitions", paramLabel = "<k>",
-                description = "The queue is sharded into k partitions (1.." + ShardedQueue.MAX_PARTITIONS + "), "
-                    + "named <queue>#0..#k-1; job ids are then <partition>-<id>. Enqueue spreads over k; the "
-                    + "other commands span every partition any client declared.")
+                description = "Shard a new queue into k partitions (1.." + ShardedQueue.MAX_PARTITIONS + "), "
+                    + "named <queue>#0..#k-1; job ids are then <partition>-<id>. Not needed afterwards: every "
+                    + "command reads the count stored with the queue, and a k that differs from it is refused "
+                    + "(exit code 2).")
         void partitions(int k) {
             partitions = (int) inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
         }
@@ -114,9 +115,9 @@ final class QueueCommands {
             }
         }
 
-        /** @return the queue, sharded when {@code --partitions} was given (declaring its count) */
+        /** @return the queue as stored, see {@link QueueCommands#openAsStored} */
         QueueOperations open(QueueClient client) {
-            return partitions == null ? client.queue(queue) : client.shardedQueue(queue, partitions);
+            return openAsStored(spec, client, queue, partitions);
         }
 
         PrintWriter out() {
@@ -155,7 +156,7 @@ final class QueueCommands {
                     + "same job.")
         String key;
         @Option(names = "--partition-key", paramLabel = "<key>",
-                description = "With --partitions: the partition is crc32(key) mod k, so that jobs sharing a key "
+                description = "For a sharded queue: the partition is crc32(key) mod k, so that jobs sharing a key "
                     + "are claimed in enqueue order. Without it, --key chooses the partition, else round-robin.")
         String partitionKey;
         @Option(names = "--key-window", paramLabel = "<ms>",
@@ -169,9 +170,6 @@ final class QueueCommands {
         public Integer call() {
             checkQueue(spec, queue);
             if (partitionKey != null) {
-                if (partitions == null) {
-                    throw new ParameterException(spec.commandLine(), "--partition-key needs --partitions");
-                }
                 checkId(spec, partitionKey, "--partition-key");
             }
             EnqueueOptions options = options();
@@ -182,8 +180,15 @@ final class QueueCommands {
             }
             EnqueueResult result;
             try (QueueClient client = connect()) {
-                result = partitionKey == null ? open(client).enqueue(body, options)
-                        : client.shardedQueue(queue, partitions).enqueue(partitionKey, body, options);
+                QueueOperations q = open(client);
+                if (partitionKey == null) {
+                    result = q.enqueue(body, options);
+                } else if (q instanceof ShardedQueue sharded) {
+                    result = sharded.enqueue(partitionKey, body, options);
+                } else {
+                    throw new ParameterException(spec.commandLine(), "--partition-key needs a sharded queue, and "
+                            + queue + " is not sharded; give --partitions <k> to shard a new queue");
+                }
             }
             out().println(result.id());
             if (!result.created()) {
@@ -530,6 +535,28 @@ final class QueueCommands {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for " + label + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Opens a queue as it is stored, so that forgetting {@code --partitions} never hides the jobs
+     * of a sharded queue: without it, the count stored with the queue decides; with it, a new
+     * queue is sharded into that many partitions, and a count that differs from the stored one is
+     * refused rather than guessed at.
+     *
+     * @param partitions the {@code --partitions} value, or null when not given
+     * @throws ParameterException if {@code partitions} differs from the stored count
+     */
+    static QueueOperations openAsStored(CommandSpec spec, QueueClient client, String queue, Integer partitions) {
+        if (partitions == null) {
+            return client.open(queue);
+        }
+        int stored = client.storedPartitions(queue);
+        if (stored != 0 && stored != partitions) {
+            throw new ParameterException(spec.commandLine(), "--partitions " + partitions + " does not match queue "
+                    + queue + ", which is stored as sharded into " + stored + " partitions; leave --partitions out "
+                    + "and the stored count is used");
+        }
+        return client.shardedQueue(queue, partitions);
     }
 
     /**

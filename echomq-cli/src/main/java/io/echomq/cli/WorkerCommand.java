@@ -116,9 +116,9 @@ final class WorkerCommand implements Callable<Integer> {
     Integer partitions;
 
     @Option(names = "--partitions", paramLabel = "<k>",
-            description = "The queue is sharded (see emq queue --help): claim from all its partitions, starting one "
-                + "partition further on each claim round so that none starves. EMQ_JOB_ID is then "
-                + "<partition>-<id>.")
+            description = "Not needed: a sharded queue is found by the count stored with it (see emq queue "
+                + "--help), and a k that differs from it is refused. The worker claims from all partitions, "
+                + "starting one further on each claim round so that none starves; EMQ_JOB_ID is <partition>-<id>.")
     void partitions(int k) {
         partitions = (int) QueueCommands.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
     }
@@ -168,14 +168,8 @@ final class WorkerCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             QueueOperations q;
             Worker.Builder builder;
-            if (partitions == null) {
-                q = client.queue(queue);
-                builder = client.worker(queue, shell);
-            } else {
-                ShardedQueue sharded = client.shardedQueue(queue, partitions);
-                q = sharded;
-                builder = client.worker(sharded, shell);
-            }
+            q = QueueCommands.openAsStored(spec, client, queue, partitions);
+            builder = q instanceof ShardedQueue sharded ? client.worker(sharded, shell) : client.worker(queue, shell);
             Worker worker = builder
                     .concurrency(n)
                     .lease(Duration.ofMillis(lease))

@@ -322,7 +322,7 @@ class WorkerCommandTest extends QueueCliTestBase {
 
         assertThat(run.code()).isEqualTo(3);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).startsWith("emq worker: Redis CONNECT redis://127.0.0.1:" + port).hasLineCount(1);
+        assertThat(run.err()).startsWith("emq worker: cannot connect to 127.0.0.1:" + port).hasLineCount(1);
     }
 
     @Test
