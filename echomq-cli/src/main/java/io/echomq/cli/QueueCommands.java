@@ -133,13 +133,24 @@ final class QueueCommands {
     @Command(name = "enqueue",
             description = {"Enqueues one job and prints its id.",
                 "<payload> - reads the payload from stdin (all of it, as bytes). A payload that starts with "
-                    + "'--' goes after a lone '--'.",
+                    + "'--' goes after a lone '--'. A payload is 1.." + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES
+                    + " bytes (1 MiB); an empty one, as \"$(cat missing.json)\" gives, is refused (exit code 2) "
+                    + "unless --allow-empty is given.",
+                "With --lines, enqueues one job per line of stdin (the line without its line break), sent in "
+                    + "bulks of " + LineEnqueue.BATCH + ", and prints one id per line; a progress line goes to "
+                    + "stderr every " + LineEnqueue.PROGRESS_EVERY + " jobs.",
                 "With --key, a second enqueue inside the key's window adds nothing: it prints the first job's "
                     + "id and a note ('existing job') on stderr, with exit code 0."})
     static final class Enqueue extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<payload>", parameterConsumer = DashValue.class,
-                description = "The job's payload as text, or - for stdin.")
+        @Parameters(index = "1", arity = "0..1", paramLabel = "<payload>", parameterConsumer = DashValue.class,
+                description = "The job's payload as text, or - for stdin; none with --lines.")
         String payload;
+        @Option(names = "--lines",
+                description = "Read stdin and enqueue one job per line; prints one id per line.")
+        boolean lines;
+        @Option(names = "--allow-empty",
+                description = "Accept an empty payload (refused by default: it is usually a mistake).")
+        boolean allowEmpty;
         @Option(names = "--delay", paramLabel = "<ms>", defaultValue = "0",
                 description = "Due this many ms after enqueue, on the server's clock. Default: ${DEFAULT-VALUE}.")
         long delayMs;
@@ -173,21 +184,30 @@ final class QueueCommands {
                 checkId(spec, partitionKey, "--partition-key");
             }
             EnqueueOptions options = options();
+            if (lines) {
+                return enqueueLines(options);
+            }
+            if (payload == null) {
+                throw new ParameterException(spec.commandLine(), "Missing required parameter: '<payload>' "
+                        + "(or --lines to read one job per line of stdin)");
+            }
             byte[] body = "-".equals(payload) ? readStdin() : payload.getBytes(StandardCharsets.UTF_8);
             if (body.length > QueueClient.DEFAULT_MAX_PAYLOAD_BYTES) {
                 throw new ParameterException(spec.commandLine(), "<payload> is over the limit of "
                         + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + " bytes");
+            }
+            if (body.length == 0 && !allowEmpty) {
+                throw new ParameterException(spec.commandLine(), "<payload> is empty"
+                        + ("-".equals(payload) ? " (nothing on stdin)" : "") + "; give --allow-empty to enqueue "
+                        + "an empty payload");
             }
             EnqueueResult result;
             try (QueueClient client = connect()) {
                 QueueOperations q = open(client);
                 if (partitionKey == null) {
                     result = q.enqueue(body, options);
-                } else if (q instanceof ShardedQueue sharded) {
-                    result = sharded.enqueue(partitionKey, body, options);
                 } else {
-                    throw new ParameterException(spec.commandLine(), "--partition-key needs a sharded queue, and "
-                            + queue + " is not sharded; give --partitions <k> to shard a new queue");
+                    result = sharded(q).enqueue(partitionKey, body, options);
                 }
             }
             out().println(result.id());
@@ -196,6 +216,35 @@ final class QueueCommands {
                         + "' (its window still runs); nothing was added");
             }
             return ExitCodes.OK;
+        }
+
+        private int enqueueLines(EnqueueOptions options) {
+            if (payload != null && !"-".equals(payload)) {
+                throw new ParameterException(spec.commandLine(), "--lines reads the payloads from stdin; "
+                        + "give no <payload> (or -)");
+            }
+            if (key != null) {
+                throw new ParameterException(spec.commandLine(), "--key names one job; it cannot be combined "
+                        + "with --lines, where each line is a job");
+            }
+            try (QueueClient client = connect()) {
+                QueueOperations q = open(client);
+                if (partitionKey != null) {
+                    sharded(q);
+                }
+                new LineEnqueue(spec, q, partitionKey, options, allowEmpty, QueueClient.DEFAULT_MAX_PAYLOAD_BYTES)
+                        .run(stdin);
+            }
+            return ExitCodes.OK;
+        }
+
+        /** @return q as a sharded queue, for --partition-key */
+        private ShardedQueue sharded(QueueOperations q) {
+            if (q instanceof ShardedQueue sharded) {
+                return sharded;
+            }
+            throw new ParameterException(spec.commandLine(), "--partition-key needs a sharded queue, and "
+                    + queue + " is not sharded; give --partitions <k> to shard a new queue");
         }
 
         private EnqueueOptions options() {

@@ -356,7 +356,8 @@ class QueueCommandsTest extends QueueCliTestBase {
                         "emq queue enqueue: Invalid value for option '--key-window': 0 is outside 1..31536000000 "
                                 + "milliseconds (see 'emq queue enqueue --help')"),
                 Arguments.of(new String[] {"queue", "enqueue", "q"},
-                        "emq queue enqueue: Missing required parameter: '<payload>' (see 'emq queue enqueue --help')"),
+                        "emq queue enqueue: Missing required parameter: '<payload>' (or --lines to read one job "
+                                + "per line of stdin) (see 'emq queue enqueue --help')"),
                 Arguments.of(new String[] {"queue", "enqueue", "q", "x", "--bogus"},
                         "emq queue enqueue: Unknown option: '--bogus' (see 'emq queue enqueue --help')"),
                 Arguments.of(new String[] {"queue", "stats", "q", "--limit", "3"},
