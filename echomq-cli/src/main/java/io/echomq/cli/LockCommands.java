@@ -63,8 +63,8 @@ final class LockCommands {
                     + "or repeat the option. The lock is granted only by a majority (N/2+1) of them."})
         List<String> redlock;
         @Option(names = "--master-timeout", paramLabel = "<ms>", defaultValue = "1000",
-                description = "With --redlock: how long one command may take on one master, in milliseconds "
-                    + "(default ${DEFAULT-VALUE}). Keep it well under --ttl: a master that hangs costs this much "
+                description = "With --redlock only: how long one command may take on one master, 1..60000 "
+                    + "milliseconds. Default: ${DEFAULT-VALUE}. Keep it well under --ttl: a master that hangs costs this much "
                     + "of the lease's validity.")
         long masterTimeoutMillis;
         @Parameters(index = "0", paramLabel = "<resource>", parameterConsumer = DashValue.class,
@@ -75,14 +75,19 @@ final class LockCommands {
          * Connects the lock client every subcommand works on: Redlock over the {@code --redlock}
          * masters when they are given, else the one {@code --redis} server.
          *
-         * @throws ParameterException if {@code --redis} was given with {@code --redlock}, or
-         *     {@code --master-timeout} is outside 1..60000 ms
+         * @throws ParameterException if {@code --redis} was given with {@code --redlock},
+         *     {@code --master-timeout} without it, or {@code --master-timeout} is outside 1..60000 ms
          * @throws IllegalArgumentException if the URL (or the list of masters) is malformed
          * @throws io.echomq.RedisCommandException if the server, or a quorum of masters, cannot be
          *     reached
          */
         Locks connect() {
             if (redlock == null) {
+                if (spec.commandLine().getParseResult().hasMatchedOption("--master-timeout")) {
+                    throw new ParameterException(spec.commandLine(), "--master-timeout needs --redlock: with one "
+                        + "--redis server, commands time out after " + LockClient.DEFAULT_COMMAND_TIMEOUT.toMillis()
+                        + " ms");
+                }
                 return redis.connect();
             }
             if (spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
@@ -93,8 +98,14 @@ final class LockCommands {
                 throw new ParameterException(spec.commandLine(), "Invalid value for option '--master-timeout': "
                         + masterTimeoutMillis + " is not a timeout; give 1..60000 milliseconds");
             }
-            return RedlockClient.builder().redisUrls(redlock)
-                    .masterTimeout(Duration.ofMillis(masterTimeoutMillis)).build();
+            try {
+                return RedlockClient.builder().redisUrls(redlock)
+                        .masterTimeout(Duration.ofMillis(masterTimeoutMillis)).build();
+            } catch (IllegalArgumentException e) {
+                // the core speaks of its Java API; the shell user gave --redlock
+                throw new IllegalArgumentException(String.valueOf(e.getMessage())
+                        .replace("redisUrls", "--redlock").replace("use LockClient", "use --redis"), e);
+            }
         }
     }
 
@@ -104,10 +115,12 @@ final class LockCommands {
                 "Prints nil (exit code 1) when someone else holds it. The lock is not released when the "
                     + "command exits: it lives until its ttl runs out, or until released with its token."})
     static final class Acquire extends Subcommand {
-        @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "Lease ttl in milliseconds.")
+        @Option(names = "--ttl", required = true, paramLabel = "<ms>",
+                description = "Lease ttl, 1..86400000 milliseconds (one day). Required.")
         long ttlMillis;
         @Option(names = "--wait", paramLabel = "<ms>",
-                description = "Wait up to this long for the holder to release it or for its ttl to run out.")
+                description = "Wait up to this many milliseconds (0 or more) for the holder to release it or for "
+                    + "its ttl to run out. Default: no wait, nil at once.")
         Long waitMillis;
         @Option(names = "--plain",
                 description = "Plain SET <lock> <token> NX PX <ttl>, without a fence (prints fence=none).")
@@ -180,7 +193,8 @@ final class LockCommands {
         @Parameters(index = "1", paramLabel = "<token>", parameterConsumer = DashValue.class,
                 description = "The token printed by acquire (it may start with '-').")
         String token;
-        @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "New ttl in milliseconds.")
+        @Option(names = "--ttl", required = true, paramLabel = "<ms>",
+                description = "New ttl, 1..86400000 milliseconds (one day). Required.")
         long ttlMillis;
 
         @Override

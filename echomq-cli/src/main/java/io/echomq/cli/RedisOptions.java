@@ -63,7 +63,11 @@ final class RedisOptions {
         String url = effectiveUrl();
         LockClient.Builder b = LockClient.builder().redisUrl(url);
         if (trustedCertificates != null) {
-            b.trustedCertificates(trustedCertificates);
+            try {
+                b.trustedCertificates(trustedCertificates);
+            } catch (IllegalArgumentException e) {
+                throw asOption(e);
+            }
         }
         TlsProbe.check(url);
         try {
@@ -86,7 +90,11 @@ final class RedisOptions {
         String url = effectiveUrl();
         QueueClient.Builder b = QueueClient.builder().redisUrl(url);
         if (trustedCertificates != null) {
-            b.trustedCertificates(trustedCertificates);
+            try {
+                b.trustedCertificates(trustedCertificates);
+            } catch (IllegalArgumentException e) {
+                throw asOption(e);
+            }
         }
         TlsProbe.check(url);
         try {
@@ -94,6 +102,12 @@ final class RedisOptions {
         } catch (RedisCommandException e) {
             throw ConnectErrors.explain(url, e);
         }
+    }
+
+    /** @return the builder's complaint about the CA file, naming the option the user gave */
+    private static IllegalArgumentException asOption(IllegalArgumentException e) {
+        String message = String.valueOf(e.getMessage()).replaceFirst("^trustedCertificates(\\(\\))?:?\\s*", "");
+        return new IllegalArgumentException("--redis-ca: " + message, e);
     }
 
     /**

@@ -178,7 +178,7 @@ final class WorkerCommand implements Callable<Integer> {
                     .start();
             try {
                 err.println(who + ": concurrency " + n + ", lease " + lease + " ms, server "
-                        + client.serverDescription());
+                        + describeServer(client.serverDescription()));
                 err.flush();
                 run(worker, q, who, err);
             } finally {
@@ -239,6 +239,15 @@ final class WorkerCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * @return the server's description with its SPUBLISH note in words: whether the server has
+     *     sharded pub/sub (Redis 7 and later), which wake-ups use on a cluster; without it they use PUBLISH
+     */
+    static String describeServer(String description) {
+        return description.replace("SPUBLISH: yes", "sharded pub/sub (SPUBLISH): yes")
+                .replace("SPUBLISH: no", "sharded pub/sub (SPUBLISH, Redis 7+): no, wake-ups use PUBLISH");
     }
 
     /** @return {@code completed=N retrying=N dead=N lost=N running=N} */

@@ -150,8 +150,8 @@ class RedlockCommandsTest {
         String b = SERVERS.get(1).url();
         EmqRun two = emq("lock", "acquire", "orders", "--ttl", "30000", "--redlock", a + "," + b);
         assertThat(two.code()).isEqualTo(2);
-        assertThat(two.err()).isEqualTo("emq lock acquire: redisUrls names 2 masters; Redlock needs an odd number "
-                + "of at least 3 (with fewer, one failure stops it; for one server use LockClient)\n");
+        assertThat(two.err()).isEqualTo("emq lock acquire: --redlock names 2 masters; Redlock needs an odd number "
+                + "of at least 3 (with fewer, one failure stops it; for one server use --redis)\n");
 
         EmqRun repeated = emq("lock", "inspect", "orders", "--redlock", a + "," + b + "," + a);
         assertThat(repeated.code()).isEqualTo(2);
