@@ -68,7 +68,8 @@ final class LockCommands {
                     + "of the lease's validity.")
         long masterTimeoutMillis;
         @Parameters(index = "0", paramLabel = "<resource>", parameterConsumer = DashValue.class,
-                description = "The lock's name.")
+                description = "The lock's name: 1..1024 bytes of UTF-8 without '{' or '}'. Unlike a queue's name, "
+                    + "it may hold spaces and any other character.")
         String resource;
 
         /**

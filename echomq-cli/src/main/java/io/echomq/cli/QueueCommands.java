@@ -83,7 +83,8 @@ final class QueueCommands {
         @Mixin
         RedisOptions redis;
         @Parameters(index = "0", paramLabel = "<queue>", parameterConsumer = DashValue.class,
-                description = "The queue's name: 1..256 bytes without '{', '}', whitespace or control characters.")
+                description = "The queue's name: 1..256 bytes of UTF-8 without '{', '}', whitespace or control "
+                    + "characters, not ending in #<digits> (that names a partition of a sharded queue).")
         String queue;
         /** The partition count of a sharded queue, or null for a plain queue. */
         Integer partitions;

@@ -26,7 +26,9 @@ final class RedisOptions {
     static final String DEFAULT_URL = "redis://127.0.0.1:6379";
 
     @Option(names = "--redis", paramLabel = "URL", defaultValue = DEFAULT_URL,
-            description = "Redis server, redis://[user:password@]host[:port][/db] or rediss://… (TLS). "
+            description = "Redis server: redis://[user:password@]host[:port][/db], rediss://… (TLS), "
+                + "redis-socket:///path/to/socket, or for a Redis Cluster redis-cluster://host:port[,host:port…] "
+                + "or rediss-cluster://… (TLS). "
                 + "Default: $" + ENV + " if set, else " + DEFAULT_URL + " (now: ${DEFAULT-VALUE}).")
     String url;
 

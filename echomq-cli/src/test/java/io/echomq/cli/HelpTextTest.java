@@ -29,6 +29,14 @@ class HelpTextTest {
     }
 
     @Test
+    void everyUrlSchemeIsListedWithRedis() {
+        String help = help("queue", "stats").replace(" ", "");   // the help wraps a long URL anywhere
+        for (String scheme : io.echomq.RedisUrl.SCHEMES) {
+            assertThat(help).contains(scheme);
+        }
+    }
+
+    @Test
     void benchIsListedAtTheTop() {
         assertThat(help()).contains("bench Measures EchoMQ against its peers");
     }
