@@ -61,12 +61,15 @@ final class ExitCodes {
         "  7  worker --exit-when-idle: the queue drained, but a job went dead",
     };
 
-    /** Each command's own codes, besides the common 2, 3 and 4, keyed by its name under emq. */
+    /** A group of commands never connects: without a subcommand it can only print help or refuse. */
+    private static final String PARENT_BAD_INPUT = "  2  no subcommand, or an unknown one";
+
+        /** Each command's own codes, besides the common 2, 3 and 4, keyed by its name under emq. */
     private static final Map<String, String[]> BY_COMMAND = new LinkedHashMap<>();
 
     static {
         String help = "  0  the help was printed";
-        BY_COMMAND.put("lock", new String[] {help});
+        BY_COMMAND.put("lock", new String[] {help, PARENT_BAD_INPUT});
         BY_COMMAND.put("lock acquire", new String[] {
             "  0  acquired: OK token=<token> fence=<n> was printed",
             "  1  the lock is held: nil was printed (also when --wait ran out)"});
@@ -76,7 +79,7 @@ final class ExitCodes {
         BY_COMMAND.put("lock release", join(new String[] {"  0  RELEASED"}, gone));
         BY_COMMAND.put("lock renew", join(new String[] {"  0  RENEWED"}, gone));
         BY_COMMAND.put("lock inspect", new String[] {"  0  held … or free … was printed"});
-        BY_COMMAND.put("queue", new String[] {help});
+        BY_COMMAND.put("queue", new String[] {help, PARENT_BAD_INPUT});
         BY_COMMAND.put("queue enqueue", new String[] {"  0  the job's id was printed (a new or an existing job)"});
         BY_COMMAND.put("queue stats", new String[] {"  0  the counts were printed"});
         BY_COMMAND.put("queue reap", new String[] {"  0  the counts were printed"});
@@ -109,7 +112,7 @@ final class ExitCodes {
         if (own == null) {
             throw new IllegalStateException("no exit codes listed for 'emq " + command + "'");
         }
-        return merge(own);
+        return List.of(own).contains(PARENT_BAD_INPUT) ? own.clone() : merge(own);
     }
 
     /** @return own lines and the common 2, 3 and 4, in code order; a command's own 3 replaces the common one */

@@ -101,6 +101,10 @@ class HelpEverywhereTest {
                 .doesNotContain("  1  ", "  7  ");
         String acquire = EmqRun.run(Map.of(), "lock", "acquire", "-h").out();
         assertThat(acquire).contains("  1  the lock is held").doesNotContain("  5  ", "  6  ", "  7  ");
+        String group = EmqRun.run(Map.of(), "lock", "-h").out();
+        assertThat(group).contains("  0  the help was printed", "  2  no subcommand").doesNotContain("  3  ");
+        EmqRun bare = EmqRun.run(Map.of(), "lock");
+        assertThat(bare.code()).isEqualTo(ExitCodes.BAD_INPUT);
         String stats = EmqRun.run(Map.of(), "queue", "stats", "-h").out();
         assertThat(stats).doesNotContain("  1  ", "  5  ", "  6  ", "  7  ");
     }
