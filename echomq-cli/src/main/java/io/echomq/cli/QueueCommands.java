@@ -135,7 +135,7 @@ final class QueueCommands {
             description = {"Enqueues one job and prints its id.",
                 "<payload> - reads the payload from stdin (all of it, as bytes). A payload that starts with "
                     + "'--' goes after a lone '--'. A payload is 1.." + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES
-                    + " bytes (1 MiB); an empty one, as \"$(cat missing.json)\" gives, is refused (exit code 2) "
+                    + " bytes (1 MiB; --max-payload raises it); an empty one, as \"$(cat missing.json)\" gives, is refused (exit code 2) "
                     + "unless --allow-empty is given.",
                 "With --lines, enqueues one job per line of stdin (the line without its line break), sent in "
                     + "bulks of " + LineEnqueue.BATCH + ", and prints one id per line; a progress line goes to "
@@ -149,6 +149,11 @@ final class QueueCommands {
         @Option(names = "--lines",
                 description = "Read stdin and enqueue one job per line; prints one id per line.")
         boolean lines;
+        @Option(names = "--max-payload", paramLabel = "<bytes>",
+                defaultValue = "" + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES,
+                description = "The longest payload accepted, 1.." + QueueClient.MAX_PAYLOAD_LIMIT + " bytes (64 MiB). "
+                    + "Default: ${DEFAULT-VALUE} (1 MiB).")
+        int maxPayloadBytes;
         @Option(names = "--allow-empty",
                 description = "Accept an empty payload (refused by default: it is usually a mistake).")
         boolean allowEmpty;
@@ -175,6 +180,12 @@ final class QueueCommands {
                 description = "How long --key is remembered. Default: " + DEFAULT_KEY_WINDOW_MS + " (one day).")
         Long keyWindowMs;
 
+        /** Connects with the payload limit of {@code --max-payload}. */
+        @Override
+        QueueClient connect() {
+            return redis.connectQueue(maxPayloadBytes);
+        }
+
         /** Where {@code -} reads the payload from; tests replace it. */
         InputStream stdin = System.in;
 
@@ -185,6 +196,7 @@ final class QueueCommands {
                 checkId(spec, partitionKey, "--partition-key");
             }
             EnqueueOptions options = options();
+            inRange(spec, "--max-payload", maxPayloadBytes, 1, QueueClient.MAX_PAYLOAD_LIMIT, " bytes");
             if (lines) {
                 return enqueueLines(options);
             }
@@ -193,9 +205,10 @@ final class QueueCommands {
                         + "(or --lines to read one job per line of stdin)");
             }
             byte[] body = "-".equals(payload) ? readStdin() : payload.getBytes(StandardCharsets.UTF_8);
-            if (body.length > QueueClient.DEFAULT_MAX_PAYLOAD_BYTES) {
+            if (body.length > maxPayloadBytes) {
                 throw new ParameterException(spec.commandLine(), "<payload> is over the limit of "
-                        + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + " bytes");
+                        + maxPayloadBytes + " bytes (--max-payload raises it, up to " + QueueClient.MAX_PAYLOAD_LIMIT
+                        + ")");
             }
             if (body.length == 0 && !allowEmpty) {
                 throw new ParameterException(spec.commandLine(), "<payload> is empty"
@@ -233,7 +246,7 @@ final class QueueCommands {
                 if (partitionKey != null) {
                     sharded(q);
                 }
-                new LineEnqueue(spec, q, partitionKey, options, allowEmpty, QueueClient.DEFAULT_MAX_PAYLOAD_BYTES)
+                new LineEnqueue(spec, q, partitionKey, options, allowEmpty, maxPayloadBytes)
                         .run(stdin);
             }
             return ExitCodes.OK;
@@ -272,7 +285,7 @@ final class QueueCommands {
         /** Reads all of stdin, but no more than one byte past the payload limit. */
         private byte[] readStdin() {
             try {
-                return stdin.readNBytes(QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + 1);
+                return stdin.readNBytes(maxPayloadBytes + 1);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the payload from stdin", e);
             }

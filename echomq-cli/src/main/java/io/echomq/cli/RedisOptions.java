@@ -89,8 +89,17 @@ final class RedisOptions {
      * @throws io.echomq.RedisCommandException if the server cannot be reached for another cause
      */
     QueueClient connectQueue() {
+        return connectQueue(QueueClient.DEFAULT_MAX_PAYLOAD_BYTES);
+    }
+
+    /**
+     * As {@link #connectQueue()}, accepting payloads of up to {@code maxPayloadBytes}.
+     *
+     * @param maxPayloadBytes 1..{@link QueueClient#MAX_PAYLOAD_LIMIT}
+     */
+    QueueClient connectQueue(int maxPayloadBytes) {
         String url = effectiveUrl();
-        QueueClient.Builder b = QueueClient.builder().redisUrl(url);
+        QueueClient.Builder b = QueueClient.builder().redisUrl(url).maxPayloadBytes(maxPayloadBytes);
         if (trustedCertificates != null) {
             try {
                 b.trustedCertificates(trustedCertificates);

@@ -46,6 +46,22 @@ class EnqueueInputTest extends QueueCliTestBase {
     }
 
     @Test
+    void maxPayloadRaisesTheLimitUpToTheClients() {
+        String big = "x".repeat(io.echomq.queue.QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + 1);
+        EmqRun refused = withStdin(big, "queue", "enqueue", "q", "-");
+        assertThat(refused.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(refused.err()).contains("over the limit of 1048576 bytes", "--max-payload");
+
+        EmqRun raised = withStdin(big, "queue", "enqueue", "q", "-", "--max-payload", "2000000");
+        assertThat(raised).isEqualTo(new EmqRun(0, "1\n", ""));
+        assertThat(client.queue("q").inspect("1").orElseThrow().field("payload")).hasSize(big.length());
+
+        EmqRun tooHigh = emq("queue", "enqueue", "q", "x", "--max-payload", "67108865");
+        assertThat(tooHigh.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(tooHigh.err()).contains("1..67108864");
+    }
+
+    @Test
     void tenThousandLinesBecomeTenThousandJobsInOrder() {
         int n = 10_000;
         String input = IntStream.range(0, n).mapToObj(i -> "{\"n\":" + i + "}").collect(Collectors.joining("\n"));

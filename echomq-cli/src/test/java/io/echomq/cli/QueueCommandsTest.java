@@ -101,7 +101,8 @@ class QueueCommandsTest extends QueueCliTestBase {
 
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("emq queue enqueue: <payload> is over the limit of "
-                + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + " bytes (see 'emq queue enqueue --help')\n");
+                + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + " bytes (--max-payload raises it, up to "
+                + QueueClient.MAX_PAYLOAD_LIMIT + ") (see 'emq queue enqueue --help')\n");
         assertThat(REDIS.raw().call("EXISTS", "emq:{q}:seq")).isEqualTo(0L);
     }
 
