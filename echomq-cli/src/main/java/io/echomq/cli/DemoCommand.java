@@ -14,12 +14,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code emq demo [--redis URL]}: replays the seed's six scenarios ({@link DemoScenarios}) on a
- * real server, the embedded one unless {@code --redis} names another, and exits 0 only if every
- * act behaved as the seed says.
+ * {@code emq demo [--redis URL]}: replays the six classic locking failure scenarios
+ * ({@link DemoScenarios}) on a real server, the embedded one unless {@code --redis} names
+ * another, and exits 0 only if every act behaved as expected.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Replays the seed's locking scenarios on a real Redis; each act is judged PASS or FAIL.",
+        description = {"Replays the classic distributed-locking failure scenarios on a real Redis; each act is judged "
+                + "PASS or FAIL.",
             "Acts: 1 four workers race, one wins; 2 SETNX then EXPIRE with a crash in the gap; 3 a blind DEL "
                 + "after expiry; 4 PX without NX; 5 a stale holder's fenced write; 6 the claim lease: 1,000 jobs, "
                 + "four workers, one killed mid-job.",
@@ -41,7 +42,7 @@ final class DemoCommand implements Callable<Integer> {
             LockClient.builder().redisUrl(redisUrl); // a malformed URL fails here, before anything runs
         }
         DemoConsole console = new DemoConsole(spec.commandLine().getOut());
-        console.line("emq demo: distributed locking, R2.02.1 — the seed's scenarios on a real server");
+        console.line("emq demo: distributed locking — the classic failure scenarios on a real server");
         if (redisUrl != null) {
             return run(console, redisUrl, RedisUrl.redact(redisUrl));
         }
@@ -56,7 +57,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private int run(DemoConsole console, String url, String shownUrl) throws InterruptedException {
         try (LockClient locks = LockClient.builder().redisUrl(url).namespace(DemoScenarios.NAMESPACE).build()) {
-            console.line("Server: " + locks.serverDescription() + " at " + shownUrl);
+            console.line("Server: " + WorkerCommand.describeServer(locks.serverDescription()) + " at " + shownUrl);
             console.line("Keys: lock keys " + DemoScenarios.NAMESPACE + "{<resource>}:lock and :fence, raw keys "
                     + DemoScenarios.NAMESPACE + "…, queue keys " + ClaimLeaseAct.PREFIX + "…");
             List<DemoScenarios.ActResult> results;

@@ -27,7 +27,7 @@ final class DemoConsole {
     void act(int number, String title, String seedSays) {
         out.println();
         out.println("Act " + number + " · " + title);
-        out.println("  seed: " + seedSays);
+        out.println("  expected: " + seedSays);
         out.flush();
     }
 
@@ -64,8 +64,8 @@ final class DemoConsole {
             all &= r.passed();
         }
         long failed = results.stream().filter(r -> !r.passed()).count();
-        out.println(all ? "All " + results.size() + " acts behaved as the seed says."
-                : failed + " of " + results.size() + " acts did NOT behave as the seed says.");
+        out.println(all ? "All " + results.size() + " acts behaved as expected."
+                : failed + " of " + results.size() + " acts did NOT behave as expected.");
         out.flush();
         return all;
     }

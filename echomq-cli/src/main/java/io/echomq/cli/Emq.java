@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code emq} command: lock and queue administration, a shell-command worker, an embedded Redis
- * server and the demo that replays the seed's locking scenarios.
+ * server and the demo that replays the classic distributed-locking failure scenarios.
  *
  * <pre>
  * emq lock acquire orders --ttl 30000      # OK token=… fence=1764604800123456
@@ -28,7 +28,9 @@ import picocli.CommandLine.Command;
 @Command(name = "emq",
         mixinStandardHelpOptions = true,
         versionProvider = Emq.Version.class,
-        description = "EchoMQ: leases, fenced locks and a claim-lease job queue on Redis or Valkey.",
+        description = {"EchoMQ: leases, fenced locks and a claim-lease job queue on Redis or Valkey.",
+            "Also, run by ./emq from a source tree: bench  Measures EchoMQ against its peers "
+                + "(./emq bench locks|queue|scaling; ./emq bench locks --help)."},
         subcommands = {LockCommands.class, QueueCommands.class, WorkerCommand.class, ServerCommand.class,
             DemoCommand.class})
 public final class Emq {
@@ -87,9 +89,10 @@ public final class Emq {
     }
 
     private static void addFooter(CommandLine cli) {
+        String path = cli.getCommandSpec().qualifiedName(" ").replaceFirst("^emq ?", "");
         cli.getCommandSpec().usageMessage()
                 .footerHeading(ExitCodes.FOOTER_HEADING)
-                .footer(ExitCodes.FOOTER);
+                .footer(ExitCodes.footer(path));
         cli.getSubcommands().values().forEach(Emq::addFooter);
     }
 

@@ -1,10 +1,20 @@
 package io.echomq.cli;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * The exit codes of every {@code emq} command, and the usage-help footer that lists them.
+ * The exit codes of every {@code emq} command, and the usage-help footers that list them.
+ *
+ * <p>Duties: name each code once; give {@code emq --help} the whole table; give each command a
+ * footer with only the codes it can return, in its own words. A command missing from
+ * {@link #BY_COMMAND} has no footer to print, so {@link #footer(String)} throws and the help test
+ * fails: a new command cannot ship without its list.
  */
 final class ExitCodes {
-    /** Success, or an answer: RELEASED, NOT_OWNER, EXPIRED, RENEWED, held, free, a job id, REMOVED. */
+    /** Success, or an answer: RELEASED, RENEWED, held, free, a job id, REMOVED. */
     static final int OK = 0;
     /**
      * The lock is held ({@code nil}), a {@code --wait} ran out, a job could not be removed
@@ -17,21 +27,123 @@ final class ExitCodes {
     static final int REDIS_FAILURE = 3;
     /** A bug: an exception nobody expected; the stack trace is printed. */
     static final int INTERNAL_ERROR = 4;
+    /** {@code lock release|renew} printed NOT_OWNER: the lease is gone and someone else holds the lock. */
+    static final int NOT_OWNER = 5;
+    /** {@code lock release|renew} printed EXPIRED: the lease is gone and nobody holds the lock. */
+    static final int EXPIRED = 6;
+    /** {@code worker --exit-when-idle}: the queue drained, and at least one job went dead during the run. */
+    static final int JOBS_DIED = 7;
 
     /** Heading of the footer. */
     static final String FOOTER_HEADING = "%nExit codes:%n";
-    /** The footer listing every exit code. */
-    static final String[] FOOTER = {
-        "  0  success, or an answer (RELEASED, NOT_OWNER, EXPIRED, RENEWED, held, free,",
-        "     REMOVED, an enqueued job's id); worker: it stopped cleanly",
-        "  1  the lock is held: acquire printed nil (also when --wait ran out);",
-        "     queue remove printed LOCKED or MISSING; queue inspect found no such job;",
-        "     demo: an act did not behave as the seed says",
+
+    private static final String[] COMMON = {
         "  2  bad input: a missing or invalid option or argument, a malformed URL",
-        "  3  Redis failure: unreachable, a command failed, or redis-server did not start",
+        "  3  Redis failure: unreachable, wrong password, a command failed",
         "  4  unexpected internal error (a bug; the stack trace is printed)",
     };
 
+    /** The whole table, printed by {@code emq --help}. */
+    private static final String[] ALL = {
+        "  0  success, or an answer (RELEASED, RENEWED, held, free, REMOVED, a job id);",
+        "     worker: it stopped cleanly, and with --exit-when-idle no job went dead",
+        "  1  lock acquire: the lock is held, nil was printed (also when --wait ran",
+        "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
+        "     demo: an act failed",
+        "  2  bad input: a missing or invalid option or argument, a malformed URL",
+        "  3  Redis failure: unreachable, wrong password, a command failed, or",
+        "     redis-server did not start",
+        "  4  unexpected internal error (a bug; the stack trace is printed)",
+        "  5  lock release, lock renew: NOT_OWNER, the lease is gone and another",
+        "     holds the lock",
+        "  6  lock release, lock renew: EXPIRED, the lease is gone and nobody holds",
+        "     the lock",
+        "  7  worker --exit-when-idle: the queue drained, but a job went dead",
+    };
+
+    /** A group of commands never connects: without a subcommand it can only print help or refuse. */
+    private static final String PARENT_BAD_INPUT = "  2  no subcommand, or an unknown one";
+
+        /** Each command's own codes, besides the common 2, 3 and 4, keyed by its name under emq. */
+    private static final Map<String, String[]> BY_COMMAND = new LinkedHashMap<>();
+
+    static {
+        String help = "  0  the help was printed";
+        BY_COMMAND.put("lock", new String[] {help, PARENT_BAD_INPUT});
+        BY_COMMAND.put("lock acquire", new String[] {
+            "  0  acquired: OK token=<token> fence=<n> was printed",
+            "  1  the lock is held: nil was printed (also when --wait ran out)"});
+        String[] gone = {
+            "  5  NOT_OWNER: the lease is gone and another holds the lock",
+            "  6  EXPIRED: the lease is gone and nobody holds the lock"};
+        BY_COMMAND.put("lock release", join(new String[] {"  0  RELEASED"}, gone));
+        BY_COMMAND.put("lock renew", join(new String[] {"  0  RENEWED"}, gone));
+        BY_COMMAND.put("lock inspect", new String[] {"  0  held … or free … was printed"});
+        BY_COMMAND.put("queue", new String[] {help, PARENT_BAD_INPUT});
+        BY_COMMAND.put("queue enqueue", new String[] {"  0  the job's id was printed (a new or an existing job)"});
+        BY_COMMAND.put("queue stats", new String[] {"  0  the counts were printed"});
+        BY_COMMAND.put("queue reap", new String[] {"  0  the counts were printed"});
+        BY_COMMAND.put("queue remove", new String[] {
+            "  0  REMOVED", "  1  LOCKED (a worker holds it; add --force) or MISSING"});
+        BY_COMMAND.put("queue dead", new String[] {"  0  the dead jobs were listed, redriven or purged"});
+        BY_COMMAND.put("queue inspect", new String[] {"  0  the job was printed", "  1  no such job"});
+        BY_COMMAND.put("worker", new String[] {
+            "  0  it stopped cleanly; with --exit-when-idle: the queue drained and no",
+            "     job went dead",
+            "  7  with --exit-when-idle: the queue drained, but a job went dead",
+            "     (a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
+        BY_COMMAND.put("server", new String[] {"  0  the server stopped", "  3  redis-server did not start"});
+        BY_COMMAND.put("demo", new String[] {"  0  every act passed", "  1  an act failed"});
+    }
+
     private ExitCodes() {
+    }
+
+    /**
+     * @param command the command's name under emq, words separated by one space ("" for emq itself)
+     * @return the footer lines listing the codes this command can return
+     * @throws IllegalStateException if the command has no list here
+     */
+    static String[] footer(String command) {
+        if (command.isEmpty()) {
+            return ALL.clone();
+        }
+        String[] own = BY_COMMAND.get(command);
+        if (own == null) {
+            throw new IllegalStateException("no exit codes listed for 'emq " + command + "'");
+        }
+        return List.of(own).contains(PARENT_BAD_INPUT) ? own.clone() : merge(own);
+    }
+
+    /** @return own lines and the common 2, 3 and 4, in code order; a command's own 3 replaces the common one */
+    private static String[] merge(String[] own) {
+        List<String> lines = new ArrayList<>();
+        for (int code = 0; code <= 9; code++) {
+            List<String> mine = linesOf(own, code);
+            lines.addAll(!mine.isEmpty() ? mine : linesOf(COMMON, code));
+        }
+        return lines.toArray(String[]::new);
+    }
+
+    /** @return the lines of {@code code}: its numbered line and the indented lines after it */
+    private static List<String> linesOf(String[] table, int code) {
+        List<String> out = new ArrayList<>();
+        boolean in = false;
+        for (String line : table) {
+            if (line.matches(" {2}\\d .*")) {
+                in = line.startsWith("  " + code + " ");
+            }
+            if (in) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
+    private static String[] join(String[] a, String[] b) {
+        String[] out = new String[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 }

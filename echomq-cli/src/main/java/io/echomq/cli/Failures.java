@@ -15,8 +15,9 @@ import picocli.CommandLine.ParseResult;
  * <ul>
  *   <li>Bad input, found by picocli while parsing or by a command or the core as an
  *       {@link IllegalArgumentException}: exit code 2.</li>
- *   <li>A Redis failure ({@link RedisCommandException}) or an embedded server that did not
- *       start ({@link EmbeddedServer.StartException}): exit code 3.</li>
+ *   <li>A Redis failure ({@link RedisCommandException}), a connection failure explained by
+ *       {@link ConnectErrors}, or an embedded server that did not start
+ *       ({@link EmbeddedServer.StartException}): exit code 3.</li>
  *   <li>Anything else is a bug: the stack trace is printed and the exit code is 4.</li>
  * </ul>
  */
@@ -42,6 +43,11 @@ final class Failures implements IParameterExceptionHandler, IExecutionExceptionH
             code = ExitCodes.BAD_INPUT;
         } else if (ex instanceof RedisCommandException) {
             err.println(name + ": " + oneLine(withRootCause(ex)));
+            code = ExitCodes.REDIS_FAILURE;
+        } else if (ex instanceof ConnectErrors.Explained) {
+            // built from host, port and redacted URLs only, and it shows redis://:PASSWORD@ as a
+            // template, which redaction would hide
+            err.println(name + ": " + ex.getMessage());
             code = ExitCodes.REDIS_FAILURE;
         } else if (ex instanceof EmbeddedServer.StartException) {
             err.println(name + ": " + oneLine(ex.getMessage()));

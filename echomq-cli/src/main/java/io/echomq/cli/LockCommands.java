@@ -7,6 +7,8 @@ import io.echomq.lock.LockInfo;
 import io.echomq.lock.Locks;
 import io.echomq.lock.LockWaitTimeoutException;
 import io.echomq.lock.RedlockClient;
+import io.echomq.lock.ReleaseOutcome;
+import io.echomq.lock.RenewOutcome;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -32,10 +34,10 @@ import picocli.CommandLine.Spec;
  * {@link RedlockClient} over those independent masters (see {@code docs/scaling.md}). Only
  * {@code inspect} tells them apart, to print each master's line under Redlock's verdict.
  *
- * <p>Our tokens are hex, but a token minted by another client may start with {@code -}, so these
- * subcommands have no short
- * options (only {@code --help}, not {@code -h}): any argument that is not one of their long
- * options is a value.
+ * <p>Our tokens are hex, but a token minted by another client may start with {@code -}, so the
+ * only short option of these subcommands is {@code -h}: any other argument that is not one of
+ * their long options is a value ({@link DashValue}); a value that is exactly {@code -h} goes
+ * after a lone {@code --}.
  */
 @Command(name = "lock", mixinStandardHelpOptions = true,
         description = "Acquire, release, renew and inspect a lock.",
@@ -61,25 +63,32 @@ final class LockCommands {
                     + "or repeat the option. The lock is granted only by a majority (N/2+1) of them."})
         List<String> redlock;
         @Option(names = "--master-timeout", paramLabel = "<ms>", defaultValue = "1000",
-                description = "With --redlock: how long one command may take on one master, in milliseconds "
-                    + "(default ${DEFAULT-VALUE}). Keep it well under --ttl: a master that hangs costs this much "
+                description = "With --redlock only: how long one command may take on one master, 1..60000 "
+                    + "milliseconds. Default: ${DEFAULT-VALUE}. Keep it well under --ttl: a master that hangs costs this much "
                     + "of the lease's validity.")
         long masterTimeoutMillis;
-        @Parameters(index = "0", paramLabel = "<resource>", description = "The lock's name.")
+        @Parameters(index = "0", paramLabel = "<resource>", parameterConsumer = DashValue.class,
+                description = "The lock's name: 1..1024 bytes of UTF-8 without '{' or '}'. Unlike a queue's name, "
+                    + "it may hold spaces and any other character.")
         String resource;
 
         /**
          * Connects the lock client every subcommand works on: Redlock over the {@code --redlock}
          * masters when they are given, else the one {@code --redis} server.
          *
-         * @throws ParameterException if {@code --redis} was given with {@code --redlock}, or
-         *     {@code --master-timeout} is outside 1..60000 ms
+         * @throws ParameterException if {@code --redis} was given with {@code --redlock},
+         *     {@code --master-timeout} without it, or {@code --master-timeout} is outside 1..60000 ms
          * @throws IllegalArgumentException if the URL (or the list of masters) is malformed
          * @throws io.echomq.RedisCommandException if the server, or a quorum of masters, cannot be
          *     reached
          */
         Locks connect() {
             if (redlock == null) {
+                if (spec.commandLine().getParseResult().hasMatchedOption("--master-timeout")) {
+                    throw new ParameterException(spec.commandLine(), "--master-timeout needs --redlock: with one "
+                        + "--redis server, commands time out after " + LockClient.DEFAULT_COMMAND_TIMEOUT.toMillis()
+                        + " ms");
+                }
                 return redis.connect();
             }
             if (spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
@@ -90,8 +99,14 @@ final class LockCommands {
                 throw new ParameterException(spec.commandLine(), "Invalid value for option '--master-timeout': "
                         + masterTimeoutMillis + " is not a timeout; give 1..60000 milliseconds");
             }
-            return RedlockClient.builder().redisUrls(redlock)
-                    .masterTimeout(Duration.ofMillis(masterTimeoutMillis)).build();
+            try {
+                return RedlockClient.builder().redisUrls(redlock)
+                        .masterTimeout(Duration.ofMillis(masterTimeoutMillis)).build();
+            } catch (IllegalArgumentException e) {
+                // the core speaks of its Java API; the shell user gave --redlock
+                throw new IllegalArgumentException(String.valueOf(e.getMessage())
+                        .replace("redisUrls", "--redlock").replace("use LockClient", "use --redis"), e);
+            }
         }
     }
 
@@ -101,10 +116,12 @@ final class LockCommands {
                 "Prints nil (exit code 1) when someone else holds it. The lock is not released when the "
                     + "command exits: it lives until its ttl runs out, or until released with its token."})
     static final class Acquire extends Subcommand {
-        @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "Lease ttl in milliseconds.")
+        @Option(names = "--ttl", required = true, paramLabel = "<ms>",
+                description = "Lease ttl, 1..86400000 milliseconds (one day). Required.")
         long ttlMillis;
         @Option(names = "--wait", paramLabel = "<ms>",
-                description = "Wait up to this long for the holder to release it or for its ttl to run out.")
+                description = "Wait up to this many milliseconds (0 or more) for the holder to release it or for "
+                    + "its ttl to run out. Default: no wait, nil at once.")
         Long waitMillis;
         @Option(names = "--plain",
                 description = "Plain SET <lock> <token> NX PX <ttl>, without a fence (prints fence=none).")
@@ -144,10 +161,10 @@ final class LockCommands {
     /** {@code emq lock release <resource> <token>}. */
     @Command(name = "release",
             description = {"Releases <resource> if it still holds <token> (compare-and-delete).",
-                "Prints RELEASED, NOT_OWNER (someone else holds it now) or EXPIRED (nobody holds it); "
-                    + "each is an answer, with exit code 0."})
+                "Prints RELEASED (exit code 0), NOT_OWNER (exit code 5: someone else holds it now) or "
+                    + "EXPIRED (exit code 6: nobody holds it)."})
     static final class Release extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<token>",
+        @Parameters(index = "1", paramLabel = "<token>", parameterConsumer = DashValue.class,
                 description = "The token printed by acquire (it may start with '-').")
         String token;
 
@@ -155,22 +172,30 @@ final class LockCommands {
         public Integer call() {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
+            ReleaseOutcome result;
             try (Locks locks = connect()) {
-                spec.commandLine().getOut().println(locks.release(resource, token));
+                result = locks.release(resource, token);
             }
-            return ExitCodes.OK;
+            spec.commandLine().getOut().println(result);
+            return switch (result) {
+                case RELEASED -> ExitCodes.OK;
+                case NOT_OWNER -> ExitCodes.NOT_OWNER;
+                case EXPIRED -> ExitCodes.EXPIRED;
+            };
         }
     }
 
     /** {@code emq lock renew <resource> <token> --ttl <ms>}. */
     @Command(name = "renew",
             description = {"Sets the ttl of <resource> to --ttl ms if it still holds <token>.",
-                "Prints RENEWED, NOT_OWNER or EXPIRED (exit code 0); an expired lock is never revived."})
+                "Prints RENEWED (exit code 0), NOT_OWNER (exit code 5) or EXPIRED (exit code 6); an expired "
+                    + "lock is never revived. A heartbeat loop stops when the exit code is not 0."})
     static final class Renew extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<token>",
+        @Parameters(index = "1", paramLabel = "<token>", parameterConsumer = DashValue.class,
                 description = "The token printed by acquire (it may start with '-').")
         String token;
-        @Option(names = "--ttl", required = true, paramLabel = "<ms>", description = "New ttl in milliseconds.")
+        @Option(names = "--ttl", required = true, paramLabel = "<ms>",
+                description = "New ttl, 1..86400000 milliseconds (one day). Required.")
         long ttlMillis;
 
         @Override
@@ -178,10 +203,16 @@ final class LockCommands {
             checkName(spec, resource, "<resource>");
             checkName(spec, token, "<token>");
             Duration ttl = ttl(spec, ttlMillis);
+            RenewOutcome result;
             try (Locks locks = connect()) {
-                spec.commandLine().getOut().println(locks.renew(resource, token, ttl));
+                result = locks.renew(resource, token, ttl);
             }
-            return ExitCodes.OK;
+            spec.commandLine().getOut().println(result);
+            return switch (result) {
+                case RENEWED -> ExitCodes.OK;
+                case NOT_OWNER -> ExitCodes.NOT_OWNER;
+                case EXPIRED -> ExitCodes.EXPIRED;
+            };
         }
     }
 

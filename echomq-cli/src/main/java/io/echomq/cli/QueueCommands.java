@@ -82,16 +82,18 @@ final class QueueCommands {
         HelpOption help;
         @Mixin
         RedisOptions redis;
-        @Parameters(index = "0", paramLabel = "<queue>",
-                description = "The queue's name: 1..256 bytes without '{', '}', whitespace or control characters.")
+        @Parameters(index = "0", paramLabel = "<queue>", parameterConsumer = DashValue.class,
+                description = "The queue's name: 1..256 bytes of UTF-8 without '{', '}', whitespace or control "
+                    + "characters, not ending in #<digits> (that names a partition of a sharded queue).")
         String queue;
         /** The partition count of a sharded queue, or null for a plain queue. */
         Integer partitions;
 
         @Option(names = "--partitions", paramLabel = "<k>",
-                description = "The queue is sharded into k partitions (1.." + ShardedQueue.MAX_PARTITIONS + "), "
-                    + "named <queue>#0..#k-1; job ids are then <partition>-<id>. Enqueue spreads over k; the "
-                    + "other commands span every partition any client declared.")
+                description = "Shard a new queue into k partitions (1.." + ShardedQueue.MAX_PARTITIONS + "), "
+                    + "named <queue>#0..#k-1; job ids are then <partition>-<id>. Not needed afterwards: every "
+                    + "command reads the count stored with the queue, and a k that differs from it is refused "
+                    + "(exit code 2).")
         void partitions(int k) {
             partitions = (int) inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
         }
@@ -114,9 +116,9 @@ final class QueueCommands {
             }
         }
 
-        /** @return the queue, sharded when {@code --partitions} was given (declaring its count) */
+        /** @return the queue as stored, see {@link QueueCommands#openAsStored} */
         QueueOperations open(QueueClient client) {
-            return partitions == null ? client.queue(queue) : client.shardedQueue(queue, partitions);
+            return openAsStored(spec, client, queue, partitions);
         }
 
         PrintWriter out() {
@@ -132,12 +134,29 @@ final class QueueCommands {
     @Command(name = "enqueue",
             description = {"Enqueues one job and prints its id.",
                 "<payload> - reads the payload from stdin (all of it, as bytes). A payload that starts with "
-                    + "'--' goes after a lone '--'.",
+                    + "'--' goes after a lone '--'. A payload is 1.." + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES
+                    + " bytes (1 MiB; --max-payload raises it); an empty one, as \"$(cat missing.json)\" gives, is refused (exit code 2) "
+                    + "unless --allow-empty is given.",
+                "With --lines, enqueues one job per line of stdin (the line without its line break), sent in "
+                    + "bulks of " + LineEnqueue.BATCH + ", and prints one id per line; a progress line goes to "
+                    + "stderr every " + LineEnqueue.PROGRESS_EVERY + " jobs.",
                 "With --key, a second enqueue inside the key's window adds nothing: it prints the first job's "
                     + "id and a note ('existing job') on stderr, with exit code 0."})
     static final class Enqueue extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<payload>", description = "The job's payload as text, or - for stdin.")
+        @Parameters(index = "1", arity = "0..1", paramLabel = "<payload>", parameterConsumer = DashValue.class,
+                description = "The job's payload as text, or - for stdin; none with --lines.")
         String payload;
+        @Option(names = "--lines",
+                description = "Read stdin and enqueue one job per line; prints one id per line.")
+        boolean lines;
+        @Option(names = "--max-payload", paramLabel = "<bytes>",
+                defaultValue = "" + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES,
+                description = "The longest payload accepted, 1.." + QueueClient.MAX_PAYLOAD_LIMIT + " bytes (64 MiB). "
+                    + "Default: ${DEFAULT-VALUE} (1 MiB).")
+        int maxPayloadBytes;
+        @Option(names = "--allow-empty",
+                description = "Accept an empty payload (refused by default: it is usually a mistake).")
+        boolean allowEmpty;
         @Option(names = "--delay", paramLabel = "<ms>", defaultValue = "0",
                 description = "Due this many ms after enqueue, on the server's clock. Default: ${DEFAULT-VALUE}.")
         long delayMs;
@@ -154,12 +173,18 @@ final class QueueCommands {
                     + "same job.")
         String key;
         @Option(names = "--partition-key", paramLabel = "<key>",
-                description = "With --partitions: the partition is crc32(key) mod k, so that jobs sharing a key "
+                description = "For a sharded queue: the partition is crc32(key) mod k, so that jobs sharing a key "
                     + "are claimed in enqueue order. Without it, --key chooses the partition, else round-robin.")
         String partitionKey;
         @Option(names = "--key-window", paramLabel = "<ms>",
                 description = "How long --key is remembered. Default: " + DEFAULT_KEY_WINDOW_MS + " (one day).")
         Long keyWindowMs;
+
+        /** Connects with the payload limit of {@code --max-payload}. */
+        @Override
+        QueueClient connect() {
+            return redis.connectQueue(maxPayloadBytes);
+        }
 
         /** Where {@code -} reads the payload from; tests replace it. */
         InputStream stdin = System.in;
@@ -168,21 +193,36 @@ final class QueueCommands {
         public Integer call() {
             checkQueue(spec, queue);
             if (partitionKey != null) {
-                if (partitions == null) {
-                    throw new ParameterException(spec.commandLine(), "--partition-key needs --partitions");
-                }
                 checkId(spec, partitionKey, "--partition-key");
             }
             EnqueueOptions options = options();
+            inRange(spec, "--max-payload", maxPayloadBytes, 1, QueueClient.MAX_PAYLOAD_LIMIT, " bytes");
+            if (lines) {
+                return enqueueLines(options);
+            }
+            if (payload == null) {
+                throw new ParameterException(spec.commandLine(), "Missing required parameter: '<payload>' "
+                        + "(or --lines to read one job per line of stdin)");
+            }
             byte[] body = "-".equals(payload) ? readStdin() : payload.getBytes(StandardCharsets.UTF_8);
-            if (body.length > QueueClient.DEFAULT_MAX_PAYLOAD_BYTES) {
+            if (body.length > maxPayloadBytes) {
                 throw new ParameterException(spec.commandLine(), "<payload> is over the limit of "
-                        + QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + " bytes");
+                        + maxPayloadBytes + " bytes (--max-payload raises it, up to " + QueueClient.MAX_PAYLOAD_LIMIT
+                        + ")");
+            }
+            if (body.length == 0 && !allowEmpty) {
+                throw new ParameterException(spec.commandLine(), "<payload> is empty"
+                        + ("-".equals(payload) ? " (nothing on stdin)" : "") + "; give --allow-empty to enqueue "
+                        + "an empty payload");
             }
             EnqueueResult result;
             try (QueueClient client = connect()) {
-                result = partitionKey == null ? open(client).enqueue(body, options)
-                        : client.shardedQueue(queue, partitions).enqueue(partitionKey, body, options);
+                QueueOperations q = open(client);
+                if (partitionKey == null) {
+                    result = q.enqueue(body, options);
+                } else {
+                    result = sharded(q).enqueue(partitionKey, body, options);
+                }
             }
             out().println(result.id());
             if (!result.created()) {
@@ -190,6 +230,35 @@ final class QueueCommands {
                         + "' (its window still runs); nothing was added");
             }
             return ExitCodes.OK;
+        }
+
+        private int enqueueLines(EnqueueOptions options) {
+            if (payload != null && !"-".equals(payload)) {
+                throw new ParameterException(spec.commandLine(), "--lines reads the payloads from stdin; "
+                        + "give no <payload> (or -)");
+            }
+            if (key != null) {
+                throw new ParameterException(spec.commandLine(), "--key names one job; it cannot be combined "
+                        + "with --lines, where each line is a job");
+            }
+            try (QueueClient client = connect()) {
+                QueueOperations q = open(client);
+                if (partitionKey != null) {
+                    sharded(q);
+                }
+                new LineEnqueue(spec, q, partitionKey, options, allowEmpty, maxPayloadBytes)
+                        .run(stdin);
+            }
+            return ExitCodes.OK;
+        }
+
+        /** @return q as a sharded queue, for --partition-key */
+        private ShardedQueue sharded(QueueOperations q) {
+            if (q instanceof ShardedQueue sharded) {
+                return sharded;
+            }
+            throw new ParameterException(spec.commandLine(), "--partition-key needs a sharded queue, and "
+                    + queue + " is not sharded; give --partitions <k> to shard a new queue");
         }
 
         private EnqueueOptions options() {
@@ -216,7 +285,7 @@ final class QueueCommands {
         /** Reads all of stdin, but no more than one byte past the payload limit. */
         private byte[] readStdin() {
             try {
-                return stdin.readNBytes(QueueClient.DEFAULT_MAX_PAYLOAD_BYTES + 1);
+                return stdin.readNBytes(maxPayloadBytes + 1);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the payload from stdin", e);
             }
@@ -288,7 +357,7 @@ final class QueueCommands {
                 "A pending job of priority 0 is found by scanning the queue's wait list on the server (LREM, "
                     + "O(n)): fine now and then, not in a loop over a deep queue."})
     static final class Remove extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<id>", description = "The job id.")
+        @Parameters(index = "1", paramLabel = "<id>", parameterConsumer = DashValue.class, description = "The job id.")
         String id;
         @Option(names = "--force", description = "Remove the job even while a worker holds it; that worker's "
                 + "complete or fail is then refused.")
@@ -398,7 +467,7 @@ final class QueueCommands {
                     + "fields (last_error holds a whole stderr or stack trace) a backslash prints as \\\\, "
                     + "a line break as \\n, a carriage return as \\r and other control characters as \\u00XX."})
     static final class Inspect extends Subcommand {
-        @Parameters(index = "1", paramLabel = "<id>", description = "The job id.")
+        @Parameters(index = "1", paramLabel = "<id>", parameterConsumer = DashValue.class, description = "The job id.")
         String id;
 
         @Override
@@ -529,6 +598,28 @@ final class QueueCommands {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for " + label + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Opens a queue as it is stored, so that forgetting {@code --partitions} never hides the jobs
+     * of a sharded queue: without it, the count stored with the queue decides; with it, a new
+     * queue is sharded into that many partitions, and a count that differs from the stored one is
+     * refused rather than guessed at.
+     *
+     * @param partitions the {@code --partitions} value, or null when not given
+     * @throws ParameterException if {@code partitions} differs from the stored count
+     */
+    static QueueOperations openAsStored(CommandSpec spec, QueueClient client, String queue, Integer partitions) {
+        if (partitions == null) {
+            return client.open(queue);
+        }
+        int stored = client.storedPartitions(queue);
+        if (stored != 0 && stored != partitions) {
+            throw new ParameterException(spec.commandLine(), "--partitions " + partitions + " does not match queue "
+                    + queue + ", which is stored as sharded into " + stored + " partitions; leave --partitions out "
+                    + "and the stored count is used");
+        }
+        return client.shardedQueue(queue, partitions);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.RedisCommandException;
 import io.echomq.RedisUrl;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
@@ -25,7 +26,9 @@ final class RedisOptions {
     static final String DEFAULT_URL = "redis://127.0.0.1:6379";
 
     @Option(names = "--redis", paramLabel = "URL", defaultValue = DEFAULT_URL,
-            description = "Redis server, redis://[user:password@]host[:port][/db] or rediss://… (TLS). "
+            description = "Redis server: redis://[user:password@]host[:port][/db], rediss://… (TLS), "
+                + "redis-socket:///path/to/socket, or for a Redis Cluster redis-cluster://host:port[,host:port…] "
+                + "or rediss-cluster://… (TLS). "
                 + "Default: $" + ENV + " if set, else " + DEFAULT_URL + " (now: ${DEFAULT-VALUE}).")
     String url;
 
@@ -54,14 +57,26 @@ final class RedisOptions {
      *
      * @throws IllegalArgumentException if the URL is malformed, or {@code --redis-ca} is unreadable or
      *     given with a URL that is not rediss://
-     * @throws io.echomq.RedisCommandException if the server cannot be reached
+     * @throws ConnectErrors.Explained if the server cannot be reached for a cause the user can fix
+     *     (no server, a password needed or wrong, a plaintext server behind rediss://)
+     * @throws io.echomq.RedisCommandException if the server cannot be reached for another cause
      */
     LockClient connect() {
-        LockClient.Builder b = LockClient.builder().redisUrl(effectiveUrl());
+        String url = effectiveUrl();
+        LockClient.Builder b = LockClient.builder().redisUrl(url);
         if (trustedCertificates != null) {
-            b.trustedCertificates(trustedCertificates);
+            try {
+                b.trustedCertificates(trustedCertificates);
+            } catch (IllegalArgumentException e) {
+                throw asOption(e);
+            }
         }
-        return b.build();
+        TlsProbe.check(url);
+        try {
+            return b.build();
+        } catch (RedisCommandException e) {
+            throw ConnectErrors.explain(url, e);
+        }
     }
 
     /**
@@ -69,14 +84,41 @@ final class RedisOptions {
      *
      * @throws IllegalArgumentException if the URL is malformed, or {@code --redis-ca} is unreadable or
      *     given with a URL that is not rediss://
-     * @throws io.echomq.RedisCommandException if the server cannot be reached
+     * @throws ConnectErrors.Explained if the server cannot be reached for a cause the user can fix
+     *     (no server, a password needed or wrong, a plaintext server behind rediss://)
+     * @throws io.echomq.RedisCommandException if the server cannot be reached for another cause
      */
     QueueClient connectQueue() {
-        QueueClient.Builder b = QueueClient.builder().redisUrl(effectiveUrl());
+        return connectQueue(QueueClient.DEFAULT_MAX_PAYLOAD_BYTES);
+    }
+
+    /**
+     * As {@link #connectQueue()}, accepting payloads of up to {@code maxPayloadBytes}.
+     *
+     * @param maxPayloadBytes 1..{@link QueueClient#MAX_PAYLOAD_LIMIT}
+     */
+    QueueClient connectQueue(int maxPayloadBytes) {
+        String url = effectiveUrl();
+        QueueClient.Builder b = QueueClient.builder().redisUrl(url).maxPayloadBytes(maxPayloadBytes);
         if (trustedCertificates != null) {
-            b.trustedCertificates(trustedCertificates);
+            try {
+                b.trustedCertificates(trustedCertificates);
+            } catch (IllegalArgumentException e) {
+                throw asOption(e);
+            }
         }
-        return b.build();
+        TlsProbe.check(url);
+        try {
+            return b.build();
+        } catch (RedisCommandException e) {
+            throw ConnectErrors.explain(url, e);
+        }
+    }
+
+    /** @return the builder's complaint about the CA file, naming the option the user gave */
+    private static IllegalArgumentException asOption(IllegalArgumentException e) {
+        String message = String.valueOf(e.getMessage()).replaceFirst("^trustedCertificates(\\(\\))?:?\\s*", "");
+        return new IllegalArgumentException("--redis-ca: " + message, e);
     }
 
     /**

@@ -69,8 +69,9 @@ import picocli.CommandLine.Spec;
             "Runs until SIGTERM or SIGINT, then stops claiming, waits up to --grace for running commands, gives "
                 + "the other leases back without spending their attempt, kills their commands and exits; the JVM "
                 + "then reports exit status 143 (SIGTERM) or 130 (SIGINT), as for any signal. Ctrl-C in a terminal "
-                + "also reaches the running commands. With --exit-when-idle it exits 0 once it is idle and the "
-                + "queue has nothing pending, active or delayed (looked at every 200 ms).",
+                + "also reaches the running commands. With --exit-when-idle it exits once it is idle and the "
+                + "queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
+                + "job it ran went dead.",
             "Exit code 2 for bad input and 3 when Redis cannot be reached at start; later Redis failures are "
                 + "logged and retried."})
 final class WorkerCommand implements Callable<Integer> {
@@ -95,7 +96,7 @@ final class WorkerCommand implements Callable<Integer> {
     HelpOption help;
     @Mixin
     RedisOptions redis;
-    @Parameters(index = "0", paramLabel = "<queue>",
+    @Parameters(index = "0", paramLabel = "<queue>", parameterConsumer = DashValue.class,
             description = "The queue to work: 1..256 bytes of UTF-8 without '{', '}', whitespace or control "
                 + "characters.")
     String queue;
@@ -117,9 +118,9 @@ final class WorkerCommand implements Callable<Integer> {
     Integer partitions;
 
     @Option(names = "--partitions", paramLabel = "<k>",
-            description = "The queue is sharded (see emq queue --help): claim from all its partitions, starting one "
-                + "partition further on each claim round so that none starves. EMQ_JOB_ID is then "
-                + "<partition>-<id>.")
+            description = "Not needed: a sharded queue is found by the count stored with it (see emq queue "
+                + "--help), and a k that differs from it is refused. The worker claims from all partitions, "
+                + "starting one further on each claim round so that none starves; EMQ_JOB_ID is <partition>-<id>.")
     void partitions(int k) {
         partitions = (int) QueueCommands.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
     }
@@ -131,11 +132,16 @@ final class WorkerCommand implements Callable<Integer> {
     boolean printSettled;
 
     @Option(names = "--exit-when-idle",
-            description = "Exit 0 once the worker is idle and the queue has nothing pending, active or delayed.")
+            description = "Exit once the worker is idle and the queue has nothing pending, active or delayed: "
+                + "exit code 0, or 7 if a job this worker ran went dead.")
     boolean exitWhenIdle;
 
     private final CountDownLatch stop = new CountDownLatch(1);
     private volatile String stopReason = "stopped";
+    /** Whether --exit-when-idle found the queue drained. */
+    private boolean drained;
+    /** Jobs this worker sent to dead, counted once it has stopped. */
+    private long deadJobs;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -170,14 +176,8 @@ final class WorkerCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             QueueOperations q;
             Worker.Builder builder;
-            if (partitions == null) {
-                q = client.queue(queue);
-                builder = client.worker(queue, shell);
-            } else {
-                ShardedQueue sharded = client.shardedQueue(queue, partitions);
-                q = sharded;
-                builder = client.worker(sharded, shell);
-            }
+            q = QueueCommands.openAsStored(spec, client, queue, partitions);
+            builder = q instanceof ShardedQueue sharded ? client.worker(sharded, shell) : client.worker(queue, shell);
             if (printSettled) {
                 builder.listener(new WorkerListener() {
                     @Override
@@ -195,13 +195,14 @@ final class WorkerCommand implements Callable<Integer> {
                     .start();
             try {
                 err.println(who + ": concurrency " + n + ", lease " + lease + " ms, server "
-                        + client.serverDescription());
+                        + describeServer(client.serverDescription()));
                 err.flush();
                 run(worker, q, who, err);
             } finally {
                 ShutdownReport report = worker.shutdown(Duration.ofMillis(grace));
                 shell.killAll();   // commands whose handler was interrupted but has not killed them yet
                 awaitHandlers(handlers);   // so that the summary counts them out
+                deadJobs = worker.counts().dead();
                 err.println(who + ": stopped (" + stopReason + "): " + summary(worker) + " returned="
                         + report.returned() + (report.notReturned() > 0 ? " not_returned=" + report.notReturned() : ""));
                 err.flush();
@@ -212,7 +213,15 @@ final class WorkerCommand implements Callable<Integer> {
             finished.countDown();
             removeHook(hook);
         }
-        return ExitCodes.OK;
+        return exitCode();
+    }
+
+    /**
+     * @return {@link ExitCodes#JOBS_DIED} when {@code --exit-when-idle} found the queue drained and
+     *     a job went dead during this run, so that a script sees it; else {@link ExitCodes#OK}
+     */
+    private int exitCode() {
+        return exitWhenIdle && drained && deadJobs > 0 ? ExitCodes.JOBS_DIED : ExitCodes.OK;
     }
 
     /** Waits for a stop: a signal, or with --exit-when-idle a drained queue; prints the summaries. */
@@ -234,6 +243,7 @@ final class WorkerCommand implements Callable<Integer> {
                 try {
                     if (q.stats().drained() && worker.isIdle()) {
                         stopReason = "queue drained";
+                        drained = true;
                         return;
                     }
                 } catch (RedisCommandException e) {
@@ -246,6 +256,15 @@ final class WorkerCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * @return the server's description with its SPUBLISH note in words: whether the server has
+     *     sharded pub/sub (Redis 7 and later), which wake-ups use on a cluster; without it they use PUBLISH
+     */
+    static String describeServer(String description) {
+        return description.replace("SPUBLISH: yes", "sharded pub/sub (SPUBLISH): yes")
+                .replace("SPUBLISH: no", "sharded pub/sub (SPUBLISH, Redis 7+): no, wake-ups use PUBLISH");
     }
 
     /** @return {@code completed=N retrying=N dead=N lost=N running=N} */

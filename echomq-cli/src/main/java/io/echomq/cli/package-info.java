@@ -10,7 +10,7 @@
  *   <li>{@code QueueCommands} holds the queue subcommands; {@code WorkerCommand} runs a shell command
  *       per job under a {@link io.echomq.queue.Worker}.</li>
  *   <li>{@code ServerCommand} runs echomq-server's real {@code redis-server}; {@code DemoCommand}
- *       replays the seed's scenarios ({@code DemoScenarios}) and prints them ({@code DemoConsole}).</li>
+ *       replays the classic locking failure scenarios ({@code DemoScenarios}) and prints them ({@code DemoConsole}).</li>
  *   <li>{@code Failures} maps errors to exit codes ({@code ExitCodes}): 2 for bad input, 3 for a
  *       Redis failure.</li>
  * </ul>

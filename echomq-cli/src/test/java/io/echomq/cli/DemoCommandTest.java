@@ -67,7 +67,7 @@ class DemoCommandTest {
 
         assertThat(passed).isFalse();
         assertThat(out.toString()).contains("Act 1  one", "Act 2  two").containsOnlyOnce("PASS").containsOnlyOnce("FAIL")
-                .contains("1 of 2 acts did NOT behave as the seed says.");
+                .contains("1 of 2 acts did NOT behave as expected.");
     }
 
     private static void assertPassed(String out) {
@@ -80,7 +80,7 @@ class DemoCommandTest {
             String prefix = "  Act " + act + "  ";
             assertThat(lines).filteredOn(l -> l.startsWith(prefix)).singleElement(STRING).endsWith(" PASS");
         }
-        assertThat(out).contains("All 6 acts behaved as the seed says.", "Cleanup: DEL of the demo's 8 keys")
+        assertThat(out).contains("All 6 acts behaved as expected.", "Cleanup: DEL of the demo's 8 keys")
                 .doesNotContain("FAIL");
         int act6 = lines.indexOf("Act 6 · The claim lease: a job queue that no crash can lose and no stale worker can finish");
         assertThat(act6).as("act 6 follows act 5").isGreaterThan(lines.indexOf(

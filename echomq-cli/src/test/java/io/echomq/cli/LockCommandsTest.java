@@ -107,14 +107,14 @@ class LockCommandsTest {
 
         assertThat(emq("lock", "release", "orders", token)).isEqualTo(new EmqRun(0, "RELEASED\n", ""));
         assertThat(REDIS.raw().call("EXISTS", "emq:lock:{orders}:lock")).isEqualTo(0L);
-        assertThat(emq("lock", "release", "orders", token)).isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+        assertThat(emq("lock", "release", "orders", token)).isEqualTo(new EmqRun(ExitCodes.EXPIRED, "EXPIRED\n", ""));
     }
 
     @Test
     void releaseWithAnotherTokenIsNotOwnerAndKeepsTheLock() {
         String token = acquire("orders", 30_000);
 
-        assertThat(emq("lock", "release", "orders", "someone-else")).isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
+        assertThat(emq("lock", "release", "orders", "someone-else")).isEqualTo(new EmqRun(ExitCodes.NOT_OWNER, "NOT_OWNER\n", ""));
         assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
     }
 
@@ -126,11 +126,11 @@ class LockCommandsTest {
         assertThat((Long) REDIS.raw().call("PTTL", "emq:lock:{orders}:lock")).isBetween(30_001L, 60_000L);
 
         assertThat(emq("lock", "renew", "orders", "someone-else", "--ttl", "60000"))
-                .isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
+                .isEqualTo(new EmqRun(ExitCodes.NOT_OWNER, "NOT_OWNER\n", ""));
         assertThat(REDIS.raw().call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);
 
         assertThat(emq("lock", "release", "orders", token).out()).isEqualTo("RELEASED\n");
-        assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000")).isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+        assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000")).isEqualTo(new EmqRun(ExitCodes.EXPIRED, "EXPIRED\n", ""));
         assertThat(REDIS.raw().call("EXISTS", "emq:lock:{orders}:lock")).as("never revived").isEqualTo(0L);
     }
 

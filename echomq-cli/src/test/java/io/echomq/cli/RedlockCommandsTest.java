@@ -101,14 +101,14 @@ class RedlockCommandsTest {
         assertThat((Long) RAW.get(2).call("PTTL", "emq:lock:{orders}:fence")).as("the fence key lives as long as the lock")
                 .isGreaterThan(30_000L);
         assertThat(emq("lock", "release", "orders", "someone-else", "--redlock", masters))
-                .isEqualTo(new EmqRun(0, "NOT_OWNER\n", ""));
+                .isEqualTo(new EmqRun(ExitCodes.NOT_OWNER, "NOT_OWNER\n", ""));
         assertThat(emq("lock", "release", "orders", token, "--redlock", masters))
                 .isEqualTo(new EmqRun(0, "RELEASED\n", ""));
         assertThat(onEach(LOCK)).containsExactly(null, null, null);
         assertThat(emq("lock", "release", "orders", token, "--redlock", masters))
-                .isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+                .isEqualTo(new EmqRun(ExitCodes.EXPIRED, "EXPIRED\n", ""));
         assertThat(emq("lock", "renew", "orders", token, "--ttl", "60000", "--redlock", masters))
-                .isEqualTo(new EmqRun(0, "EXPIRED\n", ""));
+                .isEqualTo(new EmqRun(ExitCodes.EXPIRED, "EXPIRED\n", ""));
         assertThat(acquire("orders").fence()).isGreaterThan(first.fence());
     }
 
@@ -173,8 +173,8 @@ class RedlockCommandsTest {
         String b = SERVERS.get(1).url();
         EmqRun two = emq("lock", "acquire", "orders", "--ttl", "30000", "--redlock", a + "," + b);
         assertThat(two.code()).isEqualTo(2);
-        assertThat(two.err()).isEqualTo("emq lock acquire: redisUrls names 2 masters; Redlock needs an odd number "
-                + "of at least 3 (with fewer, one failure stops it; for one server use LockClient)\n");
+        assertThat(two.err()).isEqualTo("emq lock acquire: --redlock names 2 masters; Redlock needs an odd number "
+                + "of at least 3 (with fewer, one failure stops it; for one server use --redis)\n");
 
         EmqRun repeated = emq("lock", "inspect", "orders", "--redlock", a + "," + b + "," + a);
         assertThat(repeated.code()).isEqualTo(2);

@@ -46,8 +46,46 @@ class ShardedCliTest extends QueueCliTestBase {
             assertThat(lines.get(1 + p)).isEqualTo("partition=" + p
                     + " pending=" + perPartition[p] + " active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0");
         }
-        assertThat(emq("queue", "stats", "orders").out()).as("the plain queue of that name is another queue")
-                .startsWith("pending=0 ");
+        assertThat(emq("queue", "stats", "orders").out()).as("without --partitions: the stored count")
+                .isEqualTo(stats.out());
+    }
+
+    @Test
+    void forgettingPartitionsHidesNothingAndAWrongCountIsRefused() {
+        enqueue(2);
+        EmqRun stats = emq("queue", "stats", "orders");
+        assertThat(stats.code()).isZero();
+        assertThat(stats.out()).startsWith("pending=2 ").contains("partition=" + (K - 1) + " ");
+
+        EmqRun more = emq("queue", "enqueue", "orders", "no flag");
+        assertThat(more.out()).as("spread over the stored count").matches("[0-9]+-[0-9]+\n");
+        assertThat(emq("queue", "inspect", "orders", more.out().strip()).out()).contains("payload=no flag");
+
+        EmqRun keyed = emq("queue", "enqueue", "orders", "keyed", "--partition-key", "customer-42");
+        assertThat(keyed.out()).startsWith(ShardedQueue.partitionOf("customer-42", K) + "-");
+
+        for (String[] args : new String[][] {{"queue", "stats", "orders", "--partitions", "4"},
+            {"queue", "enqueue", "orders", "x", "--partitions", "2"},
+            {"worker", "orders", "--exec", "true", "--exit-when-idle", "--partitions", "4"}}) {
+            EmqRun wrong = emq(args);
+            assertThat(wrong.code()).as("%s", wrong).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(wrong.err()).contains("--partitions " + args[args.length - 1])
+                    .contains("sharded into " + K + " partitions").hasLineCount(1);
+        }
+        assertThat(client.shardedQueue("orders", K).stats().pending()).isEqualTo(4);
+
+        EmqRun run = emq("worker", "orders", "--exec", "cat >/dev/null", "--exit-when-idle");
+        assertThat(run.code()).as(run.err()).isZero();
+        assertThat(run.err()).contains("stopped (queue drained): completed=4 ");
+    }
+
+    @Test
+    void aPartitionKeyOnAPlainQueueIsRefused() {
+        emq("queue", "enqueue", "plain", "x");
+        EmqRun keyed = emq("queue", "enqueue", "plain", "y", "--partition-key", "c-1");
+        assertThat(keyed.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(keyed.err()).contains("--partition-key needs a sharded queue");
+        assertThat(emq("queue", "stats", "plain").out()).startsWith("pending=1 ");
     }
 
     @Test
@@ -118,9 +156,6 @@ class ShardedCliTest extends QueueCliTestBase {
         assertThat(plainId.err()).contains("<partition>-<id>");
         EmqRun plainInspect = EmqRun.at(url, "queue", "inspect", "orders", "x-1", "--partitions", "3");
         assertThat(plainInspect.code()).isEqualTo(2);
-        EmqRun keyAlone = EmqRun.at(url, "queue", "enqueue", "orders", "x", "--partition-key", "c-1");
-        assertThat(keyAlone.code()).isEqualTo(2);
-        assertThat(keyAlone.err()).contains("--partition-key needs --partitions");
         EmqRun partitionName = EmqRun.at(url, "queue", "enqueue", "orders#1", "x");
         assertThat(partitionName.code()).isEqualTo(2);
         assertThat(partitionName.err()).contains("names a partition of a sharded queue");

@@ -110,7 +110,8 @@ class WorkerCommandTest extends QueueCliTestBase {
 
         EmqRun run = emq("worker", "q", "--exec", "echo boom >&2; exit 3", "--exit-when-idle");
 
-        assertThat(run.code()).as("stderr: %s", run.err()).isZero();
+        assertThat(run.code()).as("a dead job shows in the exit code; stderr: %s", run.err())
+                .isEqualTo(ExitCodes.JOBS_DIED);
         assertThat(hget("q", "1", "state")).isEqualTo("dead");
         assertThat(hget("q", "1", "last_error")).isEqualTo("boom\nexit status 3");
         assertThat(stats("q").dead()).isEqualTo(1);
@@ -332,7 +333,7 @@ class WorkerCommandTest extends QueueCliTestBase {
 
         assertThat(run.code()).isEqualTo(3);
         assertThat(run.out()).isEmpty();
-        assertThat(run.err()).startsWith("emq worker: Redis CONNECT redis://127.0.0.1:" + port).hasLineCount(1);
+        assertThat(run.err()).startsWith("emq worker: cannot connect to 127.0.0.1:" + port).hasLineCount(1);
     }
 
     @Test
@@ -341,7 +342,9 @@ class WorkerCommandTest extends QueueCliTestBase {
 
         assertThat(run.code()).isZero();
         assertThat(run.out().replaceAll("\\s+", " ")).contains("EMQ_JOB_ID", "exit status N", "completed=N retrying=N dead=N lost=N running=N",
-                "returned=N", "--exit-when-idle", "143", "Exit codes:", " 2 bad input", " 3 Redis failure");
+                "returned=N", "--exit-when-idle", "143", "Exit codes:", " 2 bad input", " 3 Redis failure",
+                " 7 with --exit-when-idle: the queue drained, but a job went dead");
+        assertThat(run.out()).as("only the codes a worker can return").doesNotContain("  5 ", "  6 ", "  1 ");
         assertThat(Optional.ofNullable(EmqRun.run(Map.of(), "--help").out())).hasValueSatisfying(
                 help -> assertThat(help).contains("worker", "queue"));
     }

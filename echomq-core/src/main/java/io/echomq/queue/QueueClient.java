@@ -73,14 +73,61 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
+     * Opens a plain (unsharded) queue. The first call for a name reads the queue's partition mark
+     * (one round trip) and refuses a queue that is sharded: its jobs live in the partitions, where
+     * a plain queue of the same name would never see them. {@link #open(String)} opens either kind.
+     *
      * @param name 1..256 bytes of UTF-8 without '{', '}', whitespace or control characters, not
      *     ending with {@code #<digits>} (the suffix of a sharded queue's partitions)
      * @return the queue of that name (the same instance for the same name)
      * @throws IllegalArgumentException if the name is invalid
+     * @throws IllegalStateException if the queue is sharded (a partition count is stored for it), or
+     *     its mark holds something other than a count
+     * @throws RedisCommandException if Redis fails while the mark is read
      */
     public Queue queue(String name) {
         QueueKeys keys = QueueKeys.ofUserName(name);
+        Queue known = queues.get(keys.queue());
+        if (known != null) {
+            return known;
+        }
+        int stored = ShardedQueue.storedPartitions(this, name);
+        if (stored > 0) {
+            throw new IllegalStateException("queue " + name + " is sharded into " + stored + " partitions: open it "
+                    + "with open(\"" + name + "\") or shardedQueue(\"" + name + "\", " + stored + ")");
+        }
         return queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine));
+    }
+
+    /**
+     * Opens a queue as it is stored: the sharded queue when a partition count is stored for
+     * {@code name} (spreading enqueues over that count), else the plain queue. One round trip.
+     *
+     * @param name as for {@link #queue(String)}
+     * @return a {@link ShardedQueue} or a {@link Queue}
+     * @throws IllegalArgumentException if the name is invalid
+     * @throws IllegalStateException if the mark holds something other than a count
+     * @throws RedisCommandException if Redis fails
+     */
+    public QueueOperations open(String name) {
+        QueueKeys keys = QueueKeys.ofUserName(name);
+        int stored = ShardedQueue.storedPartitions(this, name);
+        if (stored > 0) {
+            return ShardedQueue.ofStored(this, name, stored);
+        }
+        return queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine));
+    }
+
+    /**
+     * @param name as for {@link #queue(String)}
+     * @return the partition count stored for a sharded queue, or 0 for a queue that is not sharded
+     * @throws IllegalArgumentException if the name is invalid
+     * @throws IllegalStateException if the mark holds something other than a count
+     * @throws RedisCommandException if Redis fails
+     */
+    public int storedPartitions(String name) {
+        QueueKeys.ofUserName(name);
+        return ShardedQueue.storedPartitions(this, name);
     }
 
     /**

@@ -88,6 +88,17 @@ public final class ShardedQueue implements QueueOperations {
         return new ShardedQueue(client, name, partitions, recorded);
     }
 
+    /** @return the stored partition count of {@code name}, 0 if none (one round trip, nothing written) */
+    static int storedPartitions(QueueClient client, String name) {
+        String mark = QueueKeys.ofUserName(name).partitionsMark();
+        return checkMark(RedisEngine.await(declare(client, mark, 0), Scripts.PARTITIONS.label(), name), mark);
+    }
+
+    /** @return the queue with the count already read from its mark, declaring nothing */
+    static ShardedQueue ofStored(QueueClient client, String name, int stored) {
+        return new ShardedQueue(client, name, stored, stored);
+    }
+
     private static CompletableFuture<Long> declare(QueueClient client, String mark, int count) {
         return client.engine().run(client.engine().binary(), Scripts.PARTITIONS, ScriptOutputType.INTEGER,
                 new String[] {mark}, EnqueueOptions.num(count));
