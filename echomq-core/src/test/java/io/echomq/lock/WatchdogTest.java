@@ -91,9 +91,13 @@ class WatchdogTest extends LockTestBase {
 
     @Test
     void theWatchdogSurvivesAScriptFlush() {
-        Lease lease = locks.tryAcquire("flushed", SHORT, WATCHED).orElseThrow();
+        // a 1 s lease, held for 2 s after the flush: several renewals must reload the script. The
+        // lease is longer than SHORT so that a loaded machine's slow round trip is not mistaken
+        // for a renewal that failed after the flush.
+        Duration ttl = Duration.ofSeconds(1);
+        Lease lease = locks.tryAcquire("flushed", ttl, WATCHED).orElseThrow();
         raw().call("SCRIPT", "FLUSH");
-        await().during(Duration.ofMillis(1_000)).atMost(Duration.ofSeconds(3))
+        await().during(Duration.ofMillis(2 * ttl.toMillis())).atMost(Duration.ofSeconds(8))
                 .until(() -> lease.token().equals(get(locks.lockKey("flushed"))));
         assertThat(lease.isLost()).isFalse();
     }
