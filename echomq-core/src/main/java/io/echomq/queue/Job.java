@@ -40,6 +40,7 @@ public final class Job {
     private final String attemptText;
     private final long leaseMs;
     private final AtomicReference<AckOutcome> settled = new AtomicReference<>();
+    private volatile String failText;   // the error text of this attempt's fail call, for the worker's log line
     private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
     private final JobLease localLease;   // the local deadline and the loss
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
@@ -274,6 +275,7 @@ public final class Job {
             text = text.substring(0, MAX_ERROR_CHARS) + "\n… (truncated)";
         }
         String kept = text;
+        failText = kept;
         return settleWith("fail", code -> code == 3 ? AckOutcome.DEAD : AckOutcome.RETRYING,
                 () -> queue.failCode(this, kept, retry));
     }
@@ -335,6 +337,11 @@ public final class Job {
 
     String attemptText() {
         return attemptText;
+    }
+
+    /** @return the error text this attempt was failed with (as kept, truncated), or null before a fail call */
+    String failText() {
+        return failText;
     }
 
     long localDeadlineNanos() {

@@ -1,6 +1,7 @@
 package io.echomq.queue;
 
 import io.echomq.MonotonicClock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -189,7 +190,7 @@ final class JobRunner {
             count(outcome);
             if (logFailures && (outcome == AckOutcome.RETRYING || outcome == AckOutcome.DEAD)) {
                 LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
-                        outcome == AckOutcome.DEAD ? "dead" : "will retry", summary(error));
+                        outcome == AckOutcome.DEAD ? "dead" : "will retry", summary(error, job.failText()));
             }
             try {
                 listener.onSettled(job, outcome, error);
@@ -203,14 +204,27 @@ final class JobRunner {
     /** Longest error summary in a failure's log line; the whole trace is kept in the job's {@code last_error}. */
     static final int SUMMARY_CHARS = 300;
 
-    /** @return the error's class and the first line of its message, or what settled the job when there is no error */
-    static String summary(Throwable error) {
-        if (error == null) {
-            return "failed by its handler";
+    /**
+     * @return for a thrown error, its class and the first line of its message; for a job the handler
+     *     failed itself, the first and the last line of the text it gave (a command's stderr and its
+     *     exit status, say); each cut to {@link #SUMMARY_CHARS}
+     */
+    static String summary(Throwable error, String failText) {
+        String text;
+        if (error != null) {
+            String message = error.getMessage();
+            String line = message == null ? "" : message.strip().lines().findFirst().orElse("");
+            text = line.isEmpty() ? error.getClass().getName() : error.getClass().getName() + ": " + line;
+        } else if (failText != null && !failText.isBlank()) {
+            List<String> lines = failText.strip().lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+            String first = lines.get(0);
+            String last = lines.get(lines.size() - 1);
+            // a stack trace's last line is a frame: its first line says what went wrong
+            boolean frame = last.startsWith("at ") || last.startsWith("...");
+            text = lines.size() == 1 || frame ? first : first + " … " + last;
+        } else {
+            text = "failed by its handler";
         }
-        String message = error.getMessage();
-        String line = message == null ? "" : message.strip().lines().findFirst().orElse("");
-        String text = line.isEmpty() ? error.getClass().getName() : error.getClass().getName() + ": " + line;
         return text.length() <= SUMMARY_CHARS ? text : text.substring(0, SUMMARY_CHARS) + "…";
     }
 

@@ -56,6 +56,26 @@ class FailureLogTest extends SemanticsTestBase {
     }
 
     @Test
+    void aJobTheHandlerFailsItselfIsLoggedWithTheFirstAndLastLineOfItsText() throws Exception {
+        String id = queue.enqueue("x", EnqueueOptions.defaults().withMaxAttempts(1)).id();
+        String traced = queue.enqueue("y", EnqueueOptions.defaults().withMaxAttempts(1)).id();
+        String printed = captureStderr(() -> {
+            try (Worker w = client.worker("q", job -> {
+                if (job.id().equals(id)) {
+                    job.fail("smtp refused\nconnection reset\nexit status 3");   // as emq worker --exec does
+                } else {
+                    job.fail(new IllegalStateException("no route"));              // a stack trace as the text
+                }
+            }).start()) {
+                await().atMost(WAIT).until(() -> w.counts().dead() == 2);
+            }
+        });
+        assertThat(printed).contains("job " + id + " attempt 1 failed, dead: smtp refused … exit status 3");
+        assertThat(printed).contains("job " + traced + " attempt 1 failed, dead: java.lang.IllegalStateException: no route\n")
+                .doesNotContain("failed, dead: java.lang.IllegalStateException: no route … at ");
+    }
+
+    @Test
     void aWorkerBuiltWithLogFailuresOffLogsNoFailure() throws Exception {
         String id = queue.enqueue("x", EnqueueOptions.defaults().withMaxAttempts(1)).id();
         String printed = captureStderr(() -> {
