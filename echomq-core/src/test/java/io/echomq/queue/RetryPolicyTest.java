@@ -142,6 +142,33 @@ class RetryPolicyTest extends SemanticsTestBase {
         }
     }
 
+    /** Runs fail-4 as a foreign client would, with {@code extra} ARGV after the six it always had. */
+    private Object rawFail(Job job, String... extra) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("EVAL",
+                io.echomq.internal.Scripts.FAIL.body(), "4", P + "active", DELAYED, DEAD, P + "stats", P,
+                job.id(), String.valueOf(job.attempt()), "err", "1", "1"));
+        args.addAll(java.util.List.of(extra));
+        return raw().call(args.toArray(new String[0]));
+    }
+
+    @Test
+    void aForeignCallerWithoutADelayGetsTheHashsBackoffAndADelayIsBounded() {
+        // jitter 1: exactly the 10 s backoff of the hash, whether the delay is absent, empty or not a number
+        EnqueueOptions tenSeconds = EnqueueOptions.defaults().withBackoff(Duration.ofSeconds(10), Duration.ofHours(1));
+        for (String[] extra : new String[][] {{}, {""}, {"soon"}}) {
+            String id = enqueue("x", tenSeconds);
+            Job job = claim(id);
+            long t0 = serverMillis();
+            assertThat(rawFail(job, extra)).isEqualTo(java.util.List.of(2L, 10_000L));
+            long t1 = serverMillis();
+            assertThat(score(DELAYED, id)).isBetween(t0 + 10_000, t1 + 10_000);
+        }
+        String id = enqueue("y", tenSeconds);
+        assertThat(rawFail(claim(id), "99999999999999")).isEqualTo(java.util.List.of(2L, 31_536_000_000L));
+        String id2 = enqueue("z", tenSeconds);
+        assertThat(rawFail(claim(id2), "-5")).isEqualTo(java.util.List.of(2L, 0L));
+    }
+
     @Test
     void badInputIsRefusedAtBuildTimeNamingTheSetting() {
         assertThatThrownBy(() -> RetryAction.retryAfter(Duration.ofSeconds(-1)))
