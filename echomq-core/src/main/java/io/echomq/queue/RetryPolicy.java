@@ -102,8 +102,10 @@ public final class RetryPolicy {
         }
 
         /**
-         * Adds a rule for {@code type} and its subclasses.
+         * Adds a rule for {@code type} and its subclasses. A null is reported by {@link #build()}.
          *
+         * @param type   the exception type the rule matches, subclasses included
+         * @param action what a matching exception does to its job
          * @return this builder
          */
         public Builder on(Class<? extends Throwable> type, RetryAction action) {
@@ -118,8 +120,10 @@ public final class RetryPolicy {
         }
 
         /**
-         * Adds a rule for every exception {@code test} accepts.
+         * Adds a rule for every exception {@code test} accepts. A null is reported by {@link #build()}.
          *
+         * @param test   decides whether the rule matches; one that throws counts as no match
+         * @param action what a matching exception does to its job
          * @return this builder
          */
         public Builder when(Predicate<? super Throwable> test, RetryAction action) {
