@@ -244,18 +244,25 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public AckOutcome fail(String error) {
-        return fail(error, true);
+        return fail(error, true, -1);
     }
 
     /**
      * Fails this attempt with the stack trace of {@code error}.
      *
-     * @return as {@link #fail(String)}; a {@link NonRetryableException} goes to dead at once
+     * @return as {@link #fail(String)}; a {@link NonRetryableException} goes to dead at once, and a
+     *         {@link RetryAfterException} retries after its delay (attempts left permitting)
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public AckOutcome fail(Throwable error) {
-        return fail(stackTrace(error), !(error instanceof NonRetryableException));
+        return fail(error, null);
+    }
+
+    /** Fails this attempt as {@code policy} and the handler's own signal decide ({@link RetryDecision}). */
+    AckOutcome fail(Throwable error, RetryPolicy policy) {
+        RetryDecision d = RetryDecision.of(error, policy, spentAttempts());
+        return fail(stackTrace(error), d.retry(), d.delayMs());
     }
 
     /**
@@ -266,10 +273,11 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public AckOutcome failWithoutRetry(String error) {
-        return fail(error, false);
+        return fail(error, false, -1);
     }
 
-    private AckOutcome fail(String error, boolean retry) {
+    /** @param delayMs the retry's exact delay, or -1 for the job's own backoff */
+    private AckOutcome fail(String error, boolean retry, long delayMs) {
         String text = error == null ? "" : error;
         if (text.length() > MAX_ERROR_CHARS) {
             text = text.substring(0, MAX_ERROR_CHARS) + "\n… (truncated)";
@@ -277,7 +285,7 @@ public final class Job {
         String kept = text;
         failText = kept;
         return settleWith("fail", code -> code == 3 ? AckOutcome.DEAD : AckOutcome.RETRYING,
-                () -> queue.failCode(this, kept, retry));
+                () -> queue.failCode(this, kept, retry, delayMs));
     }
 
     /**

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Settles it: a handler that returned completes its job through the group commit of the
  *       job's queue ({@link AckBatcher}), with a claim of this handler's next job in the same
  *       call while the queue has work and the source lets claims chain; a handler that threw fails
- *       it (retry with backoff, or dead). A job the handler settled itself, or whose loss was seen,
+ *       it as the handler's signal, then the worker's {@link RetryPolicy}, then the job's own
+ *       backoff decide (retry after a delay, or dead). A job the handler settled itself, or whose loss was seen,
  *       is not settled again: the latter is {@link AckOutcome#LEASE_LOST}.</li>
  *   <li>Counts each outcome and tells the listener; a throwing listener is logged and ignored. A
  *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
@@ -38,6 +39,7 @@ final class JobRunner {
     private final JobHandler handler;
     private final WorkerListener listener;
     private final boolean logFailures;
+    private final RetryPolicy retryPolicy;
     private final WorkerState state;
     private final LeaseKeeper leases;
     private final ClaimSource source;
@@ -53,12 +55,14 @@ final class JobRunner {
     private final LongAdder leaseLost = new LongAdder();
     private final LongAdder ackErrors = new LongAdder();
 
-    JobRunner(String name, JobHandler handler, WorkerListener listener, boolean logFailures, WorkerState state,
+    JobRunner(String name, JobHandler handler, WorkerListener listener, boolean logFailures, RetryPolicy retryPolicy,
+              WorkerState state,
               LeaseKeeper leases, ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock) {
         this.name = name;
         this.handler = handler;
         this.listener = listener;
         this.logFailures = logFailures;
+        this.retryPolicy = retryPolicy;
         this.state = state;
         this.leases = leases;
         this.source = source;
@@ -172,7 +176,7 @@ final class JobRunner {
                 job.queue().checkAck(job, answer.code());
                 outcome = job.outcome().orElse(null);
             } else {
-                outcome = job.fail(error);
+                outcome = job.fail(error, retryPolicy);
             }
         } catch (IllegalStateException settledConcurrently) {
             outcome = job.outcome().orElse(null);

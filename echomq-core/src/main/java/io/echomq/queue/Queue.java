@@ -520,11 +520,16 @@ public final class Queue implements QueueOperations {
         return code;
     }
 
-    long failCode(Job job, String error, boolean retry) {
-        List<Object> r = RedisEngine.await(run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, prefix, bytes(job.localId()),
-                bytes(job.attemptText()), error.getBytes(StandardCharsets.UTF_8),
-                Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII),
-                retry ? ONE : ZERO), Scripts.FAIL.label(), name());
+    /** @param delayMs the retry's exact delay in ms, or -1 to let the script use the job's backoff (six ARGV, as before) */
+    long failCode(Job job, String error, boolean retry, long delayMs) {
+        byte[] jitter = Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII);
+        byte[][] args = delayMs < 0
+                ? new byte[][] {prefix, bytes(job.localId()), bytes(job.attemptText()), error.getBytes(StandardCharsets.UTF_8),
+                        jitter, retry ? ONE : ZERO}
+                : new byte[][] {prefix, bytes(job.localId()), bytes(job.attemptText()), error.getBytes(StandardCharsets.UTF_8),
+                        jitter, retry ? ONE : ZERO, EnqueueOptions.num(delayMs)};
+        List<Object> r = RedisEngine.await(run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, args),
+                Scripts.FAIL.label(), name());
         return (Long) r.get(0);
     }
 

@@ -124,7 +124,7 @@ public final class Worker implements AutoCloseable {
         });
         this.state = new WorkerState(concurrency);
         this.leases = new LeaseKeeper(name, leaseMs, clock, b.listener);
-        this.runner = new JobRunner(name, b.handler, b.listener, b.logFailures, state, leases, source, leaseMs,
+        this.runner = new JobRunner(name, b.handler, b.listener, b.logFailures, b.retryPolicy, state, leases, source, leaseMs,
                 executor, clock);
         this.dispatcher = new Dispatcher(name, client, source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
         this.maintenance = new Maintenance(name, client, source, dispatcher::span, this::isIdle, state::running,
@@ -284,6 +284,7 @@ public final class Worker implements AutoCloseable {
         private ExecutorService executor;
         private WorkerListener listener = new WorkerListener() { };
         private boolean logFailures = true;
+        private RetryPolicy retryPolicy = RetryPolicy.defaults();
 
         Builder(QueueClient client, Queue queue, JobHandler handler) {
             this(client, ClaimSource.of(queue), handler);
@@ -361,6 +362,18 @@ public final class Worker implements AutoCloseable {
          */
         public Builder logFailures(boolean logFailures) {
             this.logFailures = logFailures;
+            return this;
+        }
+
+        /**
+         * @param policy what a handler's exception does to its job (retry with which delay, or dead
+         *     now); a {@link NonRetryableException} or {@link RetryAfterException} from the handler
+         *     wins over it, and it never adds attempts past the job's {@code max_attempts}. The
+         *     default retries every exception with the job's own backoff.
+         * @throws IllegalArgumentException if {@code policy} is null
+         */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = Checks.notNull(policy, "retryPolicy");
             return this;
         }
 

@@ -81,6 +81,22 @@ class QueueDocsExamplesTest {
     }
 
     @Test
+    void retryPoliciesSendBadInputToDeadAndHonourTheHandlersDelay() throws Exception {
+        long t0 = serverMillis();
+        String out = ProgramRunner.start(Snippets.named("RetryPolicies").get(0), REDIS.url()).await(RUN);
+        long t1 = serverMillis();
+        assertThat(out).isEqualTo("{bad=DEAD, busy=RETRYING}\n");
+        assertThat(REDIS.raw().call("HGET", "emq:{orders}:job:1", "dead_reason")).isEqualTo("failed without retry on attempt 1");
+        long due = Long.parseLong(String.valueOf(REDIS.raw().call("ZSCORE", "emq:{orders}:delayed", "2")));
+        assertThat(due).isBetween(t0 + 30_000, t1 + 30_000);
+    }
+
+    private static long serverMillis() {
+        java.util.List<?> t = (java.util.List<?>) REDIS.raw().call("TIME");
+        return Long.parseLong(String.valueOf(t.get(0))) * 1000 + Long.parseLong(String.valueOf(t.get(1))) / 1000;
+    }
+
+    @Test
     void operatingAHeldJobIsLockedAgainstRemoval() throws Exception {
         String out = ProgramRunner.start(Snippets.named("OperatingAQueue").get(0), REDIS.url()).await(RUN);
         assertThat(out).isEqualTo("active 1, reaped 0, remove LOCKED, state active\n");

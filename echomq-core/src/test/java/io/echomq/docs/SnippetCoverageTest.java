@@ -28,6 +28,7 @@ class SnippetCoverageTest {
             Map.entry("WorkerSettings", "QueueDocsExamplesTest"),
             Map.entry("ClaimByHand", "QueueDocsExamplesTest"),
             Map.entry("DeadLetters", "QueueDocsExamplesTest"),
+            Map.entry("RetryPolicies", "QueueDocsExamplesTest"),
             Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),

@@ -17,6 +17,9 @@
 -- ARGV[5] jitter    a number in [0, 1]: the retry waits d/2 + jitter * d/2, where
 --                   d = min(backoff_max_ms, backoff_ms * 2^(spent - 1))
 -- ARGV[6] retry     1 to allow a retry, 0 to send the job to dead now
+-- ARGV[7] delay     optional: the retry's exact delay in ms from the server's now, bounded to
+--                   0..31536000000 (365 days, as an enqueue's delay); absent, empty or not a
+--                   number: the hash's backoff above (older callers send six ARGV)
 --
 -- Returns a two-element array {code, delay_ms}:
 --    2  RETRYING    the job waits in delayed for delay_ms
@@ -54,11 +57,16 @@ if ARGV[6] ~= '1' or spent >= maxAttempts then
   return {3, 0}
 end
 
-local base = tonumber(h[5] or '1000')
-local cap = tonumber(h[6] or '3600000')
-local d = base * 2 ^ math.min(math.max(spent - 1, 0), 40)
-if d > cap then d = cap end
-local delay = math.floor(d / 2 + tonumber(ARGV[5]) * d / 2)
+local delay = tonumber(ARGV[7] or '')
+if delay then
+  delay = math.floor(math.min(math.max(delay, 0), 31536000000))
+else
+  local base = tonumber(h[5] or '1000')
+  local cap = tonumber(h[6] or '3600000')
+  local d = base * 2 ^ math.min(math.max(spent - 1, 0), 40)
+  if d > cap then d = cap end
+  delay = math.floor(d / 2 + tonumber(ARGV[5]) * d / 2)
+end
 redis.call('HSET', jk, 'state', 'delayed', 'last_error', ARGV[4])
 redis.call('ZADD', delayed, now + delay, id)
 return {2, delay}
