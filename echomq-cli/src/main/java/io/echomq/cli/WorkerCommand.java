@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.ConnectionListener;
 import io.echomq.RedisCommandException;
 import io.echomq.queue.AckOutcome;
 import io.echomq.queue.Job;
@@ -77,7 +78,8 @@ import picocli.CommandLine.Spec;
                 + "queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
                 + "job it ran went dead.",
             "Exit code 2 for bad input and 3 when Redis cannot be reached at start; later Redis failures are "
-                + "logged and retried."})
+                + "retried: one line says 'connection to <server> lost; retrying' when the connection drops, "
+                + "and one 'connection to <server> is back' once it is."})
 final class WorkerCommand implements Callable<Integer> {
     /** Most stderr kept per command, in bytes. */
     static final int STDERR_TAIL_BYTES = 16 * 1024;
@@ -203,6 +205,21 @@ final class WorkerCommand implements Callable<Integer> {
                     .executor(handlers)
                     .start();
             running = worker;
+            // One line when Redis is lost and one when it is back, instead of Lettuce's reconnect warnings
+            // (simplelogger.properties mutes those).
+            client.connectionListener(new ConnectionListener() {
+                @Override
+                public void onLost(String url) {
+                    err.println(who + ": connection to " + url + " lost; retrying");
+                    err.flush();
+                }
+
+                @Override
+                public void onBack(String url) {
+                    err.println(who + ": connection to " + url + " is back");
+                    err.flush();
+                }
+            });
             if (stopAtOnce) {
                 worker.cutGrace();   // the second signal came while the worker was starting
             }
@@ -212,6 +229,7 @@ final class WorkerCommand implements Callable<Integer> {
                 err.flush();
                 run(worker, q, who, err);
             } finally {
+                client.connectionListener(null);   // the shutdown's own closes are no outage
                 if ("signal".equals(stopReason)) {
                     int jobs = worker.runningJobs();
                     err.println(who + ": stopping: waiting up to " + duration(grace) + " for " + jobs + " running job"
