@@ -74,8 +74,8 @@ import picocli.CommandLine.Spec;
                 + "without spending their attempt, kills their commands and exits with 143 (SIGTERM) or 130 "
                 + "(SIGINT). A second signal stops at once: every running job's lease is given back unspent and its "
                 + "command killed. Each command runs in a session of its own (through setsid, where installed), so "
-                + "the terminal's Ctrl-C reaches the worker only, never the commands. With --exit-when-idle it exits once it is idle and the "
-                + "queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
+                + "the terminal's Ctrl-C reaches the worker only, never the commands. With --exit-when-idle it "
+                + "exits once it is idle and the queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
                 + "job it ran went dead.",
             "Exit code 2 for bad input and 3 when Redis cannot be reached at start; later Redis failures are "
                 + "retried: one line says 'connection to <server> lost; retrying' when the connection drops, "
