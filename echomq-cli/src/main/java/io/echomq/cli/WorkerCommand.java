@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.ConnectionListener;
 import io.echomq.RedisCommandException;
 import io.echomq.queue.AckOutcome;
 import io.echomq.queue.Job;
@@ -22,6 +23,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -50,7 +52,8 @@ import picocli.CommandLine.Spec;
  * the lease while the command runs; when the lease is lost (or the grace of a shutdown runs out)
  * the command and its children are killed.
  *
- * <p>It runs until SIGTERM or SIGINT (a shutdown hook triggers the graceful shutdown), or, with
+ * <p>It runs until SIGTERM or SIGINT (see {@link StopSignals}: the first one stops gracefully, a second one at
+ * once; a shutdown hook covers the JVMs where those handlers cannot be installed), or, with
  * {@code --exit-when-idle}, until the queue is drained. It is meant to run as its own process
  * ({@code java -jar emq.jar worker …}); {@link #call()} returns once the worker has stopped and
  * every command it started is gone, so {@link Emq#main} then exits the JVM.
@@ -66,14 +69,17 @@ import picocli.CommandLine.Spec;
             "On stderr: a start line (worker <queue>: concurrency N, lease M ms, server <server>), a summary "
                 + "every 5 s while there is work (completed=N retrying=N dead=N lost=N running=N), and a final "
                 + "summary that adds returned=N (leases given back unspent at shutdown).",
-            "Runs until SIGTERM or SIGINT, then stops claiming, waits up to --grace for running commands, gives "
-                + "the other leases back without spending their attempt, kills their commands and exits; the JVM "
-                + "then reports exit status 143 (SIGTERM) or 130 (SIGINT), as for any signal. Ctrl-C in a terminal "
-                + "also reaches the running commands. With --exit-when-idle it exits once it is idle and the "
-                + "queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
+            "Runs until SIGTERM or SIGINT (Ctrl-C), then prints 'stopping: waiting up to <grace> for N running "
+                + "jobs', stops claiming, waits up to --grace for running commands, gives the other leases back "
+                + "without spending their attempt, kills their commands and exits with 143 (SIGTERM) or 130 "
+                + "(SIGINT). A second signal stops at once: every running job's lease is given back unspent and its "
+                + "command killed. Each command runs in a session of its own (through setsid, where installed), so "
+                + "the terminal's Ctrl-C reaches the worker only, never the commands. With --exit-when-idle it "
+                + "exits once it is idle and the queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
                 + "job it ran went dead.",
             "Exit code 2 for bad input and 3 when Redis cannot be reached at start; later Redis failures are "
-                + "logged and retried."})
+                + "retried: one line says 'connection to <server> lost; retrying' when the connection drops, "
+                + "and one 'connection to <server> is back' once it is."})
 final class WorkerCommand implements Callable<Integer> {
     /** Most stderr kept per command, in bytes. */
     static final int STDERR_TAIL_BYTES = 16 * 1024;
@@ -138,6 +144,10 @@ final class WorkerCommand implements Callable<Integer> {
 
     private final CountDownLatch stop = new CountDownLatch(1);
     private volatile String stopReason = "stopped";
+    /** The running worker, for a second signal to cut its grace; null before it starts. */
+    private volatile Worker running;
+    /** Whether a second signal asked to stop at once. */
+    private volatile boolean stopAtOnce;
     /** Whether --exit-when-idle found the queue drained. */
     private boolean drained;
     /** Jobs this worker sent to dead, counted once it has stopped. */
@@ -171,6 +181,7 @@ final class WorkerCommand implements Callable<Integer> {
         ExecutorService handlers = Executors.newFixedThreadPool(n, daemon("emq-worker-" + queue + "-exec"));
         ExecutorService pumps = Executors.newCachedThreadPool(daemon("emq-worker-" + queue + "-io"));
         ShellHandler shell = new ShellHandler(command, out, pumps);
+        StopSignals signals = StopSignals.install(signal -> stop(), this::stopAtOnce);
         try (QueueClient client = redis.connectQueue()) {
             // Before the worker starts: a signal from now on stops it gracefully.
             Runtime.getRuntime().addShutdownHook(hook);
@@ -193,12 +204,38 @@ final class WorkerCommand implements Callable<Integer> {
                     .shutdownGrace(Duration.ofMillis(grace))
                     .executor(handlers)
                     .start();
+            running = worker;
+            // One line when Redis is lost and one when it is back, instead of Lettuce's reconnect warnings
+            // (simplelogger.properties mutes those).
+            client.connectionListener(new ConnectionListener() {
+                @Override
+                public void onLost(String url) {
+                    err.println(who + ": connection to " + url + " lost; retrying");
+                    err.flush();
+                }
+
+                @Override
+                public void onBack(String url) {
+                    err.println(who + ": connection to " + url + " is back");
+                    err.flush();
+                }
+            });
+            if (stopAtOnce) {
+                worker.cutGrace();   // the second signal came while the worker was starting
+            }
             try {
                 err.println(who + ": concurrency " + n + ", lease " + lease + " ms, server "
                         + describeServer(client.serverDescription()));
                 err.flush();
                 run(worker, q, who, err);
             } finally {
+                client.connectionListener(null);   // the shutdown's own closes are no outage
+                if ("signal".equals(stopReason)) {
+                    int jobs = worker.runningJobs();
+                    err.println(who + ": stopping: waiting up to " + duration(grace) + " for " + jobs + " running job"
+                            + (jobs == 1 ? "" : "s") + " (a second signal stops at once)");
+                    err.flush();
+                }
                 ShutdownReport report = worker.shutdown(Duration.ofMillis(grace));
                 shell.killAll();   // commands whose handler was interrupted but has not killed them yet
                 awaitHandlers(handlers);   // so that the summary counts them out
@@ -208,12 +245,14 @@ final class WorkerCommand implements Callable<Integer> {
                 err.flush();
             }
         } finally {
+            signals.close();
             handlers.shutdownNow();
             pumps.shutdownNow();
             finished.countDown();
             removeHook(hook);
         }
-        return exitCode();
+        // Stopped by a signal we handled: report it as a shell reports a process a signal ended, 128 + its number.
+        return signals.firstSignal() > 0 ? 128 + signals.firstSignal() : exitCode();
     }
 
     /**
@@ -274,10 +313,25 @@ final class WorkerCommand implements Callable<Integer> {
                 + c.leaseLost() + " running=" + worker.runningJobs();
     }
 
-    /** Stops a running {@link #call()} as SIGTERM would, for tests. */
+    /** Stops a running {@link #call()} gracefully, as a first SIGTERM does (and tests do). */
     void stop() {
         stopReason = "signal";
         stop.countDown();
+    }
+
+    /** Stops at once, as a second signal does: the grace ends, leases go back unspent, commands are killed. */
+    private void stopAtOnce() {
+        stopAtOnce = true;
+        stop();
+        Worker w = running;
+        if (w != null) {
+            w.cutGrace();
+        }
+    }
+
+    /** @return {@code "30 s"} for a whole number of seconds, else {@code "300 ms"} */
+    static String duration(long millis) {
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }
 
     /** Lets the handlers still unwinding after an interrupt finish, for a bounded time. */
@@ -326,7 +380,7 @@ final class WorkerCommand implements Callable<Integer> {
 
         @Override
         public void handle(Job job) throws Exception {
-            ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", command);
+            ProcessBuilder pb = CommandProcesses.builder(List.of("/bin/sh", "-c", command));
             Map<String, String> env = pb.environment();
             env.put("EMQ_QUEUE", job.queueName());
             env.put("EMQ_JOB_ID", job.id());
@@ -402,10 +456,9 @@ final class WorkerCommand implements Callable<Integer> {
             }
         }
 
-        /** Kills the process and every descendant it started, at once. */
+        /** Kills the process and every process it started (its process group and descendants), at once. */
         static void kill(Process process) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            CommandProcesses.killTree(process);
         }
 
         /** @return the stderr tail and {@code exit status N}, at most {@link #MAX_ERROR_CHARS} characters */

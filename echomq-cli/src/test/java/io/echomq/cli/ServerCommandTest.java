@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.server.RawRedis;
+import io.echomq.testkit.ChildJvm;
 import io.echomq.testkit.RedisExtension;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -62,6 +63,22 @@ class ServerCommandTest {
         assertThat(run.out()).isEmpty();
         assertThat(run.err()).isEqualTo("emq server: cannot start redis-server on port " + REDIS.server().port()
                 + ": the port is already in use (is another Redis running? try --port 0 for a free port)\n");
+    }
+
+    @Test
+    void killedWithSigkillItsRedisServerDiesToo() throws Exception {
+        try (ChildJvm emq = ChildJvm.start("io.echomq.cli.Emq", line -> { }, "server", "--port", "0")) {
+            String banner = emq.awaitLine(l -> l.contains("Ctrl-C to stop"), Duration.ofSeconds(30));
+            Matcher m = Pattern.compile("listening at redis://127\\.0\\.0\\.1:(\\d+) ").matcher(banner);
+            assertThat(m.find()).as("banner %s", banner).isTrue();
+            int port = Integer.parseInt(m.group(1));
+            assertThat(canConnect(port)).isTrue();
+
+            emq.kill();   // SIGKILL: no shutdown hook runs in the emq JVM
+
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                    .untilAsserted(() -> assertThat(canConnect(port)).as("redis-server on port %d", port).isFalse());
+        }
     }
 
     private static boolean canConnect(int port) {

@@ -343,7 +343,8 @@ class WorkerCommandTest extends QueueCliTestBase {
 
         assertThat(run.code()).isZero();
         assertThat(run.out().replaceAll("\\s+", " ")).contains("EMQ_JOB_ID", "exit status N", "completed=N retrying=N dead=N lost=N running=N",
-                "returned=N", "--exit-when-idle", "143", "Exit codes:", " 2 bad input", " 3 Redis failure",
+                "returned=N", "--exit-when-idle", "143", "130 (SIGINT)", "A second signal stops at once",
+                "Exit codes:", " 2 bad input", " 3 Redis failure",
                 " 7 with --exit-when-idle: the queue drained, but a job went dead");
         assertThat(run.out()).as("only the codes a worker can return").doesNotContain("  5 ", "  6 ", "  1 ");
         assertThat(Optional.ofNullable(EmqRun.run(Map.of(), "--help").out())).hasValueSatisfying(

@@ -88,6 +88,9 @@ public final class RedisEngine implements AutoCloseable {
     private StatefulConnection<String, byte[]> binary;              // guarded by this
     private volatile ServerFeatures features;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Its own lock, not the engine's monitor, which a connect may hold for a long time. */
+    private final Object watchLock = new Object();
+    private ConnectionWatch watch;   // guarded by watchLock
 
     @SuppressWarnings("unchecked")
     private RedisEngine(AbstractRedisClient client, ClientResources resources, Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector,
@@ -590,6 +593,24 @@ public final class RedisEngine implements AutoCloseable {
     }
 
     /**
+     * Sets the one listener told when this engine's connections drop and come back (see {@link ConnectionWatch}),
+     * replacing any earlier one; {@code null} stops listening.
+     *
+     * @param listener the listener, or null
+     */
+    public void connectionListener(io.echomq.ConnectionListener listener) {
+        synchronized (watchLock) {
+            if (watch != null) {
+                watch.stop();
+                watch = null;
+            }
+            if (listener != null) {
+                watch = new ConnectionWatch(client, redactedUrl, listener);
+            }
+        }
+    }
+
+    /**
      * Closes every connection, the client and its threads; idempotent.
      *
      * <p>Our connections are closed first, each by itself, and only then the client. A cluster
@@ -602,6 +623,7 @@ public final class RedisEngine implements AutoCloseable {
      */
     @Override
     public void close() {
+        connectionListener(null);   // our own closes are not an outage
         if (closed.getAndSet(true)) {
             return;
         }

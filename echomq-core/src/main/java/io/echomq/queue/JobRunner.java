@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,8 +96,16 @@ final class JobRunner {
 
     /** Waits until no handler runs, or {@code deadlineNanos} (on the clock) passes, or this thread is interrupted. */
     void awaitIdle(long deadlineNanos) {
+        awaitIdle(deadlineNanos, () -> false);
+    }
+
+    /**
+     * As {@link #awaitIdle(long)}, and also returns once {@code cut} is true. Whoever makes {@code cut} true must
+     * then call {@link #wakeIdleWaiters()}: {@code cut} is read under the same monitor, so that wake-up is not lost.
+     */
+    void awaitIdle(long deadlineNanos, BooleanSupplier cut) {
         synchronized (idleMonitor) {
-            while (busy.get() > 0) {
+            while (busy.get() > 0 && !cut.getAsBoolean()) {
                 long left = deadlineNanos - clock.nanoTime();
                 if (left <= 0) {
                     return;
@@ -108,6 +117,13 @@ final class JobRunner {
                     return;
                 }
             }
+        }
+    }
+
+    /** Wakes {@link #awaitIdle(long, BooleanSupplier)} so that it reads its condition again. */
+    void wakeIdleWaiters() {
+        synchronized (idleMonitor) {
+            idleMonitor.notifyAll();
         }
     }
 

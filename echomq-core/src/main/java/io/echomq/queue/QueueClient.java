@@ -186,6 +186,17 @@ public final class QueueClient implements AutoCloseable {
         return engine.describe();
     }
 
+    /**
+     * Sets the listener told once when this client's connection to Redis drops and once when it is back (see
+     * {@link io.echomq.ConnectionListener}), replacing any earlier one. Closing the client stops the listener
+     * first, so its own closes are not reported.
+     *
+     * @param listener the listener, or {@code null} to stop listening
+     */
+    public void connectionListener(io.echomq.ConnectionListener listener) {
+        engine.connectionListener(listener);
+    }
+
     /** Stops every worker started from this client (each with its grace), then closes the connections. */
     @Override
     public void close() {

@@ -105,6 +105,7 @@ public final class Worker implements AutoCloseable {
     private final Maintenance maintenance;
     private final LongAdder returned = new LongAdder();
     private ShutdownReport report;   // guarded by this
+    private volatile boolean graceCut;
 
     private Worker(Builder b) {
         this.client = b.client;
@@ -200,7 +201,7 @@ public final class Worker implements AutoCloseable {
         }
         int atStart = runner.busy();
         stopDispatcher();
-        runner.awaitIdle(clock.nanoTime() + graceNanos);
+        runner.awaitIdle(clock.nanoTime() + graceNanos, () -> graceCut);
         long back = 0;
         long notBack = 0;
         List<Job> unfinished = leases.held();
@@ -227,6 +228,17 @@ public final class Worker implements AutoCloseable {
         report = new ShutdownReport(finished, back, notBack);
         LOG.info("{} stopped: {}", name, report);
         return report;
+    }
+
+    /**
+     * Ends the grace of a {@link #shutdown(Duration)} now, whether that shutdown is waiting already or begins later:
+     * it stops waiting for running jobs and goes on at once as with a zero grace, returning their leases unspent
+     * and interrupting their handlers. For a second Ctrl-C during a graceful stop. Does not itself begin a
+     * shutdown; never blocks; may be called from any thread (a signal handler, for example), any number of times.
+     */
+    public void cutGrace() {
+        graceCut = true;
+        runner.wakeIdleWaiters();
     }
 
     /**

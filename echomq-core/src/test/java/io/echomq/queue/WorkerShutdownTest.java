@@ -53,6 +53,45 @@ class WorkerShutdownTest extends QueueTestBase {
     }
 
     @Test
+    void cutGraceEndsAWaitingShutdownAtOnceAndStillReturnsTheLeasesUnspent() throws Exception {
+        Blocking handler = new Blocking(1, null);
+        String id = queue.enqueue("slow");
+        Worker w = client.worker("q", handler).concurrency(1).lease(Duration.ofSeconds(5)).start();
+        assertThat(handler.started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(field(id, "spent")).isEqualTo("1");
+
+        long began = System.nanoTime();
+        CompletableFuture<ShutdownReport> stopping =
+                CompletableFuture.supplyAsync(() -> w.shutdown(Duration.ofMinutes(5)));
+        await().atMost(WAIT).until(() -> !w.isRunning());   // the shutdown is in its grace now
+        assertThat(stopping).isNotDone();
+        w.cutGrace();
+
+        ShutdownReport report = stopping.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(WAIT);
+        assertThat(report).isEqualTo(new ShutdownReport(0, 1, 0));
+        await().atMost(WAIT).until(() -> handler.interrupted.contains(id));
+        assertThat(field(id, "state")).isEqualTo("pending");
+        assertThat(field(id, "spent")).as("the attempt was not spent").isEqualTo("0");
+    }
+
+    @Test
+    void cutGraceBeforeAShutdownMakesItsGraceZero() throws Exception {
+        Blocking handler = new Blocking(1, null);
+        String id = queue.enqueue("slow");
+        Worker w = client.worker("q", handler).concurrency(1).lease(Duration.ofSeconds(5)).start();
+        assertThat(handler.started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        w.cutGrace();
+        ShutdownReport report = CompletableFuture.supplyAsync(() -> w.shutdown(Duration.ofMinutes(5)))
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(report).isEqualTo(new ShutdownReport(0, 1, 0));
+        assertThat(field(id, "state")).isEqualTo("pending");
+        assertThat(field(id, "spent")).isEqualTo("0");
+    }
+
+    @Test
     void gracefulShutdownGivesUnfinishedLeasesBackWithoutSpendingTheirAttempt() throws Exception {
         RecordingListener events = new RecordingListener();
         Blocking handler = new Blocking(3, null);

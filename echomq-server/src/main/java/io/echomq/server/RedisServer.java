@@ -24,7 +24,9 @@ import java.util.stream.Stream;
  * name (see {@link #product()}). The binary comes from
  * {@link RedisBinary#resolve()} unless the builder names one. The server runs without persistence
  * ({@code save ""}, {@code appendonly no}, unless overridden) in a fresh temporary directory, which also holds its
- * log, and is stopped by {@link #close()} or, failing that, by a JVM shutdown hook.
+ * log, and is stopped by {@link #close()} or, failing that, by a JVM shutdown hook. Where {@code setpriv} (util-linux)
+ * offers {@code --pdeathsig}, the server is also killed by the kernel when this JVM dies without running its hooks
+ * ({@code kill -9}, a crash), so that no orphan keeps the port; see {@link ParentBoundLauncher}.
  *
  * <pre>{@code
  * try (RedisServer redis = RedisServer.start()) {
@@ -179,8 +181,8 @@ public final class RedisServer implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
         while (true) {
             try {
-                process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+                process = ParentBoundLauncher.start(new ProcessBuilder(command).directory(dir.toFile())
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())));
             } catch (IOException e) {
                 throw new IllegalStateException("Cannot run " + binary, e);
             }
@@ -359,8 +361,8 @@ public final class RedisServer implements AutoCloseable {
         });
         Process process;
         try {
-            process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            process = ParentBoundLauncher.start(new ProcessBuilder(command).directory(dir.toFile())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()));
         } catch (IOException e) {
             deleteRecursively(dir);
             throw new IllegalStateException("Cannot run " + binary, e);

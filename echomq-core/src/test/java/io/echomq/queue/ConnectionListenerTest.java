@@ -1,0 +1,52 @@
+package io.echomq.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.echomq.ConnectionListener;
+import io.echomq.testkit.FaultProxy;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@link QueueClient#connectionListener}: one "lost" and one "back" per outage, whatever the connection count. */
+@Timeout(60)
+class ConnectionListenerTest extends QueueTestBase {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Test
+    void anOutageOfSeveralConnectionsIsReportedOnceLostAndOnceBack() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(REDIS.server())) {
+            QueueClient c = client(b -> b.redisUrl(proxy.url()));
+            c.queue("q").enqueue("x");   // the main and binary connections are open
+            List<String> events = new CopyOnWriteArrayList<>();
+            c.connectionListener(new ConnectionListener() {
+                @Override
+                public void onLost(String url) {
+                    events.add("lost " + url);
+                }
+
+                @Override
+                public void onBack(String url) {
+                    events.add("back " + url);
+                }
+            });
+
+            proxy.blackHole(Duration.ofSeconds(30));   // reconnects hang until healed
+            assertThat(proxy.cutAll()).as("connections cut").isGreaterThan(1);
+            await().atMost(WAIT).until(() -> !events.isEmpty());
+            proxy.heal();
+            await().atMost(WAIT).until(() -> events.size() >= 2);
+            assertThat(c.queue("q").stats().pending()).isEqualTo(1);
+
+            assertThat(events).containsExactly("lost " + proxy.url(), "back " + proxy.url());
+
+            c.connectionListener(null);
+            proxy.cutAll();
+            await().atMost(WAIT).untilAsserted(() -> assertThat(c.queue("q").stats().pending()).isEqualTo(1));
+            assertThat(events).as("no callback once the listener is removed").hasSize(2);
+        }
+    }
+}
