@@ -7,6 +7,8 @@ import io.echomq.queue.QueueClient;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -64,19 +66,7 @@ final class RedisOptions {
     LockClient connect() {
         String url = effectiveUrl();
         LockClient.Builder b = LockClient.builder().redisUrl(url);
-        if (trustedCertificates != null) {
-            try {
-                b.trustedCertificates(trustedCertificates);
-            } catch (IllegalArgumentException e) {
-                throw asOption(e);
-            }
-        }
-        TlsProbe.check(url);
-        try {
-            return b.build();
-        } catch (RedisCommandException e) {
-            throw ConnectErrors.explain(url, e);
-        }
+        return connectWith(url, b::trustedCertificates, b::build);
     }
 
     /**
@@ -100,16 +90,24 @@ final class RedisOptions {
     QueueClient connectQueue(int maxPayloadBytes) {
         String url = effectiveUrl();
         QueueClient.Builder b = QueueClient.builder().redisUrl(url).maxPayloadBytes(maxPayloadBytes);
+        return connectWith(url, b::trustedCertificates, b::build);
+    }
+
+    /**
+     * The one connect path of both clients: the CA file (its complaint named after
+     * {@code --redis-ca}), the TLS probe, then the build, a failure of which is explained.
+     */
+    private <C> C connectWith(String url, Consumer<Path> trust, Supplier<C> build) {
         if (trustedCertificates != null) {
             try {
-                b.trustedCertificates(trustedCertificates);
+                trust.accept(trustedCertificates);
             } catch (IllegalArgumentException e) {
                 throw asOption(e);
             }
         }
         TlsProbe.check(url);
         try {
-            return b.build();
+            return build.get();
         } catch (RedisCommandException e) {
             throw ConnectErrors.explain(url, e);
         }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The waiting acquires of one client line up per resource: a release wakes one try from the
- * client, not one per waiting thread (the thundering herd that issue 4's contended bench found).
+ * client, not one per waiting thread: a contended release must not wake a thundering herd.
  */
 class WaitLineTest extends LockTestBase {
     private static final int WAITERS = 6;

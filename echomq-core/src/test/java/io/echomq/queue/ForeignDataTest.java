@@ -188,7 +188,7 @@ class ForeignDataTest extends SemanticsTestBase {
     }
 
     /**
-     * The claim checks only the keys it will touch (issue 4): a claim of ready jobs never touches
+     * The claim checks only the keys it will touch: a claim of ready jobs never touches
      * the sequence, so a sequence of another type stops only the promotion that would use it,
      * which refuses with WRONGTYPE and changes nothing.
      */

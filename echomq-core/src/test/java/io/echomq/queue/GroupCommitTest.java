@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Group commit (issue 4): one claim-8 call completes many jobs, each fenced by its own attempt and
+ * Group commit: one claim-8 call completes many jobs, each fenced by its own attempt and
  * answered with its own code; a worker's completes that arrive while a call is in flight ride the
  * next call together, and each job still gets exactly its own outcome.
  */

@@ -113,7 +113,7 @@ class WorkerWakeTest extends QueueTestBase {
     }
 
     /**
-     * Issue 4's bound, as the server counts it: every command one idle worker makes the server run
+     * The idle bound, as the server counts it: every command one idle worker makes the server run
      * over a window of at least 10 s, including each command a script runs, summed from
      * {@code INFO commandstats} over every server (every master of a cluster). The {@code INFO}
      * calls of the test itself are left out. The bound is on the count: at most 5 per second of
