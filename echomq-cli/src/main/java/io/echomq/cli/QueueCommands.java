@@ -84,7 +84,9 @@ final class QueueCommands {
         RedisOptions redis;
         @Parameters(index = "0", paramLabel = "<queue>", parameterConsumer = DashValue.class,
                 description = "The queue's name: 1..256 bytes of UTF-8 without '{', '}', whitespace or control "
-                    + "characters, not ending in #<digits> (that names a partition of a sharded queue).")
+                    + "characters, not ending in #<digits> (that names a partition of a sharded queue). It is "
+                    + "stricter than a lock's name because it is part of every key of the queue, which an "
+                    + "operator reads and types, and a trailing #<digits> is kept for partitions.")
         String queue;
         /** The partition count of a sharded queue, or null for a plain queue. */
         Integer partitions;

@@ -20,7 +20,7 @@ import java.util.Locale;
  *   <li>the system property {@value #PROPERTY}, if set and not blank;</li>
  *   <li>the environment variable {@value #ENV}, if set and not blank;</li>
  *   <li>otherwise the binary embedded in the {@code com.github.codemonstur:embedded-redis} jar on the
- *       class path, extracted once to {@code ${java.io.tmpdir}/echomq-redis/<resource-name>}.</li>
+ *       class path, extracted once to {@code ${java.io.tmpdir}/echomq-redis/redis-server-embedded-<os>-<arch>}.</li>
  * </ol>
  * A value starting with <code>${</code> (an unexpanded Maven placeholder) counts as unset.
  */
@@ -102,6 +102,17 @@ public final class RedisBinary {
         return name;
     }
 
+    /**
+     * @return the file name the embedded binary is extracted to: the resource's name without its
+     *     version, because the artifact names its binary after the release it packaged first
+     *     ({@code redis-server-6.2.6-v5-linux-amd64}) while the binary inside reports its own
+     *     version (6.2.11); a name that claims a version the server does not report misleads
+     *     whoever reads {@code ps}
+     */
+    static String extractedName(String resourceName) {
+        return resourceName.replaceFirst("^redis-server-[0-9][0-9.]*-v[0-9]+-", "redis-server-embedded-");
+    }
+
     private static synchronized Path extractEmbedded() {
         if (extracted != null && Files.isExecutable(extracted)) {
             return extracted;
@@ -117,7 +128,7 @@ public final class RedisBinary {
                     + "com.github.codemonstur:embedded-redis or set " + ENV + " to a redis-server or valkey-server executable");
         }
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "echomq-redis");
-        Path target = dir.resolve(name);
+        Path target = dir.resolve(extractedName(name));
         try {
             URLConnection connection = url.openConnection();
             long size = connection.getContentLengthLong();
@@ -126,7 +137,7 @@ public final class RedisBinary {
                 return extracted = target;
             }
             Files.createDirectories(dir);
-            Path temp = Files.createTempFile(dir, name, ".tmp");
+            Path temp = Files.createTempFile(dir, target.getFileName().toString(), ".tmp");
             try {
                 try (InputStream in = connection.getInputStream()) {
                     Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);

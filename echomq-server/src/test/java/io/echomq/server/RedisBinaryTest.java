@@ -48,4 +48,11 @@ class RedisBinaryTest {
                 .hasMessageContaining("Windows 11")
                 .hasMessageContaining("EMQ_REDIS_SERVER");
     }
+
+    @Test
+    void theExtractedBinaryIsNotNamedAfterAVersionItDoesNotReport() {
+        assertThat(RedisBinary.extractedName("redis-server-6.2.6-v5-linux-amd64")).isEqualTo("redis-server-embedded-linux-amd64");
+        assertThat(RedisBinary.extractedName("redis-server-6.2.6-v5-darwin-arm64")).isEqualTo("redis-server-embedded-darwin-arm64");
+        assertThat(RedisBinary.extractedName("something-else")).isEqualTo("something-else");
+    }
 }
