@@ -5,6 +5,7 @@ import io.lettuce.core.SetArgs;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  *       round spans them.</li>
  * </ol>
  *
- * <p>Every call is asynchronous; a failure is logged and the next tick tries again.
+ * <p>Every call is asynchronous; a failure is logged (once, until a run succeeds again) and the
+ * next tick tries again.
  */
 final class Maintenance {
     /** Expired leases reaped, and due jobs promoted, per queue and run. */
@@ -45,6 +47,7 @@ final class Maintenance {
     private final BooleanSupplier running;
     private final long intervalMs;
     private final String token;
+    private final AtomicBoolean failing = new AtomicBoolean();   // a run failed, and none has succeeded since
 
     /**
      * @param span    the queues the worker spans now, with their maintenance lock keys
@@ -72,7 +75,7 @@ final class Maintenance {
         }
         source.refreshAsync().whenComplete((n, failure) -> {
             if (failure != null) {
-                LOG.warn("{}: could not read the partition mark: {}", name, RedisEngine.unwrap(failure).toString());
+                failed("could not read the partition mark: " + RedisEngine.unwrap(failure));
             }
         });
         WorkSpan s = span.get();
@@ -109,11 +112,26 @@ final class Maintenance {
                     })
                     .whenComplete((ignored, failure) -> {
                         if (failure != null) {
-                            LOG.warn("{}: maintenance failed: {}", name, RedisEngine.unwrap(failure).toString());
+                            failed(RedisEngine.unwrap(failure).toString());
+                        } else if (failing.getAndSet(false)) {
+                            LOG.info("{}: maintenance runs again", name);
                         }
                     });
         } catch (RuntimeException e) {
-            LOG.warn("{}: maintenance failed: {}", name, e.toString());
+            failed(e.toString());
+        }
+    }
+
+    /**
+     * Logs a failed run at WARN once, then at DEBUG until a run succeeds: during an outage every
+     * tick fails the same way, and a line every interval would drown the one line that says the
+     * connection is gone.
+     */
+    private void failed(String why) {
+        if (failing.compareAndSet(false, true)) {
+            LOG.warn("{}: maintenance failed: {} (logged once until it runs again)", name, why);
+        } else {
+            LOG.debug("{}: maintenance failed again: {}", name, why);
         }
     }
 }

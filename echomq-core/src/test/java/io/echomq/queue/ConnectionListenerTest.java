@@ -8,6 +8,7 @@ import io.echomq.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -17,6 +18,7 @@ class ConnectionListenerTest extends QueueTestBase {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @Test
+    @Tag("standalone-only")   // a FaultProxy stands in front of one server (docs/scaling.md)
     void anOutageOfSeveralConnectionsIsReportedOnceLostAndOnceBack() throws Exception {
         try (FaultProxy proxy = FaultProxy.start(REDIS.server())) {
             QueueClient c = client(b -> b.redisUrl(proxy.url()));
@@ -47,6 +49,43 @@ class ConnectionListenerTest extends QueueTestBase {
             proxy.cutAll();
             await().atMost(WAIT).untilAsserted(() -> assertThat(c.queue("q").stats().pending()).isEqualTo(1));
             assertThat(events).as("no callback once the listener is removed").hasSize(2);
+        }
+    }
+
+    @Test
+    @Tag("standalone-only")   // a FaultProxy stands in front of one server (docs/scaling.md)
+    void aWorkerWhoseMaintenanceFailsThroughAnOutageLogsItOnce() throws Exception {
+        try (FaultProxy proxy = FaultProxy.start(REDIS.server())) {
+            QueueClient c = client(b -> b.redisUrl(proxy.url()));
+            java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
+            java.io.PrintStream err = System.err;
+            System.setErr(new java.io.PrintStream(new java.io.OutputStream() {
+                @Override
+                public void write(int b) {
+                    err.write(b);
+                    copy.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    err.write(b, off, len);
+                    copy.write(b, off, len);
+                }
+            }, true));
+            try (Worker w = c.worker("q", job -> { }).maintenanceInterval(Duration.ofMillis(100)).start()) {
+                proxy.blackHole(Duration.ofSeconds(30));   // every maintenance run now fails
+                proxy.cutAll();
+                // at least ten failed runs (one every 100 ms, each timing out or refused)
+                await().atMost(WAIT).until(() -> copy.toString().contains("maintenance failed"));
+                java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofSeconds(2).toNanos());
+                proxy.heal();
+                await().atMost(WAIT).untilAsserted(() -> assertThat(c.queue("q").stats().pending()).isZero());
+                w.shutdown(Duration.ofSeconds(5));
+            } finally {
+                System.setErr(err);
+            }
+            long lines = copy.toString().lines().filter(l -> l.contains("maintenance failed")).count();
+            assertThat(lines).as("the outage's maintenance failures, logged once: " + copy).isEqualTo(1);
         }
     }
 }
