@@ -110,7 +110,7 @@ public final class RedisBinary {
      *     whoever reads {@code ps}
      */
     static String extractedName(String resourceName) {
-        return resourceName.replaceFirst("^redis-server-[0-9][0-9.]*-v[0-9]+-", "redis-server-embedded-");
+        return resourceName.replaceFirst("^redis-server-[0-9][0-9.]*(-v[0-9]+)?-", "redis-server-embedded-");
     }
 
     private static synchronized Path extractEmbedded() {

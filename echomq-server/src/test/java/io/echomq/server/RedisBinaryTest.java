@@ -28,7 +28,8 @@ class RedisBinaryTest {
     @Test
     void blankOrUnexpandedOverrideMeansEmbedded() {
         Path embedded = RedisBinary.resolve(null, "x");
-        assertThat(embedded.getFileName().toString()).isEqualTo(RedisBinary.embeddedResourceName());
+        assertThat(embedded.getFileName().toString())
+                .isEqualTo(RedisBinary.extractedName(RedisBinary.embeddedResourceName()));
         assertThat(Files.isExecutable(embedded)).isTrue();
         assertThat(RedisBinary.resolve("", "x")).isEqualTo(embedded);
         assertThat(RedisBinary.resolve("  ", "x")).isEqualTo(embedded);
@@ -53,6 +54,7 @@ class RedisBinaryTest {
     void theExtractedBinaryIsNotNamedAfterAVersionItDoesNotReport() {
         assertThat(RedisBinary.extractedName("redis-server-6.2.6-v5-linux-amd64")).isEqualTo("redis-server-embedded-linux-amd64");
         assertThat(RedisBinary.extractedName("redis-server-6.2.6-v5-darwin-arm64")).isEqualTo("redis-server-embedded-darwin-arm64");
+        assertThat(RedisBinary.extractedName("redis-server-6.2.7-linux-arm64")).isEqualTo("redis-server-embedded-linux-arm64");
         assertThat(RedisBinary.extractedName("something-else")).isEqualTo("something-else");
     }
 }
