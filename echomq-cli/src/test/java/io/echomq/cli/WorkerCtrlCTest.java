@@ -43,7 +43,7 @@ class WorkerCtrlCTest extends QueueCliTestBase {
         // The command runs until the test creates 'go', which it does only after the Ctrl-C.
         Process jvm = launchAsTerminalJob("worker", "q", "--exec",
                 "echo $$ > " + sh(pid) + "; while [ ! -e " + sh(go) + " ]; do sleep 0.05; done; echo finished");
-        long shell = awaitPid(pid);
+        long shell = awaitPid(pid, jvm);
 
         ctrlC(jvm);
         await().atMost(PATIENCE).until(() -> err().contains("stopping:"));
@@ -65,8 +65,8 @@ class WorkerCtrlCTest extends QueueCliTestBase {
         Path kid = dir.resolve("kid");
         Process jvm = launchAsTerminalJob("worker", "q", "--grace", "600000", "--exec",
                 "echo $$ > " + sh(pid) + "; sleep 600 & echo $! > " + sh(kid) + "; wait");
-        long shell = awaitPid(pid);
-        long child = awaitPid(kid);
+        long shell = awaitPid(pid, jvm);
+        long child = awaitPid(kid, jvm);
         assertThat(hget("q", id, "spent")).isEqualTo("1");
 
         ctrlC(jvm);
@@ -123,8 +123,13 @@ class WorkerCtrlCTest extends QueueCliTestBase {
         return "'" + path.toString().replace("'", "'\\''") + "'";
     }
 
-    private static long awaitPid(Path file) {
-        await().atMost(PATIENCE).until(() -> Files.exists(file) && read(file).matches("\\d+\n"));
+    /** Waits for the command to write its pid; a worker JVM that exits first fails the test with its stderr. */
+    private long awaitPid(Path file, Process jvm) {
+        await().atMost(PATIENCE).until(() -> {
+            assertThat(jvm.isAlive()).as("the worker JVM exited (%s) before its command started; stderr: %s",
+                    jvm.isAlive() ? "" : jvm.exitValue(), err()).isTrue();
+            return Files.exists(file) && read(file).matches("\\d+\n");
+        });
         return Long.parseLong(read(file).strip());
     }
 

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Duties:
  * <ul>
  *   <li>ask the server, once at connect, whether it runs in cluster mode ({@code INFO server}, field
- *       {@code redis_mode}; the minimal ACL user may run {@code INFO});</li>
+ *       {@code redis_mode}, or Valkey's {@code server_mode}; the minimal ACL user may run {@code INFO});</li>
  *   <li>if it does, refuse with an {@link IllegalArgumentException} whose message names the
  *       {@code redis-cluster://} URL to use instead.</li>
  * </ul>
@@ -73,15 +73,23 @@ final class ClusterNodeGuard {
                 + "commas, so that one node being down does not hide the others)");
     }
 
-    /** @return whether {@code INFO server} text says {@code redis_mode:cluster} */
+    /**
+     * @return whether {@code INFO server} text says the server runs as a cluster node: Redis writes
+     *     {@code redis_mode:cluster}, Valkey 8 {@code server_mode:cluster}
+     */
     static boolean isClusterMode(String infoServer) {
         for (String line : infoServer.split("\r?\n")) {
-            if (line.startsWith("redis_mode:")) {
-                return line.substring("redis_mode:".length()).trim().equals("cluster");
+            for (String field : MODE_FIELDS) {
+                if (line.startsWith(field)) {
+                    return line.substring(field.length()).trim().equals("cluster");
+                }
             }
         }
         return false;
     }
+
+    /** The fields that name the server's mode, by product. */
+    private static final String[] MODE_FIELDS = {"redis_mode:", "server_mode:"};
 
     /** @return the cluster form of {@code uri}: same host, port and TLS; the message asks for the same credentials */
     static String clusterUrl(RedisURI uri) {

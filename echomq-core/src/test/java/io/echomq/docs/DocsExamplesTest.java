@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.echomq.testkit.RedisExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,6 +42,7 @@ class DocsExamplesTest {
     }
 
     @Test
+    @Tag("standalone-only")   // the program asks for waitForReplicas, which a cluster URL refuses (docs/scaling.md)
     void optionsBehaveAsTheirCommentsSay() throws Exception {
         String out = ProgramRunner.start(Snippets.named("LockOptions").get(0), REDIS.url()).await(RUN);
         assertThat(out.lines().toList()).hasSize(3);

@@ -56,6 +56,9 @@ class ClusterNodeGuardTest {
     void readsTheModeAndBuildsTheClusterForm() {
         assertThat(ClusterNodeGuard.isClusterMode("# Server\r\nredis_version:7.0.15\r\nredis_mode:cluster\r\n")).isTrue();
         assertThat(ClusterNodeGuard.isClusterMode("# Server\r\nredis_mode:standalone\r\n")).isFalse();
+        // Valkey 8 names the field after itself
+        assertThat(ClusterNodeGuard.isClusterMode("# Server\r\nserver_name:valkey\r\nserver_mode:cluster\r\n")).isTrue();
+        assertThat(ClusterNodeGuard.isClusterMode("# Server\r\nserver_name:valkey\r\nserver_mode:standalone\r\n")).isFalse();
         assertThat(ClusterNodeGuard.isClusterMode("# Server\r\nredis_version:6.2.6\r\n")).isFalse();
         assertThat(ClusterNodeGuard.clusterUrl(RedisURI.create("rediss://u:pw@h:7001/0"))).isEqualTo("rediss-cluster://h:7001");
         assertThat(ClusterNodeGuard.clusterUrl(RedisURI.create("redis://[::1]:7002"))).isEqualTo("redis-cluster://[::1]:7002");
