@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,6 +29,7 @@ class WorkerCtrlCTest extends QueueCliTestBase {
 
     @TempDir
     Path dir;
+    private final List<Process> launched = new ArrayList<>();
 
     @BeforeAll
     static void needsSetsid() {
@@ -91,8 +93,15 @@ class WorkerCtrlCTest extends QueueCliTestBase {
     }
 
     /** Starts {@code emq args} as its own JVM, leading a process group of its own like a shell's job. */
+    /**
+     * Starts the worker JVM as a terminal's foreground job would run: in a process group of its own, and with
+     * SIGINT and SIGQUIT at their default disposition. A build started in the background of a non-interactive
+     * shell (a CI script, {@code cmd &}) inherits both as ignored, and an ignored SIGINT is ignored by the JVM
+     * too, so without {@code env --default-signal} a Ctrl-C could never reach the worker here, whereas from a
+     * terminal it always does.
+     */
     private Process launchAsTerminalJob(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("setsid",
+        List<String> cmd = new ArrayList<>(List.of("setsid", "env", "--default-signal=INT,QUIT",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Emq.class.getName()));
         cmd.addAll(List.of(args));
@@ -100,7 +109,20 @@ class WorkerCtrlCTest extends QueueCliTestBase {
                 .redirectOutput(dir.resolve("jvm.out").toFile())
                 .redirectError(dir.resolve("jvm.err").toFile());
         pb.environment().put(RedisOptions.ENV, REDIS.url());
-        return pb.start();
+        Process jvm = pb.start();
+        launched.add(jvm);
+        return jvm;
+    }
+
+    /** A worker JVM a failed test left running would claim the next test's job: none outlives its test. */
+    @AfterEach
+    void stopLaunched() throws InterruptedException {
+        for (Process jvm : launched) {
+            jvm.descendants().forEach(ProcessHandle::destroyForcibly);
+            jvm.destroyForcibly();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+        }
+        launched.clear();
     }
 
     /** Sends SIGINT to the JVM's whole process group, as a terminal does on Ctrl-C. */

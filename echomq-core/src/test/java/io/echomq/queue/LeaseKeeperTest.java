@@ -26,6 +26,11 @@ class LeaseKeeperTest extends QueueTestBase {
         now.addAndGet(ms * 1_000_000L);
     }
 
+    private long serverMillis() {
+        java.util.List<?> t = (java.util.List<?>) raw().call("TIME");
+        return Long.parseLong(t.get(0).toString()) * 1000 + Long.parseLong(t.get(1).toString()) / 1000;
+    }
+
     private long activeScore(String id) {
         return (long) Double.parseDouble(raw().call("ZSCORE", "emq:{q}:active", id).toString());
     }
@@ -45,6 +50,10 @@ class LeaseKeeperTest extends QueueTestBase {
         assertThat(keeper.tick()).as("at the claim").isZero();
         advanceMs(999);
         assertThat(keeper.tick()).as("1 ms before a third of the lease").isZero();
+        // the fake clock moves at will, the server's does not: let it pass the claim's millisecond, so
+        // that a renewal's deadline (server now + lease) can be seen to move
+        long claimedAt = scoreBefore - LEASE_MS;
+        await().atMost(WAIT).until(() -> serverMillis() > claimedAt);
         advanceMs(1);
         assertThat(keeper.tick()).as("a third of the lease on: one renewal per job").isEqualTo(3);
         // the answer moves each local deadline to the renewal's send time + lease − drift
