@@ -8,6 +8,11 @@ public interface WorkerListener {
     /**
      * A job was settled by the worker (or by its handler).
      *
+     * <p>Called once per attempt, on the handler's thread, after the server answered. Calls for
+     * two attempts of one job may arrive in either order: a retry due soon can be claimed, run
+     * and settled on another thread before this call is made. Order them by
+     * {@link Job#attempt()}, which rises with every claim.
+     *
      * @param job     the job
      * @param outcome {@link AckOutcome#COMPLETED}, {@link AckOutcome#RETRYING},
      *                {@link AckOutcome#DEAD}, {@link AckOutcome#RETURNED} or {@link AckOutcome#LEASE_LOST}

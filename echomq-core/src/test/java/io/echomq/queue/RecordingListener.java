@@ -31,8 +31,13 @@ final class RecordingListener implements WorkerListener {
         return new ArrayList<>(settled);
     }
 
+    /**
+     * @return the job's settlements by attempt: calls for two attempts of one job may arrive in
+     *     either order, since a quick retry runs on another handler thread
+     */
     List<Settled> settled(String id) {
-        return settled.stream().filter(s -> s.id().equals(id)).toList();
+        return settled.stream().filter(s -> s.id().equals(id))
+                .sorted(java.util.Comparator.comparingLong(Settled::attempt)).toList();
     }
 
     List<AckOutcome> outcomes(String id) {
