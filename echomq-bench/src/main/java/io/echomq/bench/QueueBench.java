@@ -1,7 +1,7 @@
 package io.echomq.bench;
 
 import io.echomq.bench.loop.LoadLoop;
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
@@ -264,8 +264,8 @@ final class QueueBench implements Callable<Integer> {
         try (Worker worker = client.worker(queue, job -> { }).concurrency(concurrency).lease(LEASE)
                 .listener(new WorkerListener() {
                     @Override
-                    public void onSettled(Job job, AckOutcome outcome, Throwable error) {
-                        if (outcome == AckOutcome.COMPLETED) {
+                    public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
+                        if (outcome == SettleOutcome.COMPLETED) {
                             done.countDown();
                         }
                     }
@@ -315,7 +315,7 @@ final class QueueBench implements Callable<Integer> {
                     long start = System.nanoTime();
                     Job job = q.claim(LEASE).orElseThrow(() -> new IllegalStateException("queue ran dry"));
                     long latency = System.nanoTime() - start;
-                    if (job.complete() != AckOutcome.COMPLETED) {
+                    if (job.complete() != SettleOutcome.COMPLETED) {
                         throw new IllegalStateException("complete refused for " + job);
                     }
                     q.enqueue(body);

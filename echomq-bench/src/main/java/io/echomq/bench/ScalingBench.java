@@ -1,6 +1,6 @@
 package io.echomq.bench;
 
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.QueueClient;
@@ -193,8 +193,8 @@ final class ScalingBench implements Callable<Integer> {
             CountDownLatch done = new CountDownLatch(jobs);
             WorkerListener count = new WorkerListener() {
                 @Override
-                public void onSettled(Job job, AckOutcome outcome, Throwable error) {
-                    if (outcome == AckOutcome.COMPLETED) {
+                public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
+                    if (outcome == SettleOutcome.COMPLETED) {
                         done.countDown();
                     }
                 }

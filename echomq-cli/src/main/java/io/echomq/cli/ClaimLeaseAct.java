@@ -1,7 +1,7 @@
 package io.echomq.cli;
 
 import io.echomq.RedisCommandException;
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
@@ -203,7 +203,7 @@ final class ClaimLeaseAct {
                     ids);
         }
 
-        AckOutcome staleOutcome;
+        SettleOutcome staleOutcome;
         try {
             staleOutcome = stale.complete();
         } catch (IllegalStateException settled) {
@@ -213,7 +213,7 @@ final class ClaimLeaseAct {
         String reason = stale.lossReason().map(LeaseLossReason::toString).orElse("none");
         console.command("w4", "complete job " + stale.id() + " with attempt " + stale.attempt()
                 + " (the stale handle; complete-2's fence check)", staleOutcome
-                + (staleOutcome == AckOutcome.LEASE_LOST ? " (" + reason + ")" : ""));
+                + (staleOutcome == SettleOutcome.LEASE_LOST ? " (" + reason + ")" : ""));
 
         long returned = 0;
         for (int i = 0; i < WORKERS - 1; i++) {
@@ -236,7 +236,7 @@ final class ClaimLeaseAct {
         // Every claim ends in one of: an accepted complete, an accepted fail, a returned lease, or a
         // reap. The queue is drained and the workers are stopped, so no claim is still open.
         long reaped = claims - end.completed() - end.failed() - returned;
-        boolean fenced = staleOutcome == AckOutcome.LEASE_LOST
+        boolean fenced = staleOutcome == SettleOutcome.LEASE_LOST
                 && stale.lossReason().orElse(null) == LeaseLossReason.SUPERSEDED;
         boolean movedOn = String.valueOf(stale.attempt()).equals(attemptsBefore)
                 && String.valueOf(rerunAttempt.get()).equals(attemptsAfter) && rerunAttempt.get() > stale.attempt();
@@ -249,7 +249,7 @@ final class ClaimLeaseAct {
         console.verdict("Reaped leases: " + reaped + " (claims " + claims + " − completed " + end.completed()
                 + " − failed " + end.failed() + " − returned " + returned + ")");
         console.verdict("Stale completion of job " + stale.id() + " (attempt " + stale.attempt() + ") → "
-                + staleOutcome + (staleOutcome == AckOutcome.LEASE_LOST ? " (" + reason + ")" : "")
+                + staleOutcome + (staleOutcome == SettleOutcome.LEASE_LOST ? " (" + reason + ")" : "")
                 + "; its attempts: " + attemptsBefore + " before the kill, " + attemptsAfter + " after the rerun");
         console.verdict("Queue drained: " + (end.drained() ? "yes" : "no"));
         return created == JOBS && ids.size() == JOBS && accepted == JOBS && exactlyOnce == JOBS
@@ -275,8 +275,8 @@ final class ClaimLeaseAct {
         }).concurrency(n == WORKERS ? 1 : CONCURRENCY).lease(LEASE).maintenanceInterval(MAINTENANCE).shutdownGrace(GRACE)
                 .listener(new WorkerListener() {
                     @Override
-                    public void onSettled(Job job, AckOutcome outcome, Throwable error) {
-                        if (outcome != AckOutcome.COMPLETED) {
+                    public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
+                        if (outcome != SettleOutcome.COMPLETED) {
                             return;
                         }
                         if (completions.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet() == 1) {

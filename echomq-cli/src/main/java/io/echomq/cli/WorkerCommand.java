@@ -2,7 +2,7 @@ package io.echomq.cli;
 
 import io.echomq.ConnectionListener;
 import io.echomq.RedisCommandException;
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobHandler;
 import io.echomq.queue.Queue;
@@ -192,7 +192,7 @@ final class WorkerCommand implements Callable<Integer> {
             if (printSettled) {
                 builder.listener(new WorkerListener() {
                     @Override
-                    public void onSettled(Job job, AckOutcome outcome, Throwable error) {
+                    public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
                         out.println("SETTLED " + job.id() + " " + job.attempt() + " " + outcome);
                         out.flush();
                     }

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * One claimed job: its id, payload and the attempt it was granted, and the fenced calls that
  * settle it. Each call runs one script that checks, on the server, that this attempt is still the
  * job's current attempt, that the job is active, and that its lease has not run out; otherwise
- * it answers {@link AckOutcome#LEASE_LOST} and changes nothing. So a worker that was paused past
+ * it answers {@link SettleOutcome#LEASE_LOST} and changes nothing. So a worker that was paused past
  * its lease, and whose job was reaped and claimed again, can never complete or fail the newer
  * attempt.
  *
@@ -39,7 +39,7 @@ public final class Job {
     private final long maxAttempts;
     private final String attemptText;
     private final long leaseMs;
-    private final AtomicReference<AckOutcome> settled = new AtomicReference<>();
+    private final AtomicReference<SettleOutcome> settled = new AtomicReference<>();
     private volatile String failText;   // the error text of this attempt's fail call, for the worker's log line
     private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
     private final JobLease localLease;   // the local deadline and the loss
@@ -133,7 +133,7 @@ public final class Job {
      * writes.
      *
      * <p>Sticky: the first call that finds the deadline passed marks the job lost with
-     * {@link LeaseLossReason#LOCAL_DEADLINE} (the first reason wins) and interrupts its handler,
+     * {@link LeaseLossReason#DEADLINE_PASSED} (the first reason wins) and interrupts its handler,
      * as any loss does; a renewal answered later never revives it. A job settled cleanly
      * (completed, failed, returned) is not lost: its lease simply ended.
      *
@@ -193,7 +193,7 @@ public final class Job {
     }
 
     /** @return the settling outcome, or empty while the job is unsettled */
-    public Optional<AckOutcome> outcome() {
+    public Optional<SettleOutcome> outcome() {
         return Optional.ofNullable(settled.get());
     }
 
@@ -205,12 +205,12 @@ public final class Job {
     /**
      * Completes the job: removes it from active, drops its lock subkey, and marks it done.
      *
-     * @return {@link AckOutcome#COMPLETED}, or {@link AckOutcome#LEASE_LOST}
+     * @return {@link SettleOutcome#COMPLETED}, or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public AckOutcome complete() {
-        return settleWith("complete", code -> AckOutcome.COMPLETED, () -> queue.completeCode(this));
+    public SettleOutcome complete() {
+        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.completeCode(this));
     }
 
     /**
@@ -226,7 +226,7 @@ public final class Job {
     public Optional<Job> completeAndClaimNext(Duration lease) {
         long ms = Queue.checkLease(lease);
         Queue.Claimed[] box = new Queue.Claimed[1];
-        settleWith("complete", code -> AckOutcome.COMPLETED, () -> {
+        settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
             box[0] = queue.claimBatch(1, ms, this);
             return queue.checkAck(this, box[0].ackCodes().get(0));
         });
@@ -239,11 +239,11 @@ public final class Job {
      * are spent.
      *
      * @param error the error to keep, truncated to 16 KiB characters; null becomes empty
-     * @return {@link AckOutcome#RETRYING}, {@link AckOutcome#DEAD} or {@link AckOutcome#LEASE_LOST}
+     * @return {@link SettleOutcome#RETRYING}, {@link SettleOutcome#DEAD} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public AckOutcome fail(String error) {
+    public SettleOutcome fail(String error) {
         return fail(error, true, -1);
     }
 
@@ -255,12 +255,12 @@ public final class Job {
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public AckOutcome fail(Throwable error) {
+    public SettleOutcome fail(Throwable error) {
         return fail(error, null);
     }
 
     /** Fails this attempt as {@code policy} and the handler's own signal decide ({@link RetryDecision}). */
-    AckOutcome fail(Throwable error, RetryPolicy policy) {
+    SettleOutcome fail(Throwable error, RetryPolicy policy) {
         RetryDecision d = RetryDecision.of(error, policy, spentAttempts());
         return fail(stackTrace(error), d.retry(), d.delayMs());
     }
@@ -268,23 +268,23 @@ public final class Job {
     /**
      * Fails this attempt and sends the job to dead at once, whatever attempts are left.
      *
-     * @return {@link AckOutcome#DEAD} or {@link AckOutcome#LEASE_LOST}
+     * @return {@link SettleOutcome#DEAD} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public AckOutcome failWithoutRetry(String error) {
+    public SettleOutcome failWithoutRetry(String error) {
         return fail(error, false, -1);
     }
 
     /** @param delayMs the retry's exact delay, or -1 for the job's own backoff */
-    private AckOutcome fail(String error, boolean retry, long delayMs) {
+    private SettleOutcome fail(String error, boolean retry, long delayMs) {
         String text = error == null ? "" : error;
         if (text.length() > MAX_ERROR_CHARS) {
             text = text.substring(0, MAX_ERROR_CHARS) + "\n… (truncated)";
         }
         String kept = text;
         failText = kept;
-        return settleWith("fail", code -> code == 3 ? AckOutcome.DEAD : AckOutcome.RETRYING,
+        return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
                 () -> queue.failCode(this, kept, retry, delayMs));
     }
 
@@ -292,16 +292,17 @@ public final class Job {
      * Renews the lease to the server's now plus {@code lease}: the active score and the lock
      * subkey move together. Never revives a lease that has run out. A {@link Worker} does this by
      * itself at a third of the lease; manual claimers call it. A lease already known to be lost
-     * (see {@link #leaseLost()}) is not sent at all and answers {@link AckOutcome#LEASE_LOST}.
+     * (see {@link #leaseLost()}) is not sent at all and answers {@code false}.
      *
-     * @return {@link AckOutcome#EXTENDED} or {@link AckOutcome#LEASE_LOST}
+     * @return true if the lease now ends at the server's now plus {@code lease}; false if it is
+     *     lost, and {@link #lossReason()} says why
      * @throws IllegalArgumentException if the lease is invalid
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public AckOutcome extend(Duration lease) {
+    public boolean extend(Duration lease) {
         long ms = Queue.checkLease(lease);
         if (localLease.isLost()) {
-            return AckOutcome.LEASE_LOST;   // sticky: a lost lease is never renewed
+            return false;   // sticky: a lost lease is never renewed
         }
         long start = queue.clockNanos();
         long code = queue.extendCodes(ms, java.util.List.of(this)).get(0);
@@ -311,21 +312,28 @@ public final class Job {
     /**
      * Stores {@code progress} in the job hash's {@code progress} field.
      *
-     * @return {@link AckOutcome#RECORDED} or {@link AckOutcome#LEASE_LOST}
+     * @return true if the value was stored; false if the lease is lost, and {@link #lossReason()}
+     *     says why
      * @throws IllegalArgumentException if progress is null or over the payload limit
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public AckOutcome progress(byte[] progress) {
+    public boolean progress(byte[] progress) {
         long code = queue.progressCode(this, progress);
         if (code == 1) {
-            return AckOutcome.RECORDED;
+            return true;
         }
         markLost(LeaseLossReason.ofCode(code));
-        return AckOutcome.LEASE_LOST;
+        return false;
     }
 
-    /** As {@link #progress(byte[])} with UTF-8 text. */
-    public AckOutcome progress(String progress) {
+    /**
+     * As {@link #progress(byte[])} with UTF-8 text.
+     *
+     * @return true if the value was stored; false if the lease is lost
+     * @throws IllegalArgumentException if progress is null or over the payload limit
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public boolean progress(String progress) {
         return progress(progress == null ? null : progress.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -333,12 +341,12 @@ public final class Job {
      * Gives the lease back without spending the attempt: the job returns to pending at its old
      * place. Used by graceful shutdown.
      *
-     * @return {@link AckOutcome#RETURNED} or {@link AckOutcome#LEASE_LOST}
+     * @return {@link SettleOutcome#RETURNED} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public AckOutcome returnLease() {
-        return settleWith("return", code -> AckOutcome.RETURNED, () -> queue.returnCode(this));
+    public SettleOutcome returnLease() {
+        return settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.returnCode(this));
     }
 
     // ----- package-private plumbing for Queue and Worker -----
@@ -384,7 +392,7 @@ public final class Job {
         if (answer.code() == Queue.ACK_NOT_A_HASH) {
             settling.set(false);
         } else {
-            settle(AckOutcome.COMPLETED, answer.code());
+            settle(SettleOutcome.COMPLETED, answer.code());
         }
         return answer;
     }
@@ -394,16 +402,16 @@ public final class Job {
      * lease already counted lost (its deadline was seen passed while the renewal was on its way)
      * does not revive it: every reader checks the loss before the deadline.
      */
-    AckOutcome onExtended(long code, long sentAtNanos, long ms) {
+    boolean onExtended(long code, long sentAtNanos, long ms) {
         if (code == 1) {
-            return localLease.renewed(sentAtNanos, ms) ? AckOutcome.EXTENDED : AckOutcome.LEASE_LOST;
+            return localLease.renewed(sentAtNanos, ms);
         }
         markLost(LeaseLossReason.ofCode(code));
-        return AckOutcome.LEASE_LOST;
+        return false;
     }
 
     /**
-     * Marks the job lost with {@link LeaseLossReason#LOCAL_DEADLINE} if it is unsettled, not yet
+     * Marks the job lost with {@link LeaseLossReason#DEADLINE_PASSED} if it is unsettled, not yet
      * lost, and its local deadline is not after {@code nowNanos}.
      *
      * @return whether the job is lost now (for any reason)
@@ -435,7 +443,7 @@ public final class Job {
     }
 
     /** Runs one settling call: claims the right to settle, and gives it back if Redis fails. */
-    private AckOutcome settleWith(String what, java.util.function.LongFunction<AckOutcome> accepted,
+    private SettleOutcome settleWith(String what, java.util.function.LongFunction<SettleOutcome> accepted,
                                   java.util.function.LongSupplier call) {
         checkUnsettled(what);
         long code;
@@ -449,11 +457,11 @@ public final class Job {
     }
 
     /** Records the settling answer: {@code accepted} for a non-negative code, else the loss. */
-    private AckOutcome settle(AckOutcome accepted, long code) {
-        AckOutcome out = accepted;
+    private SettleOutcome settle(SettleOutcome accepted, long code) {
+        SettleOutcome out = accepted;
         if (code < 0) {
             markLost(LeaseLossReason.ofCode(code));
-            out = AckOutcome.LEASE_LOST;
+            out = SettleOutcome.LEASE_LOST;
         }
         settled.set(out);
         return out;
@@ -462,7 +470,7 @@ public final class Job {
     /** Claims the right to settle; a second settling call, even a concurrent one, throws. */
     private void checkUnsettled(String what) {
         if (!settling.compareAndSet(false, true)) {
-            AckOutcome s = settled.get();
+            SettleOutcome s = settled.get();
             throw new IllegalStateException("cannot " + what + " job " + id + " of queue " + queue.name()
                     + " (attempt " + attempt + "): it is already " + (s == null ? "being settled" : "settled as " + s));
         }

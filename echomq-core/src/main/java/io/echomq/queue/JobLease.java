@@ -25,14 +25,14 @@ import java.util.function.Supplier;
 final class JobLease {
     private final Job job;
     private final MonotonicClock clock;
-    private final Supplier<AckOutcome> settled;   // the job's settle outcome, null while unsettled
+    private final Supplier<SettleOutcome> settled;   // the job's settle outcome, null while unsettled
     private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
     private final AtomicBoolean reported = new AtomicBoolean();
     private volatile long deadlineNanos;
     private volatile Consumer<Job> reporter;
     private volatile Thread handlerThread;
 
-    JobLease(Job job, MonotonicClock clock, Supplier<AckOutcome> settled, long claimStartNanos, long leaseMs) {
+    JobLease(Job job, MonotonicClock clock, Supplier<SettleOutcome> settled, long claimStartNanos, long leaseMs) {
         this.job = job;
         this.clock = clock;
         this.settled = settled;
@@ -67,14 +67,14 @@ final class JobLease {
     }
 
     /**
-     * Marks the lease lost with {@link LeaseLossReason#LOCAL_DEADLINE} if the job is unsettled,
+     * Marks the lease lost with {@link LeaseLossReason#DEADLINE_PASSED} if the job is unsettled,
      * not yet lost, and its deadline is not after {@code nowNanos}.
      *
      * @return whether the lease is lost now (for any reason)
      */
     boolean checkDeadline(long nowNanos) {
         if (!lost.isDone() && settled.get() == null && nowNanos - deadlineNanos >= 0) {
-            markLost(LeaseLossReason.LOCAL_DEADLINE);
+            markLost(LeaseLossReason.DEADLINE_PASSED);
         }
         return lost.isDone();
     }
@@ -127,8 +127,8 @@ final class JobLease {
         if (r == null || !lost.isDone()) {
             return;
         }
-        AckOutcome s = settled.get();
-        if (s != null && s != AckOutcome.LEASE_LOST) {
+        SettleOutcome s = settled.get();
+        if (s != null && s != SettleOutcome.LEASE_LOST) {
             return;   // its lease ended with an accepted settle; a later mark only stops the handler
         }
         if (reported.compareAndSet(false, true)) {

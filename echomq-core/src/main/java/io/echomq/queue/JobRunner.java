@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       call while the queue has work and the source lets claims chain; a handler that threw fails
  *       it as the handler's signal, then the worker's {@link RetryPolicy}, then the job's own
  *       backoff decide (retry after a delay, or dead). A job the handler settled itself, or whose loss was seen,
- *       is not settled again: the latter is {@link AckOutcome#LEASE_LOST}.</li>
+ *       is not settled again: the latter is {@link SettleOutcome#LEASE_LOST}.</li>
  *   <li>Counts each outcome and tells the listener; a throwing listener is logged and ignored. A
  *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
@@ -174,14 +174,14 @@ final class JobRunner {
             return null;
         }
         Job next = null;
-        AckOutcome outcome = null;
+        SettleOutcome outcome = null;
         try {
             if (job.isSettled()) {
                 outcome = job.outcome().orElse(null);
             } else if (job.leaseLost()) {
                 // never complete (or fail) a job whose loss was seen: its handler may have stopped
                 // early on seeing it, and the server may still accept within the drift allowance
-                outcome = AckOutcome.LEASE_LOST;
+                outcome = SettleOutcome.LEASE_LOST;
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
                 AckBatcher.Answer answer = job.completeInBatch(batcher(job.queue()), chain);
@@ -203,14 +203,14 @@ final class JobRunner {
         } finally {
             leases.untrack(job);
         }
-        if (outcome == AckOutcome.RETRYING) {
+        if (outcome == SettleOutcome.RETRYING) {
             state.retryScheduled();
         }
         if (outcome != null) {
             count(outcome);
-            if (logFailures && (outcome == AckOutcome.RETRYING || outcome == AckOutcome.DEAD)) {
+            if (logFailures && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
                 LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
-                        outcome == AckOutcome.DEAD ? "dead" : "will retry", summary(error, job.failText()));
+                        outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.failText()));
             }
             try {
                 listener.onSettled(job, outcome, error);
@@ -254,7 +254,7 @@ final class JobRunner {
         return b != null ? b : batchers.computeIfAbsent(q, p -> new AckBatcher(p, leaseMs));
     }
 
-    private void count(AckOutcome outcome) {
+    private void count(SettleOutcome outcome) {
         switch (outcome) {
             case COMPLETED -> completed.increment();
             case RETRYING -> retrying.increment();

@@ -151,7 +151,7 @@ final class LeaseKeeper {
 
     /** Told by a tracked job, once, when its loss is first seen (see {@link Job#reportLossTo}). */
     private void lossSeen(Job job) {
-        LeaseLossReason reason = job.lossReason().orElse(LeaseLossReason.LOCAL_DEADLINE);
+        LeaseLossReason reason = job.lossReason().orElse(LeaseLossReason.DEADLINE_PASSED);
         LOG.warn("{}: lease of {} lost: {}", name, job, reason);
         try {
             listener.onLeaseLost(job, reason);

@@ -1,6 +1,6 @@
 package io.echomq.queue;
 
-/** Why a job's lease is lost: the reason behind an {@link AckOutcome#LEASE_LOST}. */
+/** Why a job's lease is lost: the reason behind an {@link SettleOutcome#LEASE_LOST}. */
 public enum LeaseLossReason {
     /** The job's attempts moved on: it was reaped and claimed again, so this attempt is stale. */
     SUPERSEDED,
@@ -14,7 +14,7 @@ public enum LeaseLossReason {
      * Renewal did not succeed before the local deadline (claim time plus lease, less drift, on
      * the monotonic clock). Redis may be unreachable; the worker stops trusting the lease.
      */
-    LOCAL_DEADLINE;
+    DEADLINE_PASSED;
 
     /**
      * @return the reason for a negative script code

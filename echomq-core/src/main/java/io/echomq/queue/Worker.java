@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *       (a renewal or settle refused, or its local deadline passed, seen by a tick or by the
  *       handler's own {@link Job#leaseLost()}) interrupts its handler, marks the {@link Job}, and
  *       is reported to {@link WorkerListener#onLeaseLost} once; the worker then settles the job
- *       {@link AckOutcome#LEASE_LOST} without completing it.</li>
+ *       {@link SettleOutcome#LEASE_LOST} without completing it.</li>
  *   <li><b>Maintenance.</b> Every worker tries, once per maintenance interval, to take the
  *       queue's maintenance lock ({@code SET NX PX}, our lock's plain acquire, never released so
  *       it runs out after one interval); the holder reaps expired leases and promotes due delayed
@@ -208,7 +208,7 @@ public final class Worker implements AutoCloseable {
         unfinished.sort(Comparator.comparingLong(Job::handleSeq).reversed());
         for (Job job : unfinished) {
             try {
-                if (job.returnLease() == AckOutcome.RETURNED) {
+                if (job.returnLease() == SettleOutcome.RETURNED) {
                     back++;
                     returned.increment();
                 } else {

@@ -14,11 +14,11 @@ public interface WorkerListener {
      * {@link Job#attempt()}, which rises with every claim.
      *
      * @param job     the job
-     * @param outcome {@link AckOutcome#COMPLETED}, {@link AckOutcome#RETRYING},
-     *                {@link AckOutcome#DEAD}, {@link AckOutcome#RETURNED} or {@link AckOutcome#LEASE_LOST}
+     * @param outcome {@link SettleOutcome#COMPLETED}, {@link SettleOutcome#RETRYING},
+     *                {@link SettleOutcome#DEAD}, {@link SettleOutcome#RETURNED} or {@link SettleOutcome#LEASE_LOST}
      * @param error   what the handler threw, or null when it returned normally
      */
-    default void onSettled(Job job, AckOutcome outcome, Throwable error) {
+    default void onSettled(Job job, SettleOutcome outcome, Throwable error) {
     }
 
     /**
@@ -29,14 +29,14 @@ public interface WorkerListener {
      * <ul>
      *   <li>the local deadline passing, seen by the worker's renewal tick or by a call of the
      *       handler's own {@link Job#leaseLost()}, {@link Job#isHeld()}, {@link Job#remaining()}
-     *       or {@link Job#lossReason()} ({@link LeaseLossReason#LOCAL_DEADLINE});</li>
+     *       or {@link Job#lossReason()} ({@link LeaseLossReason#DEADLINE_PASSED});</li>
      *   <li>a renewal the server refuses;</li>
      *   <li>a fenced call the server refuses: the worker's settle, or the handler's own
      *       complete, fail, extend or progress.</li>
      * </ul>
      * Later answers about the same loss (renewals in flight, the deadline) add no call. It never
      * fires for a job settled cleanly before any loss was seen, nor for a lease shutdown gave
-     * back. The worker settles every job it reports here as {@link AckOutcome#LEASE_LOST} (it
+     * back. The worker settles every job it reports here as {@link SettleOutcome#LEASE_LOST} (it
      * does not complete or fail a job once it has seen the loss), and reports every job it
      * settles as {@code LEASE_LOST} here first: so the calls equal the {@code LEASE_LOST}
      * settlements and {@link WorkerCounts#leaseLost()}. The one exception is a handler that

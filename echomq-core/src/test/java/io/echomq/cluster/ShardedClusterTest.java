@@ -3,7 +3,7 @@ package io.echomq.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.Job;
@@ -126,7 +126,7 @@ class ShardedClusterTest {
             List<Job> claimed = q.claim(100, Duration.ofSeconds(10));
             assertThat(claimed).hasSize(K + 1);
             for (Job j : claimed) {
-                assertThat(j.fail("boom")).isEqualTo(AckOutcome.DEAD);
+                assertThat(j.fail("boom")).isEqualTo(SettleOutcome.DEAD);
             }
             assertThat(q.dead(100)).hasSize(K + 1);
             assertThat(q.stats()).isEqualTo(new QueueStats(0, 0, 0, K + 1, 0, K + 1, 0));

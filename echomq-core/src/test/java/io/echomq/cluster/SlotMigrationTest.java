@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.echomq.lock.FencedWriteOutcome;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
@@ -79,10 +79,10 @@ class SlotMigrationTest {
         AtomicInteger lostLeases = new AtomicInteger();
         WorkerListener listener = new WorkerListener() {
             @Override
-            public void onSettled(Job job, AckOutcome outcome, Throwable error) {
-                if (outcome == AckOutcome.COMPLETED) {
+            public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
+                if (outcome == SettleOutcome.COMPLETED) {
                     accepted.computeIfAbsent(job.id(), k -> new AtomicInteger()).incrementAndGet();
-                } else if (outcome != AckOutcome.LEASE_LOST) {
+                } else if (outcome != SettleOutcome.LEASE_LOST) {
                     problems.add(job + " settled " + outcome + " " + error);
                 }
             }

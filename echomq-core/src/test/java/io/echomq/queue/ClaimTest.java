@@ -204,6 +204,6 @@ class ClaimTest extends SemanticsTestBase {
         assertThatThrownBy(() -> job.completeAndClaimNext(Duration.ofMillis(5)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(job.isSettled()).isFalse();
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
     }
 }

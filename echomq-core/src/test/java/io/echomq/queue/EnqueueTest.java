@@ -179,7 +179,7 @@ class EnqueueTest extends SemanticsTestBase {
         Queue q = client(b -> b.retainCompleted(Duration.ZERO)).queue("q");
         EnqueueOptions keyed = EnqueueOptions.defaults().withIdempotencyKey("once", Duration.ofHours(1));
         String id = q.enqueue(utf8("x"), keyed).id();
-        assertThat(q.claim(LONG_LEASE).orElseThrow().complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(q.claim(LONG_LEASE).orElseThrow().complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(exists(jobKey(id))).isFalse();
         assertThat(q.enqueue(utf8("x"), keyed)).isEqualTo(new EnqueueResult(id, false));
         assertThat(pendingCount()).isZero();
@@ -228,7 +228,7 @@ class EnqueueTest extends SemanticsTestBase {
         assertThat(jobs.get(2).payload()).isEmpty();
 
         // and through the dead set
-        assertThat(jobs.get(0).failWithoutRetry("x")).isEqualTo(AckOutcome.DEAD);
+        assertThat(jobs.get(0).failWithoutRetry("x")).isEqualTo(SettleOutcome.DEAD);
         assertThat(queue.dead(1).get(0).payload()).isEqualTo(all);
         assertThat(queue.redrive(1)).isEqualTo(1);
         assertThat(queue.claim(LONG_LEASE).orElseThrow().payload()).isEqualTo(all);

@@ -36,18 +36,23 @@ class FenceTest extends SemanticsTestBase {
                 call("fail(Throwable)", j -> j.fail(new IllegalStateException("late"))),
                 call("fail(NonRetryableException)", j -> j.fail(new NonRetryableException("late"))),
                 call("failWithoutRetry", j -> j.failWithoutRetry("late")),
-                call("extend", j -> j.extend(LONG_LEASE)),
-                call("progress", j -> j.progress("50%")),
+                call("extend", j -> refusedAsLost(j.extend(LONG_LEASE))),
+                call("progress", j -> refusedAsLost(j.progress("50%"))),
                 call("returnLease", Job::returnLease));
     }
 
-    private static Arguments call(String name, Function<Job, AckOutcome> call) {
+    private static Arguments call(String name, Function<Job, SettleOutcome> call) {
         return Arguments.of(name, call);
+    }
+
+    /** extend and progress answer a boolean: a refusal reads as LEASE_LOST, an acceptance as nothing */
+    private static SettleOutcome refusedAsLost(boolean accepted) {
+        return accepted ? null : SettleOutcome.LEASE_LOST;
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fencedCalls")
-    void staleAttemptIsSupersededAndChangesNothing(String name, Function<Job, AckOutcome> call) {
+    void staleAttemptIsSupersededAndChangesNothing(String name, Function<Job, SettleOutcome> call) {
         String id = queue.enqueue("x");
         Job stale = queue.claim(SHORT).orElseThrow();
         awaitLeaseExpired(id);
@@ -58,7 +63,7 @@ class FenceTest extends SemanticsTestBase {
         assertThat(get(lockKey(id))).isEqualTo("2");
 
         Map<String, Object> before = snapshot();
-        assertThat(call.apply(stale)).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(call.apply(stale)).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(stale.lossReason()).contains(LeaseLossReason.SUPERSEDED);
         assertThat(stale.leaseLost()).isTrue();
         assertThat(snapshot()).as("keyspace after a stale %s", name).isEqualTo(before);
@@ -66,19 +71,19 @@ class FenceTest extends SemanticsTestBase {
 
         // the current holder is unaffected
         assertThat(fresh.leaseLost()).isFalse();
-        assertThat(fresh.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(fresh.complete()).isEqualTo(SettleOutcome.COMPLETED);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fencedCalls")
-    void expiredButNotReapedLeaseIsExpiredAndChangesNothing(String name, Function<Job, AckOutcome> call) {
+    void expiredButNotReapedLeaseIsExpiredAndChangesNothing(String name, Function<Job, SettleOutcome> call) {
         String id = queue.enqueue("x");
         Job job = queue.claim(SHORT).orElseThrow();
         awaitLeaseExpired(id);
 
         Map<String, Object> before = snapshot();
         assertThat(before).containsKey(ACTIVE);
-        assertThat(call.apply(job)).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(call.apply(job)).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(job.lossReason()).contains(LeaseLossReason.EXPIRED);
         assertThat(snapshot()).as("keyspace after an expired %s", name).isEqualTo(before);
 
@@ -89,15 +94,15 @@ class FenceTest extends SemanticsTestBase {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fencedCalls")
-    void reapedButNotReclaimedJobIsNotActive(String name, Function<Job, AckOutcome> call) {
+    void reapedButNotReclaimedJobIsNotActive(String name, Function<Job, SettleOutcome> call) {
         String id = queue.enqueue("x");
         Job job = queue.claim(SHORT).orElseThrow();
         awaitLeaseExpired(id);
         queue.reap(10);
 
         Map<String, Object> before = snapshot();
-        AckOutcome out = call.apply(job);
-        assertThat(out).isEqualTo(AckOutcome.LEASE_LOST);
+        SettleOutcome out = call.apply(job);
+        assertThat(out).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(job.lossReason()).contains(LeaseLossReason.NOT_ACTIVE);
         if (!name.equals("completeAndClaimNext")) {
             assertThat(snapshot()).isEqualTo(before);
@@ -109,14 +114,14 @@ class FenceTest extends SemanticsTestBase {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fencedCalls")
-    void callOnARemovedJobIsMissing(String name, Function<Job, AckOutcome> call) {
+    void callOnARemovedJobIsMissing(String name, Function<Job, SettleOutcome> call) {
         String id = queue.enqueue("x");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(queue.remove(id, true)).isEqualTo(RemoveOutcome.REMOVED);
         Map<String, Object> before = snapshot();
         assertThat(before).containsOnlyKeys(P + "seq");
 
-        assertThat(call.apply(job)).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(call.apply(job)).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(job.lossReason()).contains(LeaseLossReason.MISSING);
         assertThat(snapshot()).as("nothing recreated").isEqualTo(before);
     }
@@ -126,7 +131,7 @@ class FenceTest extends SemanticsTestBase {
         String id = queue.enqueue("x");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(job.isSettled()).isFalse();
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(job.isSettled()).isTrue();
         Map<String, Object> before = snapshot();
 
@@ -138,10 +143,10 @@ class FenceTest extends SemanticsTestBase {
         assertThatThrownBy(job::returnLease).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> job.completeAndClaimNext(LONG_LEASE)).isInstanceOf(IllegalStateException.class);
 
-        assertThat(job.outcome()).contains(AckOutcome.COMPLETED);
+        assertThat(job.outcome()).contains(SettleOutcome.COMPLETED);
         assertThat(snapshot()).isEqualTo(before);
         // extend is not a settling call: it is refused by the server, the job being done
-        assertThat(job.extend(LONG_LEASE)).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(job.extend(LONG_LEASE)).isFalse();
         assertThat(job.lossReason()).contains(LeaseLossReason.NOT_ACTIVE);
         assertThat(field(id, "state")).isEqualTo("done");
     }
@@ -151,8 +156,8 @@ class FenceTest extends SemanticsTestBase {
         queue.enqueue("x");
         Job job = queue.claim(SHORT).orElseThrow();
         awaitLeaseExpired(job.id());
-        assertThat(job.complete()).isEqualTo(AckOutcome.LEASE_LOST);
-        assertThat(job.outcome()).contains(AckOutcome.LEASE_LOST);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
+        assertThat(job.outcome()).contains(SettleOutcome.LEASE_LOST);
         assertThatThrownBy(() -> job.fail("retry?")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("LEASE_LOST");
     }
@@ -162,7 +167,7 @@ class FenceTest extends SemanticsTestBase {
         String id = queue.enqueue("x");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         long t0 = serverMillis();
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         long t1 = serverMillis();
 
         assertThat(card(ACTIVE)).isZero();
@@ -179,7 +184,7 @@ class FenceTest extends SemanticsTestBase {
         Queue q = client(b -> b.retainCompleted(Duration.ZERO)).queue("q");
         String id = q.enqueue("x");
         Job job = q.claim(LONG_LEASE).orElseThrow();
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(exists(jobKey(id))).isFalse();
         assertThat(exists(lockKey(id))).isFalse();
         assertThat(q.stats().completed()).isEqualTo(1);
@@ -191,17 +196,17 @@ class FenceTest extends SemanticsTestBase {
         Job job = queue.claim(Duration.ofSeconds(2)).orElseThrow();
         for (int i = 1; i <= 3; i++) {
             long t0 = serverMillis();
-            assertThat(job.extend(Duration.ofSeconds(20))).isEqualTo(AckOutcome.EXTENDED);
+            assertThat(job.extend(Duration.ofSeconds(20))).isTrue();
             long t1 = serverMillis();
             assertThat(score(ACTIVE, id)).isBetween(t0 + 20_000, t1 + 20_000);
             assertThat(pttl(lockKey(id))).isBetween(15_000L, 20_000L);
             assertThat(get(lockKey(id))).isEqualTo("1");
-            assertThat(job.progress("step " + i)).isEqualTo(AckOutcome.RECORDED);
+            assertThat(job.progress("step " + i)).isTrue();
             assertThat(field(id, "progress")).isEqualTo("step " + i);
         }
         assertThat(field(id, "attempts")).as("extend is not an attempt").isEqualTo("1");
         assertThat(job.leaseLost()).isFalse();
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
     }
 
     @Test
@@ -223,8 +228,8 @@ class FenceTest extends SemanticsTestBase {
             assertThat(r.commands()).isEmpty();
         }
         assertThat(job.leaseLost()).isFalse();
-        assertThat(job.progress(new byte[4])).isEqualTo(AckOutcome.RECORDED);
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.progress(new byte[4])).isTrue();
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
     }
 
     @Test
@@ -234,7 +239,7 @@ class FenceTest extends SemanticsTestBase {
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(job.id()).isEqualTo(first);
 
-        assertThat(job.returnLease()).isEqualTo(AckOutcome.RETURNED);
+        assertThat(job.returnLease()).isEqualTo(SettleOutcome.RETURNED);
         assertThat(pendingIds()).containsExactly(first, second);
         assertThat(waiting()).as("back at the front of the wait LIST").containsExactly(first, second);
         assertThat(hash(first)).containsEntry("state", "pending").containsEntry("attempts", "1")
@@ -247,7 +252,7 @@ class FenceTest extends SemanticsTestBase {
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.spentAttempts()).as("a returned lease is not spent").isEqualTo(1);
         // the returning handle stays stale for good
-        assertThat(job.extend(LONG_LEASE)).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(job.extend(LONG_LEASE)).isFalse();
         assertThat(job.lossReason()).contains(LeaseLossReason.SUPERSEDED);
     }
 }

@@ -149,7 +149,7 @@ class ForeignDataTest extends SemanticsTestBase {
 
         assertThat(raw().call("TYPE", lockKey(victim))).as("the victim's lock subkey survives").isEqualTo("string");
         assertThat(queue.remove(victim, false)).as("so remove still refuses").isEqualTo(RemoveOutcome.LOCKED);
-        assertThat(held.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(held.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThatThrownBy(() -> queue.remove(alias, true)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("':'");
     }
@@ -255,7 +255,7 @@ class ForeignDataTest extends SemanticsTestBase {
         assertThat(get(WAIT_LIST)).isEqualTo("junk");
 
         raw().call("DEL", WAIT_LIST);   // an operator repairs the key; the same handles carry on
-        assertThat(job.returnLease()).isEqualTo(AckOutcome.RETURNED);
+        assertThat(job.returnLease()).isEqualTo(SettleOutcome.RETURNED);
         assertThat(queue.claim(2, LONG_LEASE)).extracting(Job::id).containsExactly(held, waiting);
     }
 

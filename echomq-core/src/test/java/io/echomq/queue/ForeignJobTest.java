@@ -41,12 +41,12 @@ class ForeignJobTest extends SemanticsTestBase {
         assertThat(first.maxAttempts()).isEqualTo(EnqueueOptions.DEFAULT_MAX_ATTEMPTS);
         assertThat(hash("5000")).containsEntry("state", "active").containsEntry("score", "10");
         assertThat(get(lockKey("5000"))).isEqualTo("1");
-        assertThat(first.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(first.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(field("5000", "state")).isEqualTo("done");
 
         Job second = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(second.payload()).isEqualTo("héllo wörld".getBytes(StandardCharsets.UTF_8));
-        assertThat(second.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(second.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(queue.stats().completed()).isEqualTo(2);
     }
 
@@ -58,7 +58,7 @@ class ForeignJobTest extends SemanticsTestBase {
         assertThat(job.id()).isEqualTo("x1");
         assertThat(job.attempt()).isEqualTo(1);
         assertThat(job.maxAttempts()).isEqualTo(3);
-        assertThat(job.fail("boom")).isEqualTo(AckOutcome.RETRYING);
+        assertThat(job.fail("boom")).isEqualTo(SettleOutcome.RETRYING);
     }
 
     @Test
@@ -69,7 +69,7 @@ class ForeignJobTest extends SemanticsTestBase {
             Job job = queue.claim(LONG_LEASE).orElseThrow();
             assertThat(job.attempt()).isEqualTo(attempt);
             long t0 = serverMillis();
-            assertThat(job.fail("boom " + attempt)).isEqualTo(AckOutcome.RETRYING);
+            assertThat(job.fail("boom " + attempt)).isEqualTo(SettleOutcome.RETRYING);
             long t1 = serverMillis();
             long d = fullDelays[attempt - 1];
             assertThat(score(DELAYED, "7000")).isBetween(t0 + d / 2, t1 + d);
@@ -78,7 +78,7 @@ class ForeignJobTest extends SemanticsTestBase {
         }
         Job last = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(last.attempt()).isEqualTo(3);
-        assertThat(last.fail("boom 3")).isEqualTo(AckOutcome.DEAD);
+        assertThat(last.fail("boom 3")).isEqualTo(SettleOutcome.DEAD);
         assertThat(field("7000", "dead_reason")).isEqualTo("failed on attempt 3 of 3");
         assertThat(queue.dead(10)).extracting(DeadJob::id).containsExactly("7000");
     }
@@ -112,7 +112,7 @@ class ForeignJobTest extends SemanticsTestBase {
         raw().call("ZADD", PENDING, "1", "9000");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(job.maxAttempts()).isEqualTo(1);
-        assertThat(job.fail("once")).isEqualTo(AckOutcome.DEAD);
+        assertThat(job.fail("once")).isEqualTo(SettleOutcome.DEAD);
         assertThat(field("9000", "dead_reason")).isEqualTo("failed on attempt 1 of 1");
     }
 }

@@ -85,7 +85,7 @@ class GroupCommitTest extends SemanticsTestBase {
         assertThatThrownBy(() -> jobs.get(1).complete()).isInstanceOf(RedisCommandException.class)
                 .hasMessageContaining("WRONGTYPE");
         assertThat(jobs.get(1).isSettled()).isFalse();
-        assertThat(jobs.get(0).complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(jobs.get(0).complete()).isEqualTo(SettleOutcome.COMPLETED);
     }
 
     /**
@@ -165,12 +165,12 @@ class GroupCommitTest extends SemanticsTestBase {
         for (int i = 0; i < n; i++) {
             ids.add(queue.enqueue("job-" + i));
         }
-        Map<String, AckOutcome> outcomes = new ConcurrentHashMap<>();
+        Map<String, SettleOutcome> outcomes = new ConcurrentHashMap<>();
         Map<String, Integer> runs = new ConcurrentHashMap<>();
         CountDownLatch all = new CountDownLatch(n);
         WorkerListener listener = new WorkerListener() {
             @Override
-            public void onSettled(Job job, AckOutcome outcome, Throwable error) {
+            public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
                 assertThat(job.outcome()).contains(outcome);
                 if (outcomes.put(job.id(), outcome) == null) {
                     all.countDown();
@@ -192,10 +192,10 @@ class GroupCommitTest extends SemanticsTestBase {
             assertThat(c.ackErrors()).isZero();
         }
         assertThat(ids).allSatisfy(id -> assertThat(runs.get(id)).as("runs of %s", id).isNotNull());
-        assertThat(ids.stream().filter(id -> outcomes.get(id) == AckOutcome.COMPLETED))
+        assertThat(ids.stream().filter(id -> outcomes.get(id) == SettleOutcome.COMPLETED))
                 .as("a completed job ran once").allSatisfy(id -> assertThat(runs.get(id)).isEqualTo(1));
         assertThat(outcomes).hasSize(n);
-        assertThat(outcomes.values().stream().filter(o -> o == AckOutcome.COMPLETED).count()).isEqualTo(n - n / 10);
+        assertThat(outcomes.values().stream().filter(o -> o == SettleOutcome.COMPLETED).count()).isEqualTo(n - n / 10);
         assertThat(queue.stats().completed()).isEqualTo(n - n / 10);
     }
 }

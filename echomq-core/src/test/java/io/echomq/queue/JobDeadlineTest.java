@@ -59,8 +59,8 @@ class JobDeadlineTest extends QueueTestBase {
         assertThat(job.leaseLost()).isTrue();
         assertThat(job.isHeld()).isFalse();
         assertThat(job.remaining()).isEqualTo(Duration.ZERO);
-        assertThat(job.lossReason()).contains(LeaseLossReason.LOCAL_DEADLINE);
-        assertThat(job.lost()).isCompletedWithValue(LeaseLossReason.LOCAL_DEADLINE);
+        assertThat(job.lossReason()).contains(LeaseLossReason.DEADLINE_PASSED);
+        assertThat(job.lost()).isCompletedWithValue(LeaseLossReason.DEADLINE_PASSED);
         assertThat(field(job.id(), "state")).as("the server was not asked").isEqualTo("active");
     }
 
@@ -97,15 +97,15 @@ class JobDeadlineTest extends QueueTestBase {
         // ... but its answer is applied only after the deadline was seen passed.
         clock.advance(Duration.ofMillis(1));
         assertThat(job.leaseLost()).isTrue();
-        assertThat(job.onExtended(codes.get(0), sentAt, ms)).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(job.onExtended(codes.get(0), sentAt, ms)).isFalse();
 
         assertThat(job.leaseLost()).as("sticky").isTrue();
         assertThat(job.isHeld()).isFalse();
         assertThat(job.remaining()).isEqualTo(Duration.ZERO);
-        assertThat(job.lossReason()).contains(LeaseLossReason.LOCAL_DEADLINE);
+        assertThat(job.lossReason()).contains(LeaseLossReason.DEADLINE_PASSED);
         // and a lost lease is not renewed again: nothing is sent
         String scoreBefore = String.valueOf(raw().call("ZSCORE", "emq:{q}:active", job.id()));
-        assertThat(job.extend(LEASE)).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(job.extend(LEASE)).isFalse();
         assertThat(String.valueOf(raw().call("ZSCORE", "emq:{q}:active", job.id()))).isEqualTo(scoreBefore);
     }
 
@@ -115,7 +115,7 @@ class JobDeadlineTest extends QueueTestBase {
         q.enqueue("x");
         Job job = q.claim(LEASE).orElseThrow();
         clock.advance(Duration.ofSeconds(5));
-        assertThat(job.extend(LEASE)).isEqualTo(AckOutcome.EXTENDED);
+        assertThat(job.extend(LEASE)).isTrue();
         clock.advance(Duration.ofSeconds(9));
         assertThat(job.isHeld()).as("14 s after the claim, 9 s after a 10 s renewal").isTrue();
         assertThat(job.remaining()).isEqualTo(Duration.ofNanos(Job.localValidityNanos(LEASE.toMillis()))
@@ -127,7 +127,7 @@ class JobDeadlineTest extends QueueTestBase {
         Queue q = fakeTimed();
         q.enqueue("x");
         Job job = q.claim(LEASE).orElseThrow();
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         clock.advance(LEASE.multipliedBy(2));
         assertThat(job.leaseLost()).isFalse();
         assertThat(job.isHeld()).as("settled: the lease ended").isFalse();

@@ -28,7 +28,7 @@ class JobInfoTest extends SemanticsTestBase {
     void afterAFailureToDeadTheAccessorsReadTheTriesAndTheReasons() {
         String id = queue.enqueue("x", EnqueueOptions.defaults().withMaxAttempts(1)).id();
         Job job = queue.claim(LONG_LEASE).orElseThrow();
-        assertThat(job.fail("smtp refused\nsecond line")).isEqualTo(AckOutcome.DEAD);
+        assertThat(job.fail("smtp refused\nsecond line")).isEqualTo(SettleOutcome.DEAD);
         JobInfo info = queue.inspect(id).orElseThrow();
         assertThat(info.state()).isEqualTo("dead");
         assertThat(info.attempts()).isEqualTo(1);          // granted: the fence

@@ -83,9 +83,9 @@ class LeaseKeeperTest extends QueueTestBase {
         // no tick ran for a whole lease (a paused process): the next one finds both deadlines passed
         advanceMs(LEASE_MS);
         assertThat(keeper.tick()).as("nothing renewed").isZero();
-        assertThat(jobs).allMatch(j -> j.lossReason().orElse(null) == LeaseLossReason.LOCAL_DEADLINE);
+        assertThat(jobs).allMatch(j -> j.lossReason().orElse(null) == LeaseLossReason.DEADLINE_PASSED);
         assertThat(events.lost()).extracting(RecordingListener.Lost::reason)
-                .containsExactly(LeaseLossReason.LOCAL_DEADLINE, LeaseLossReason.LOCAL_DEADLINE);
+                .containsExactly(LeaseLossReason.DEADLINE_PASSED, LeaseLossReason.DEADLINE_PASSED);
 
         advanceMs(LEASE_MS);
         assertThat(keeper.tick()).as("a lost lease is never renewed").isZero();

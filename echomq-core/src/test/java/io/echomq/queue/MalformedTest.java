@@ -150,7 +150,7 @@ class MalformedTest extends SemanticsTestBase {
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(job.id()).isEqualTo(good);
         assertThat(job.attempt()).isEqualTo(1);
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
     }
 
     @Test

@@ -45,7 +45,7 @@ class ReapTest extends SemanticsTestBase {
         // the reaped job keeps its old place, ahead of jobs enqueued after it
         assertThat(pendingIds()).containsExactly(expiring, waiting);
         assertThat(waiting()).as("priority 0: LPUSHed to the front of the wait LIST").containsExactly(expiring, waiting);
-        assertThat(long1.extend(LONG_LEASE)).isEqualTo(AckOutcome.EXTENDED);
+        assertThat(long1.extend(LONG_LEASE)).isTrue();
     }
 
     @Test
@@ -68,7 +68,7 @@ class ReapTest extends SemanticsTestBase {
 
         List<Job> again = queue.claim(3, LONG_LEASE);
         assertThat(again).extracting(Job::id).containsExactly(top, plain, bottom);
-        again.forEach(j -> assertThat(j.returnLease()).isEqualTo(AckOutcome.RETURNED));
+        again.forEach(j -> assertThat(j.returnLease()).isEqualTo(SettleOutcome.RETURNED));
         assertThat(score(PENDING, top)).isEqualTo(topScore);
         assertThat(score(PENDING, bottom)).isEqualTo(bottomScore);
         assertThat(waiting()).containsExactly(plain);
@@ -223,7 +223,7 @@ class ReapTest extends SemanticsTestBase {
                 long offsetMs = (round % 31) - 18;
                 long target = localNow + TimeUnit.MILLISECONDS.toNanos(deadline - serverNow + offsetMs);
                 CyclicBarrier go = new CyclicBarrier(2);
-                Future<AckOutcome> extend = pool.submit(() -> {
+                Future<Boolean> extend = pool.submit(() -> {
                     go.await();
                     parkUntil(target);
                     return job.extend(LONG_LEASE);
@@ -233,10 +233,10 @@ class ReapTest extends SemanticsTestBase {
                     parkUntil(target);
                     return reaperQueue.reap(10);
                 });
-                AckOutcome extended = extend.get(10, TimeUnit.SECONDS);
+                boolean extended = extend.get(10, TimeUnit.SECONDS);
                 ReapResult reaped = reap.get(10, TimeUnit.SECONDS);
 
-                if (extended == AckOutcome.EXTENDED) {
+                if (extended) {
                     extendedCount++;
                     assertThat(reaped.returned()).as("round %d: reaped an extended job", round).isZero();
                     assertThat(members(ACTIVE)).as("round %d", round).containsExactly(id);
@@ -248,14 +248,14 @@ class ReapTest extends SemanticsTestBase {
                     assertThat(pttl(lockKey(id))).as("round %d", round).isGreaterThan(10_000);
                     assertThat(pendingCount()).as("round %d", round).isZero();
                 } else {
-                    assertThat(extended).as("round %d", round).isEqualTo(AckOutcome.LEASE_LOST);
+                    assertThat(extended).as("round %d", round).isFalse();
                     assertThat(job.lossReason().orElseThrow()).as("round %d", round)
                             .isIn(LeaseLossReason.EXPIRED, LeaseLossReason.NOT_ACTIVE);
                 }
                 if (reaped.returned() > 0) {
                     reapedCount++;
                     assertThat(reaped.returned()).isEqualTo(1);
-                    assertThat(extended).as("round %d: reaped, yet extended", round).isEqualTo(AckOutcome.LEASE_LOST);
+                    assertThat(extended).as("round %d: reaped, yet extended", round).isFalse();
                     assertThat(pendingIds()).as("round %d", round).containsExactly(id);
                     assertThat(card(ACTIVE)).as("round %d", round).isZero();
                 }

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /** A {@link WorkerListener} that keeps everything it hears, for assertions; thread-safe. */
 final class RecordingListener implements WorkerListener {
     /** One {@link WorkerListener#onSettled} call. */
-    record Settled(String id, long attempt, AckOutcome outcome, Throwable error, Job job) {
+    record Settled(String id, long attempt, SettleOutcome outcome, Throwable error, Job job) {
     }
 
     /** One {@link WorkerListener#onLeaseLost} call. */
@@ -18,7 +18,7 @@ final class RecordingListener implements WorkerListener {
     private final ConcurrentLinkedQueue<Lost> lost = new ConcurrentLinkedQueue<>();
 
     @Override
-    public void onSettled(Job job, AckOutcome outcome, Throwable error) {
+    public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
         settled.add(new Settled(job.id(), job.attempt(), outcome, error, job));
     }
 
@@ -40,11 +40,11 @@ final class RecordingListener implements WorkerListener {
                 .sorted(java.util.Comparator.comparingLong(Settled::attempt)).toList();
     }
 
-    List<AckOutcome> outcomes(String id) {
+    List<SettleOutcome> outcomes(String id) {
         return settled(id).stream().map(Settled::outcome).toList();
     }
 
-    long count(AckOutcome outcome) {
+    long count(SettleOutcome outcome) {
         return settled.stream().filter(s -> s.outcome() == outcome).count();
     }
 

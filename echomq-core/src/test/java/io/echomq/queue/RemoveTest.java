@@ -54,7 +54,7 @@ class RemoveTest extends SemanticsTestBase {
     @Test
     void removeDead() {
         String id = enqueue("x", EnqueueOptions.defaults());
-        assertThat(queue.claim(LONG_LEASE).orElseThrow().failWithoutRetry("no")).isEqualTo(AckOutcome.DEAD);
+        assertThat(queue.claim(LONG_LEASE).orElseThrow().failWithoutRetry("no")).isEqualTo(SettleOutcome.DEAD);
         assertThat(queue.remove(id, false)).isEqualTo(RemoveOutcome.REMOVED);
         assertThat(card(DEAD)).isZero();
         assertOnlyQueueBookkeepingLeft();
@@ -64,7 +64,7 @@ class RemoveTest extends SemanticsTestBase {
     @Test
     void removeDone() {
         String id = enqueue("x", EnqueueOptions.defaults());
-        assertThat(queue.claim(LONG_LEASE).orElseThrow().complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(queue.claim(LONG_LEASE).orElseThrow().complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(field(id, "state")).isEqualTo("done");
         assertThat(queue.remove(id, false)).isEqualTo(RemoveOutcome.REMOVED);
         assertOnlyQueueBookkeepingLeft();
@@ -87,7 +87,7 @@ class RemoveTest extends SemanticsTestBase {
         assertThat(exists(P + "idem:k")).isFalse();
         assertOnlyQueueBookkeepingLeft();
 
-        assertThat(job.complete()).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(job.lossReason()).contains(LeaseLossReason.MISSING);
     }
 

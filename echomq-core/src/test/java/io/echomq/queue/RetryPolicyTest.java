@@ -36,18 +36,18 @@ class RetryPolicyTest extends SemanticsTestBase {
     }
 
     /** Fails a fresh job with {@code error} under {@link #POLICY}; returns {t0, t1, due} on the server clock. */
-    private long[] failWith(Throwable error, EnqueueOptions options, AckOutcome expected) {
+    private long[] failWith(Throwable error, EnqueueOptions options, SettleOutcome expected) {
         String id = enqueue("x", options);
         Job job = claim(id);
         long t0 = serverMillis();
         assertThat(job.fail(error, POLICY)).isEqualTo(expected);
         long t1 = serverMillis();
-        return new long[] {t0, t1, expected == AckOutcome.RETRYING ? score(DELAYED, id) : -1, Long.parseLong(id)};
+        return new long[] {t0, t1, expected == SettleOutcome.RETRYING ? score(DELAYED, id) : -1, Long.parseLong(id)};
     }
 
     @Test
     void anExactDelayLandsInDelayedAtServerNowPlusIt() {
-        long[] r = failWith(new IOException("disk"), EnqueueOptions.defaults(), AckOutcome.RETRYING);
+        long[] r = failWith(new IOException("disk"), EnqueueOptions.defaults(), SettleOutcome.RETRYING);
         assertThat(r[2]).isBetween(r[0] + 30_000, r[1] + 30_000);
         assertThat(hash(String.valueOf(r[3]))).containsEntry("state", "delayed")
                 .hasEntrySatisfying("last_error", e -> assertThat(e).startsWith("java.io.IOException: disk"));
@@ -57,10 +57,10 @@ class RetryPolicyTest extends SemanticsTestBase {
     void aSubclassMatchesItsTypesRuleAndTheFirstMatchWins() {
         // SocketTimeoutException is an IOException too, but its own rule comes first: backoff 100 s,
         // so the first retry waits 50..100 s, never the IOException rule's exact 30 s
-        long[] r = failWith(new SocketTimeoutException("slow"), EnqueueOptions.defaults(), AckOutcome.RETRYING);
+        long[] r = failWith(new SocketTimeoutException("slow"), EnqueueOptions.defaults(), SettleOutcome.RETRYING);
         assertThat(r[2]).isBetween(r[0] + 50_000, r[1] + 100_000);
         // an UncheckedIOException is no IOException: no type rule, so the job's own 1 s backoff
-        long[] u = failWith(new UncheckedIOException(new IOException("x")), EnqueueOptions.defaults(), AckOutcome.RETRYING);
+        long[] u = failWith(new UncheckedIOException(new IOException("x")), EnqueueOptions.defaults(), SettleOutcome.RETRYING);
         assertThat(u[2]).isBetween(u[0] + 500, u[1] + 1_000);
     }
 
@@ -70,7 +70,7 @@ class RetryPolicyTest extends SemanticsTestBase {
         String id = enqueue("x", options);
         Job first = claim(id);
         long t0 = serverMillis();
-        assertThat(first.fail(new SocketTimeoutException("slow"), POLICY)).isEqualTo(AckOutcome.RETRYING);
+        assertThat(first.fail(new SocketTimeoutException("slow"), POLICY)).isEqualTo(SettleOutcome.RETRYING);
         long t1 = serverMillis();
         // the job's own backoff would wait at most 1 ms; the rule's waits 50..100 s
         assertThat(score(DELAYED, id)).isBetween(t0 + 50_000, t1 + 100_000);
@@ -80,7 +80,7 @@ class RetryPolicyTest extends SemanticsTestBase {
         Job second = claim(id);
         assertThat(second.spentAttempts()).isEqualTo(2);
         long s0 = serverMillis();
-        assertThat(second.fail(new SocketTimeoutException("slow"), POLICY)).isEqualTo(AckOutcome.RETRYING);
+        assertThat(second.fail(new SocketTimeoutException("slow"), POLICY)).isEqualTo(SettleOutcome.RETRYING);
         long s1 = serverMillis();
         assertThat(score(DELAYED, id)).isBetween(s0 + 100_000, s1 + 200_000);
     }
@@ -88,14 +88,14 @@ class RetryPolicyTest extends SemanticsTestBase {
     @Test
     void aPredicateRuleMatches() {
         long[] r = failWith(new IllegalStateException("rate limited by upstream"), EnqueueOptions.defaults(),
-                AckOutcome.RETRYING);
+                SettleOutcome.RETRYING);
         assertThat(r[2]).isBetween(r[0] + 90_000, r[1] + 90_000);
     }
 
     @Test
     void noRetryBeatsTheProducersMaxAttempts() {
         long[] r = failWith(new IllegalArgumentException("bad"), EnqueueOptions.defaults().withMaxAttempts(5),
-                AckOutcome.DEAD);
+                SettleOutcome.DEAD);
         String id = String.valueOf(r[3]);
         assertThat(hash(id)).containsEntry("state", "dead").containsEntry("attempts", "1")
                 .containsEntry("dead_reason", "failed without retry on attempt 1");
@@ -105,7 +105,7 @@ class RetryPolicyTest extends SemanticsTestBase {
     void retryAfterExceptionBeatsAMatchingRule() {
         // its message would match the 90 s predicate rule; the handler's own 2 s wins
         long[] r = failWith(new RetryAfterException(Duration.ofSeconds(2), "rate limited"), EnqueueOptions.defaults(),
-                AckOutcome.RETRYING);
+                SettleOutcome.RETRYING);
         assertThat(r[2]).isBetween(r[0] + 2_000, r[1] + 2_000);
     }
 
@@ -113,17 +113,17 @@ class RetryPolicyTest extends SemanticsTestBase {
     void nonRetryableExceptionBeatsARuleSayingRetry() {
         RetryPolicy retryAll = RetryPolicy.builder().on(Exception.class, RetryAction.retryAfter(Duration.ofSeconds(5))).build();
         String id = enqueue("x", EnqueueOptions.defaults().withMaxAttempts(5));
-        assertThat(claim(id).fail(new NonRetryableException("bad"), retryAll)).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(id).fail(new NonRetryableException("bad"), retryAll)).isEqualTo(SettleOutcome.DEAD);
         assertThat(field(id, "state")).isEqualTo("dead");
     }
 
     @Test
     void aPolicyNeverAddsAttemptsPastMaxAttempts() {
         String id = enqueue("x", EnqueueOptions.defaults().withMaxAttempts(1));
-        assertThat(claim(id).fail(new IOException("disk"), POLICY)).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(id).fail(new IOException("disk"), POLICY)).isEqualTo(SettleOutcome.DEAD);
         assertThat(field(id, "dead_reason")).isEqualTo("failed on attempt 1 of 1");
         String id2 = enqueue("y", EnqueueOptions.defaults().withMaxAttempts(1));
-        assertThat(claim(id2).fail(new RetryAfterException(Duration.ZERO, "again"), POLICY)).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(id2).fail(new RetryAfterException(Duration.ZERO, "again"), POLICY)).isEqualTo(SettleOutcome.DEAD);
     }
 
     @Test

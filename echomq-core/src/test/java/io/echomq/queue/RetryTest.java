@@ -27,7 +27,7 @@ class RetryTest extends SemanticsTestBase {
     /** Enqueues a job and sends it to dead at once; returns after the server clock moved on a ms. */
     private String dies(String payload) {
         String id = enqueue(payload, EnqueueOptions.defaults());
-        assertThat(claim(id).failWithoutRetry("fatal " + payload)).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(id).failWithoutRetry("fatal " + payload)).isEqualTo(SettleOutcome.DEAD);
         awaitServerTimePast(score(DEAD, id));
         return id;
     }
@@ -37,10 +37,10 @@ class RetryTest extends SemanticsTestBase {
         String id = enqueue("x", EnqueueOptions.defaults());
         Job job = claim(id);
         long t0 = serverMillis();
-        assertThat(job.fail("boom")).isEqualTo(AckOutcome.RETRYING);
+        assertThat(job.fail("boom")).isEqualTo(SettleOutcome.RETRYING);
         long t1 = serverMillis();
 
-        assertThat(job.outcome()).contains(AckOutcome.RETRYING);
+        assertThat(job.outcome()).contains(SettleOutcome.RETRYING);
         assertThat(job.leaseLost()).isFalse();
         // the default backoff is 1 s: the first retry waits 500..1000 ms
         assertThat(score(DELAYED, id)).isBetween(t0 + 500, t1 + 1000);
@@ -65,7 +65,7 @@ class RetryTest extends SemanticsTestBase {
             String id = enqueue("j" + i, options);
             Job job = claim(id);
             long t0 = serverMillis();
-            assertThat(job.fail("boom")).isEqualTo(AckOutcome.RETRYING);
+            assertThat(job.fail("boom")).isEqualTo(SettleOutcome.RETRYING);
             long t1 = serverMillis();
             long due = score(DELAYED, id);
             assertThat(due).isBetween(t0 + 5_000, t1 + 10_000);
@@ -86,7 +86,7 @@ class RetryTest extends SemanticsTestBase {
             assertThat(job.attempt()).isEqualTo(attempt);
             assertThat(job.spentAttempts()).isEqualTo(attempt);
             long t0 = serverMillis();
-            assertThat(job.fail("boom " + attempt)).isEqualTo(AckOutcome.RETRYING);
+            assertThat(job.fail("boom " + attempt)).isEqualTo(SettleOutcome.RETRYING);
             long t1 = serverMillis();
             long d = fullDelays[attempt - 1];
             assertThat(score(DELAYED, id)).as("retry after attempt %d", attempt).isBetween(t0 + d / 2, t1 + d);
@@ -94,14 +94,14 @@ class RetryTest extends SemanticsTestBase {
         }
         Job last = claim(id);
         assertThat(last.attempt()).isEqualTo(6);
-        assertThat(last.fail("boom 6")).isEqualTo(AckOutcome.DEAD);
+        assertThat(last.fail("boom 6")).isEqualTo(SettleOutcome.DEAD);
         assertThat(field(id, "dead_reason")).isEqualTo("failed on attempt 6 of 6");
     }
 
     @Test
     void aRetryBecomesClaimableOnceItsBackoffIsDue() {
         String id = enqueue("x", EnqueueOptions.defaults().withBackoff(Duration.ofMillis(100), Duration.ofMillis(100)));
-        assertThat(claim(id).fail("boom")).isEqualTo(AckOutcome.RETRYING);
+        assertThat(claim(id).fail("boom")).isEqualTo(SettleOutcome.RETRYING);
         long due = score(DELAYED, id);
         awaitServerTimePast(due);
         Job again = queue.claim(LONG_LEASE).orElseThrow();
@@ -114,14 +114,14 @@ class RetryTest extends SemanticsTestBase {
     void afterMaxAttemptsTheJobIsDeadWithReasonAndLastError() {
         String id = enqueue("x", EnqueueOptions.defaults());
         for (int attempt = 1; attempt <= 2; attempt++) {
-            assertThat(claim(id).fail("boom " + attempt)).isEqualTo(AckOutcome.RETRYING);
+            assertThat(claim(id).fail("boom " + attempt)).isEqualTo(SettleOutcome.RETRYING);
             makeDue(id);
         }
         Job last = claim(id);
         assertThat(last.spentAttempts()).isEqualTo(3);
         assertThat(last.maxAttempts()).isEqualTo(3);
         long t0 = serverMillis();
-        assertThat(last.fail("boom 3")).isEqualTo(AckOutcome.DEAD);
+        assertThat(last.fail("boom 3")).isEqualTo(SettleOutcome.DEAD);
         long t1 = serverMillis();
 
         assertThat(hash(id)).containsEntry("state", "dead").containsEntry("dead_reason", "failed on attempt 3 of 3")
@@ -137,7 +137,7 @@ class RetryTest extends SemanticsTestBase {
     @Test
     void failWithoutRetrySendsToDeadAtOnce() {
         String id = enqueue("x", EnqueueOptions.defaults().withMaxAttempts(5));
-        assertThat(claim(id).failWithoutRetry("invalid input")).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(id).failWithoutRetry("invalid input")).isEqualTo(SettleOutcome.DEAD);
         assertThat(hash(id)).containsEntry("state", "dead")
                 .containsEntry("dead_reason", "failed without retry on attempt 1")
                 .containsEntry("last_error", "invalid input");
@@ -149,7 +149,7 @@ class RetryTest extends SemanticsTestBase {
     void nonRetryableExceptionSendsToDeadAtOnceWithItsStackTrace() {
         String id = enqueue("x", EnqueueOptions.defaults().withMaxAttempts(5));
         NonRetryableException error = new NonRetryableException("bad payload");
-        assertThat(claim(id).fail(error)).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(id).fail(error)).isEqualTo(SettleOutcome.DEAD);
         assertThat(field(id, "dead_reason")).isEqualTo("failed without retry on attempt 1");
         assertThat(field(id, "last_error")).isEqualTo(Job.stackTrace(error))
                 .startsWith("io.echomq.queue.NonRetryableException: bad payload")
@@ -161,7 +161,7 @@ class RetryTest extends SemanticsTestBase {
     void failWithAThrowableKeepsTheWholeStackTrace() {
         String id = enqueue("x", EnqueueOptions.defaults());
         IllegalStateException error = new IllegalStateException("kaboom", new IOException("disk full"));
-        assertThat(claim(id).fail(error)).isEqualTo(AckOutcome.RETRYING);
+        assertThat(claim(id).fail(error)).isEqualTo(SettleOutcome.RETRYING);
         assertThat(field(id, "last_error"))
                 .startsWith("java.lang.IllegalStateException: kaboom")
                 .contains("\tat io.echomq.queue.RetryTest.failWithAThrowableKeepsTheWholeStackTrace")
@@ -172,8 +172,8 @@ class RetryTest extends SemanticsTestBase {
     void errorTextIsBoundedAndNullIsEmpty() {
         String big = enqueue("big", EnqueueOptions.defaults());
         String none = enqueue("none", EnqueueOptions.defaults());
-        assertThat(claim(big).fail("e".repeat(20_000))).isEqualTo(AckOutcome.RETRYING);
-        assertThat(claim(none).fail((String) null)).isEqualTo(AckOutcome.RETRYING);
+        assertThat(claim(big).fail("e".repeat(20_000))).isEqualTo(SettleOutcome.RETRYING);
+        assertThat(claim(none).fail((String) null)).isEqualTo(SettleOutcome.RETRYING);
         assertThat(field(big, "last_error")).startsWith("e".repeat(16 * 1024) + "\n")
                 .hasSize(16 * 1024 + "\n… (truncated)".length());
         assertThat(field(none, "last_error")).isEmpty();
@@ -201,9 +201,9 @@ class RetryTest extends SemanticsTestBase {
     @Test
     void redriveAllGivesAFreshBudgetWhileTheFenceKeepsRising() {
         String a = enqueue("a", EnqueueOptions.defaults().withMaxAttempts(2));
-        assertThat(claim(a).fail("a1")).isEqualTo(AckOutcome.RETRYING);
+        assertThat(claim(a).fail("a1")).isEqualTo(SettleOutcome.RETRYING);
         makeDue(a);
-        assertThat(claim(a).fail("a2")).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(a).fail("a2")).isEqualTo(SettleOutcome.DEAD);
         awaitServerTimePast(score(DEAD, a));
         String b = dies("b");
         String c = enqueue("c", EnqueueOptions.defaults());
@@ -218,11 +218,11 @@ class RetryTest extends SemanticsTestBase {
         // redriven jobs join the back of their band, oldest death first
         assertThat(pendingIds()).containsExactly(c, a, b);
 
-        assertThat(claim(c).complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(claim(c).complete()).isEqualTo(SettleOutcome.COMPLETED);
         Job again = claim(a);
         assertThat(again.attempt()).as("the fence continues").isEqualTo(3);
         assertThat(again.spentAttempts()).as("the budget is fresh").isEqualTo(1);
-        assertThat(again.fail("a3")).as("one attempt of two spent: retry").isEqualTo(AckOutcome.RETRYING);
+        assertThat(again.fail("a3")).as("one attempt of two spent: retry").isEqualTo(SettleOutcome.RETRYING);
         Job bAgain = claim(b);
         assertThat(bAgain.attempt()).isEqualTo(2);
         assertThat(bAgain.spentAttempts()).isEqualTo(1);
@@ -248,7 +248,7 @@ class RetryTest extends SemanticsTestBase {
     void redriveKeepsThePriorityBand() {
         String low = enqueue("low", EnqueueOptions.defaults().withPriority(-5));
         String high = enqueue("high", EnqueueOptions.defaults().withPriority(5));
-        assertThat(claim(high).failWithoutRetry("x")).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(high).failWithoutRetry("x")).isEqualTo(SettleOutcome.DEAD);
         assertThat(queue.redrive(List.of(high))).isEqualTo(1);
         assertThat(pendingIds()).containsExactly(high, low);
     }

@@ -151,7 +151,7 @@ class ShardedQueueTest extends QueueTestBase {
         assertThat(jobs).extracting(Job::payloadUtf8).containsExactlyInAnyOrder("p0", "p1", "p2");
         assertThat(jobs).allMatch(j -> j.queueName().equals("q"));
         for (Job j : jobs) {
-            assertThat(j.complete()).isEqualTo(AckOutcome.COMPLETED);
+            assertThat(j.complete()).isEqualTo(SettleOutcome.COMPLETED);
         }
         QueueStats s = q.stats();
         assertThat(s.completed()).isEqualTo(K);
@@ -174,7 +174,7 @@ class ShardedQueueTest extends QueueTestBase {
         Job held = q.claim(10, LEASE).stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow();
         assertThat(q.remove(id, false)).isEqualTo(RemoveOutcome.LOCKED);
         assertThat(q.remove(id, true)).isEqualTo(RemoveOutcome.REMOVED);
-        assertThat(held.complete()).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(held.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(q.remove(id, true)).isEqualTo(RemoveOutcome.MISSING);
         assertThat(q.inspect(id)).isEmpty();
         assertThat(q.remove(K + 5 + "-1", false)).as("beyond the mark").isEqualTo(RemoveOutcome.MISSING);
@@ -193,7 +193,7 @@ class ShardedQueueTest extends QueueTestBase {
             q.enqueue(bytes("doomed-" + i), once);
         }
         for (Job j : q.claim(2 * K, LEASE)) {
-            assertThat(j.fail(new IllegalStateException("boom"))).isEqualTo(AckOutcome.DEAD);
+            assertThat(j.fail(new IllegalStateException("boom"))).isEqualTo(SettleOutcome.DEAD);
         }
         List<DeadJob> dead = q.dead(100);
         assertThat(dead).hasSize(2 * K);
@@ -228,7 +228,7 @@ class ShardedQueueTest extends QueueTestBase {
             return q.stats().pending() == 2L * K;
         });
         for (Job j : q.claim(100, LEASE)) {
-            assertThat(j.failWithoutRetry("no")).isEqualTo(AckOutcome.DEAD);
+            assertThat(j.failWithoutRetry("no")).isEqualTo(SettleOutcome.DEAD);
         }
         assertThat(q.purgeDead(K + 1)).isEqualTo(K + 1);
         assertThat(q.purgeDead(100)).isEqualTo(K - 1);

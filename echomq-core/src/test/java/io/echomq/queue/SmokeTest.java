@@ -15,7 +15,7 @@ class SmokeTest extends QueueTestBase {
         assertThat(job.id()).isEqualTo(id);
         assertThat(job.payloadUtf8()).isEqualTo("hello");
         assertThat(job.attempt()).isEqualTo(1);
-        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(queue.stats().completed()).isEqualTo(1);
     }
 

@@ -44,9 +44,9 @@ class StatsTest extends SemanticsTestBase {
         queue.enqueue("later".getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
         assertThat(queue.stats()).isEqualTo(new QueueStats(6, 0, 1, 0, 0, 0, 0));
 
-        assertThat(claim(completed, LONG_LEASE).complete()).isEqualTo(AckOutcome.COMPLETED);
-        assertThat(claim(retried, LONG_LEASE).fail("boom")).isEqualTo(AckOutcome.RETRYING);
-        assertThat(claim(killed, LONG_LEASE).failWithoutRetry("fatal")).isEqualTo(AckOutcome.DEAD);
+        assertThat(claim(completed, LONG_LEASE).complete()).isEqualTo(SettleOutcome.COMPLETED);
+        assertThat(claim(retried, LONG_LEASE).fail("boom")).isEqualTo(SettleOutcome.RETRYING);
+        assertThat(claim(killed, LONG_LEASE).failWithoutRetry("fatal")).isEqualTo(SettleOutcome.DEAD);
         Job expiring = claim(overdue, Duration.ofMillis(50));
         Job giveBack = claim(returned, LONG_LEASE);
 
@@ -56,7 +56,7 @@ class StatsTest extends SemanticsTestBase {
         assertMatchesRawSets(s);
         assertThat(s.drained()).isFalse();
 
-        assertThat(giveBack.returnLease()).isEqualTo(AckOutcome.RETURNED);
+        assertThat(giveBack.returnLease()).isEqualTo(SettleOutcome.RETURNED);
         awaitLeaseExpired(overdue);
         s = queue.stats();
         assertThat(s).as("an expired lease is still active, and overdue")
@@ -91,9 +91,9 @@ class StatsTest extends SemanticsTestBase {
         }
         Job a = queue.claim(LONG_LEASE).orElseThrow();
         Job b = a.completeAndClaimNext(LONG_LEASE).orElseThrow();
-        assertThat(b.fail("once")).isEqualTo(AckOutcome.RETRYING);
+        assertThat(b.fail("once")).isEqualTo(SettleOutcome.RETRYING);
         Job c = queue.claim(LONG_LEASE).orElseThrow();
-        assertThat(c.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(c.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(queue.remove(a.id(), false)).isEqualTo(RemoveOutcome.REMOVED);
         assertThat(queue.purgeDead(10)).isZero();
 
@@ -113,8 +113,8 @@ class StatsTest extends SemanticsTestBase {
         Job jobB = claim(b, Duration.ofMillis(50));
         awaitLeaseExpired(a);
         awaitLeaseExpired(b);
-        assertThat(jobA.complete()).isEqualTo(AckOutcome.LEASE_LOST);
-        assertThat(jobB.fail("late")).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(jobA.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
+        assertThat(jobB.fail("late")).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(queue.stats()).isEqualTo(new QueueStats(0, 2, 0, 0, 0, 0, 2));
     }
 }

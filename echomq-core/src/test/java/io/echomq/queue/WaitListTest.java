@@ -86,7 +86,7 @@ class WaitListTest extends SemanticsTestBase {
         List<Job> jobs = queue.claim(5, LONG_LEASE);
         assertThat(jobs).extracting(Job::id).containsExactly(high, "1", "2", listed, low);
         assertThat(jobs.get(1).payloadUtf8()).isEqualTo("legacy-1");
-        assertThat(jobs).allSatisfy(j -> assertThat(j.complete()).isEqualTo(AckOutcome.COMPLETED));
+        assertThat(jobs).allSatisfy(j -> assertThat(j.complete()).isEqualTo(SettleOutcome.COMPLETED));
         assertThat(pendingCount()).isZero();
     }
 
@@ -126,7 +126,7 @@ class WaitListTest extends SemanticsTestBase {
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         String third = queue.enqueue("third");
 
-        assertThat(job.returnLease()).isEqualTo(AckOutcome.RETURNED);
+        assertThat(job.returnLease()).isEqualTo(SettleOutcome.RETURNED);
         assertThat(waiting()).containsExactly(first, second, third);
     }
 
@@ -136,7 +136,7 @@ class WaitListTest extends SemanticsTestBase {
                 EnqueueOptions.defaults().withDelay(Duration.ofSeconds(1))).id();
         String doomed = queue.enqueue("doomed".getBytes(StandardCharsets.UTF_8),
                 EnqueueOptions.defaults().withMaxAttempts(1)).id();
-        assertThat(queue.claim(LONG_LEASE).orElseThrow().fail("boom")).isEqualTo(AckOutcome.DEAD);
+        assertThat(queue.claim(LONG_LEASE).orElseThrow().fail("boom")).isEqualTo(SettleOutcome.DEAD);
         String waitingId = queue.enqueue("waiting");
         awaitServerTimePast(score(DELAYED, delayed));
 

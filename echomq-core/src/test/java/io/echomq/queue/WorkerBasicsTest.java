@@ -76,7 +76,7 @@ class WorkerBasicsTest extends QueueTestBase {
             await().atMost(WAIT).until(() -> events.settled(id).size() == 3);
 
             assertThat(events.outcomes(id))
-                    .containsExactly(AckOutcome.RETRYING, AckOutcome.RETRYING, AckOutcome.DEAD);
+                    .containsExactly(SettleOutcome.RETRYING, SettleOutcome.RETRYING, SettleOutcome.DEAD);
             assertThat(events.settled(id)).extracting(RecordingListener.Settled::attempt).containsExactly(1L, 2L, 3L);
             assertThat(events.settled(id)).allSatisfy(s ->
                     assertThat(s.error()).isInstanceOf(IllegalStateException.class));
@@ -138,7 +138,7 @@ class WorkerBasicsTest extends QueueTestBase {
         }).concurrency(2).listener(events).start()) {
             await().atMost(WAIT).until(() -> "dead".equals(field(id, "state")));
             await().atMost(WAIT).until(() -> events.settled(id).size() == 1);
-            assertThat(events.outcomes(id)).containsExactly(AckOutcome.DEAD);
+            assertThat(events.outcomes(id)).containsExactly(SettleOutcome.DEAD);
             assertThat(events.settled(id).get(0).error()).isInstanceOf(NonRetryableException.class);
             assertThat(calls.get()).isEqualTo(1);
             assertThat(field(id, "attempts")).isEqualTo("1");
@@ -161,13 +161,13 @@ class WorkerBasicsTest extends QueueTestBase {
         try (Worker w = worker(job -> {
             try {
                 switch (job.payloadUtf8()) {
-                    case "fail-myself" -> assertThat(job.fail("handled by me")).isEqualTo(AckOutcome.RETRYING);
+                    case "fail-myself" -> assertThat(job.fail("handled by me")).isEqualTo(SettleOutcome.RETRYING);
                     case "complete-then-throw" -> {
-                        assertThat(job.complete()).isEqualTo(AckOutcome.COMPLETED);
+                        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
                         throw new IllegalStateException("thrown after completing");
                     }
                     case "fail-without-retry" ->
-                            assertThat(job.failWithoutRetry("not for me")).isEqualTo(AckOutcome.DEAD);
+                            assertThat(job.failWithoutRetry("not for me")).isEqualTo(SettleOutcome.DEAD);
                     default -> throw new AssertionError(job.payloadUtf8());
                 }
             } catch (AssertionError e) {
@@ -178,18 +178,18 @@ class WorkerBasicsTest extends QueueTestBase {
             await().atMost(WAIT).until(() -> events.settled().size() == 3);
             assertThat(handlerErrors).isEmpty();
 
-            assertThat(events.outcomes(failsItself)).containsExactly(AckOutcome.RETRYING);
+            assertThat(events.outcomes(failsItself)).containsExactly(SettleOutcome.RETRYING);
             assertThat(events.settled(failsItself).get(0).error()).isNull();
             assertThat(field(failsItself, "state")).isEqualTo("delayed");
             assertThat(field(failsItself, "last_error")).isEqualTo("handled by me");
 
-            assertThat(events.outcomes(completesThenThrows)).containsExactly(AckOutcome.COMPLETED);
+            assertThat(events.outcomes(completesThenThrows)).containsExactly(SettleOutcome.COMPLETED);
             assertThat(events.settled(completesThenThrows).get(0).error())
                     .isInstanceOf(IllegalStateException.class);
             assertThat(field(completesThenThrows, "state")).isEqualTo("done");
             assertThat(field(completesThenThrows, "last_error")).isNull();
 
-            assertThat(events.outcomes(killsItself)).containsExactly(AckOutcome.DEAD);
+            assertThat(events.outcomes(killsItself)).containsExactly(SettleOutcome.DEAD);
             assertThat(field(killsItself, "last_error")).isEqualTo("not for me");
 
             QueueStats s = queue.stats();
@@ -230,15 +230,15 @@ class WorkerBasicsTest extends QueueTestBase {
         }).concurrency(4).maintenanceInterval(Duration.ofMillis(100)).listener(events).start()) {
             await().atMost(WAIT).until(() -> events.settled().size() == 40);
             for (String id : ok) {
-                assertThat(events.outcomes(id)).containsExactly(AckOutcome.COMPLETED);
+                assertThat(events.outcomes(id)).containsExactly(SettleOutcome.COMPLETED);
                 assertThat(events.settled(id).get(0).error()).isNull();
             }
             for (String id : rejected) {
-                assertThat(events.outcomes(id)).containsExactly(AckOutcome.DEAD);
+                assertThat(events.outcomes(id)).containsExactly(SettleOutcome.DEAD);
                 assertThat(events.settled(id).get(0).error()).isInstanceOf(NonRetryableException.class);
             }
             for (String id : flaky) {
-                assertThat(events.outcomes(id)).containsExactly(AckOutcome.RETRYING, AckOutcome.COMPLETED);
+                assertThat(events.outcomes(id)).containsExactly(SettleOutcome.RETRYING, SettleOutcome.COMPLETED);
                 assertThat(events.settled(id)).extracting(RecordingListener.Settled::attempt).containsExactly(1L, 2L);
                 assertThat(events.settled(id).get(0).error()).isInstanceOf(java.io.IOException.class);
             }

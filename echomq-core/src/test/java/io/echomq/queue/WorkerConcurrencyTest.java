@@ -46,7 +46,7 @@ class WorkerConcurrencyTest extends QueueTestBase {
     private enum Kind { ENTER, EXIT, SETTLED, LOST, STALE }
 
     /** One line of the history; seq orders the lines as this process saw them. */
-    private record Event(long seq, Kind kind, int worker, String id, long attempt, AckOutcome outcome,
+    private record Event(long seq, Kind kind, int worker, String id, long attempt, SettleOutcome outcome,
                          LeaseLossReason reason) {
     }
 
@@ -57,7 +57,7 @@ class WorkerConcurrencyTest extends QueueTestBase {
     /** The longest a handler that does nothing took: how long a thread may wait for a CPU here. */
     private final AtomicLong longestTrivialHandler = new AtomicLong();
 
-    private void record(Kind kind, int worker, Job job, AckOutcome outcome, LeaseLossReason reason) {
+    private void record(Kind kind, int worker, Job job, SettleOutcome outcome, LeaseLossReason reason) {
         history.add(new Event(seq.incrementAndGet(), kind, worker, job.id(), job.attempt(), outcome, reason));
     }
 
@@ -96,7 +96,7 @@ class WorkerConcurrencyTest extends QueueTestBase {
                     .shutdownGrace(Duration.ofSeconds(5))
                     .listener(new WorkerListener() {
                         @Override
-                        public void onSettled(Job job, AckOutcome outcome, Throwable error) {
+                        public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
                             record(Kind.SETTLED, worker, job, outcome, null);
                         }
 
@@ -248,19 +248,19 @@ class WorkerConcurrencyTest extends QueueTestBase {
                     }
                     case EXIT -> exitSeq.put(e.attempt(), e.seq());
                     case SETTLED -> {
-                        if (e.outcome() == AckOutcome.LEASE_LOST) {
+                        if (e.outcome() == SettleOutcome.LEASE_LOST) {
                             break;
                         }
                         accepted.add(e);
                     }
                     case LOST -> {
                         lost++;
-                        if (e.reason() != LeaseLossReason.LOCAL_DEADLINE) {
+                        if (e.reason() != LeaseLossReason.DEADLINE_PASSED) {
                             lostOnServer.add(e.attempt());
                         }
                     }
                     case STALE -> {
-                        if (e.outcome() == AckOutcome.LEASE_LOST) {
+                        if (e.outcome() == SettleOutcome.LEASE_LOST) {
                             staleRefused++;
                         } else {
                             violations.add(id + ": stale completion of attempt " + e.attempt() + " was " + e.outcome());
@@ -325,7 +325,7 @@ class WorkerConcurrencyTest extends QueueTestBase {
                     violations.add(id + ": dead but not in the dead set");
                 }
                 Event last = accepted.isEmpty() ? null : accepted.get(accepted.size() - 1);
-                boolean failedToDead = last != null && last.outcome() == AckOutcome.DEAD
+                boolean failedToDead = last != null && last.outcome() == SettleOutcome.DEAD
                         && last.attempt() == finalAttempts;
                 boolean reaped = deadReason != null && deadReason.startsWith("lease expired on");
                 if (reaped) {
@@ -340,9 +340,9 @@ class WorkerConcurrencyTest extends QueueTestBase {
         }
 
         long acceptedCompletions = events.stream()
-                .filter(e -> e.kind() == Kind.SETTLED && e.outcome() == AckOutcome.COMPLETED).count();
+                .filter(e -> e.kind() == Kind.SETTLED && e.outcome() == SettleOutcome.COMPLETED).count();
         long settledLost = events.stream()
-                .filter(e -> e.kind() == Kind.SETTLED && e.outcome() == AckOutcome.LEASE_LOST).count();
+                .filter(e -> e.kind() == Kind.SETTLED && e.outcome() == SettleOutcome.LEASE_LOST).count();
         long stalls = events.stream().filter(e -> e.kind() == Kind.STALE).count();
         WorkerCounts sum = workers.stream().map(Worker::counts).reduce(new WorkerCounts(0, 0, 0, 0, 0, 0),
                 (a, b) -> new WorkerCounts(a.completed() + b.completed(), a.retrying() + b.retrying(),

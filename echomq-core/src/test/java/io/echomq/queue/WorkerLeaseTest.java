@@ -72,7 +72,7 @@ class WorkerLeaseTest extends QueueTestBase {
             release.countDown();
             await().atMost(WAIT).until(() -> events.settled(id).size() == 1);
             RecordingListener.Settled s = events.settled(id).get(0);
-            assertThat(s.outcome()).isEqualTo(AckOutcome.COMPLETED);
+            assertThat(s.outcome()).isEqualTo(SettleOutcome.COMPLETED);
             assertThat(s.attempt()).isEqualTo(1);
             assertThat(s.job().leaseLost()).isFalse();
             assertThat(interrupted).isFalse();
@@ -186,7 +186,7 @@ class WorkerLeaseTest extends QueueTestBase {
             await().atMost(WAIT).until(() -> events.settled(id).size() >= 1);
             RecordingListener.Settled first = events.settled(id).get(0);
             assertThat(first.attempt()).isEqualTo(1);
-            assertThat(first.outcome()).isEqualTo(AckOutcome.LEASE_LOST);
+            assertThat(first.outcome()).isEqualTo(SettleOutcome.LEASE_LOST);
             assertThat(first.error()).isInstanceOf(InterruptedException.class);
             assertThat(first.job().leaseLost()).isTrue();
             assertThat(first.job().lossReason()).contains(LeaseLossReason.SUPERSEDED);
@@ -202,7 +202,7 @@ class WorkerLeaseTest extends QueueTestBase {
             await().atMost(WAIT).until(() -> "done".equals(field(id, "state")));
             assertThat(secondRun.get(id).attempt()).isEqualTo(3);
             assertThat(secondRun.get(id).spentAttempts()).isEqualTo(2);
-            assertThat(events.outcomes(id)).containsExactly(AckOutcome.LEASE_LOST, AckOutcome.COMPLETED);
+            assertThat(events.outcomes(id)).containsExactly(SettleOutcome.LEASE_LOST, SettleOutcome.COMPLETED);
             assertThat(w.isRunning()).isTrue();
             WorkerCounts c = w.counts();
             assertThat(c.leaseLost()).isEqualTo(1);
@@ -216,7 +216,7 @@ class WorkerLeaseTest extends QueueTestBase {
     void aJobRemovedWhileRunningInterruptsItsHandlerAndItsLateCompleteIsRefused() throws Exception {
         RecordingListener events = new RecordingListener();
         CountDownLatch started = new CountDownLatch(1);
-        AtomicReference<AckOutcome> lateComplete = new AtomicReference<>();
+        AtomicReference<SettleOutcome> lateComplete = new AtomicReference<>();
         Set<String> completed = ConcurrentHashMap.newKeySet();
         String id = queue.enqueue("removed");
         try (Worker w = client.worker("q", job -> {
@@ -237,10 +237,10 @@ class WorkerLeaseTest extends QueueTestBase {
             assertThat(queue.remove(id, true)).isEqualTo(RemoveOutcome.REMOVED);
 
             await().atMost(WAIT).until(() -> lateComplete.get() != null);
-            assertThat(lateComplete.get()).isEqualTo(AckOutcome.LEASE_LOST);
+            assertThat(lateComplete.get()).isEqualTo(SettleOutcome.LEASE_LOST);
             await().atMost(WAIT).until(() -> events.settled(id).size() == 1);
             RecordingListener.Settled s = events.settled(id).get(0);
-            assertThat(s.outcome()).isEqualTo(AckOutcome.LEASE_LOST);
+            assertThat(s.outcome()).isEqualTo(SettleOutcome.LEASE_LOST);
             assertThat(s.job().lossReason()).contains(LeaseLossReason.MISSING);
             assertThat(events.lost()).extracting(RecordingListener.Lost::reason).containsExactly(LeaseLossReason.MISSING);
             assertThat(queue.inspect(id)).isEmpty();
@@ -278,26 +278,26 @@ class WorkerLeaseTest extends QueueTestBase {
              Worker w = client.worker("q", job -> Thread.sleep(95 + (Long.parseLong(job.id()) % 15)))
                 .concurrency(50).lease(Duration.ofMillis(300)).listener(events).start()) {
             await().atMost(Duration.ofSeconds(60)).until(() -> queue.stats().completed() == jobs);
-            // Under a loaded machine a lease can really lapse (LOCAL_DEADLINE) and its job run twice,
+            // Under a loaded machine a lease can really lapse (DEADLINE_PASSED) and its job run twice,
             // settling once as LEASE_LOST and once as COMPLETED: wait for the completions, not for
             // exactly one settle per job.
-            await().atMost(WAIT).until(() -> events.count(AckOutcome.COMPLETED) == jobs && w.runningJobs() == 0);
+            await().atMost(WAIT).until(() -> events.count(SettleOutcome.COMPLETED) == jobs && w.runningJobs() == 0);
             commands = watch ? tap.commands() : List.of();
         }
         List<RecordingListener.Lost> spurious = events.lost().stream()
-                .filter(l -> l.reason() != LeaseLossReason.LOCAL_DEADLINE)
-                .filter(l -> l.job().outcome().orElse(null) == AckOutcome.COMPLETED)
+                .filter(l -> l.reason() != LeaseLossReason.DEADLINE_PASSED)
+                .filter(l -> l.job().outcome().orElse(null) == SettleOutcome.COMPLETED)
                 .toList();
         long late = renewalsAfterCompletion(commands);
         System.out.printf("%d jobs completed, %d renewals reached the server after their job's completion, "
-                + "%d lost-lease reports, %d of them for completed jobs%n", events.count(AckOutcome.COMPLETED),
+                + "%d lost-lease reports, %d of them for completed jobs%n", events.count(SettleOutcome.COMPLETED),
                 late, events.lost().size(), spurious.size());
         if (watch) {
             assertThat(late).as("renewals that reached the server after their job's completion: the race")
                     .isPositive();
         }
         assertThat(spurious).as("lost-lease reports for jobs whose completion was accepted").isEmpty();
-        assertThat(events.count(AckOutcome.COMPLETED)).isEqualTo(jobs);
+        assertThat(events.count(SettleOutcome.COMPLETED)).isEqualTo(jobs);
     }
 
     /**
@@ -365,9 +365,9 @@ class WorkerLeaseTest extends QueueTestBase {
             go.set(true);
             await().atMost(WAIT).until(() -> !events.settled(id).isEmpty());
         }
-        assertThat(events.outcomes(id).get(0)).as("attempt 1's settle").isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(events.outcomes(id).get(0)).as("attempt 1's settle").isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(events.lost()).as("lost-lease reports for the one lost lease").hasSize(1);
-        assertThat(events.lost().get(0).reason()).isEqualTo(LeaseLossReason.LOCAL_DEADLINE);
+        assertThat(events.lost().get(0).reason()).isEqualTo(LeaseLossReason.DEADLINE_PASSED);
     }
     /**
      * onLeaseLost fires once for every claimed job whose lease is lost, whichever path sees the
@@ -411,7 +411,7 @@ class WorkerLeaseTest extends QueueTestBase {
             // every job ends done: the lost ones are reaped and run again as a later attempt
             await().atMost(Duration.ofSeconds(45)).until(() -> ids.stream().allMatch(id -> "done".equals(field(id, "state"))));
             await().atMost(WAIT).until(() -> w.runningJobs() == 0);
-            List<String> settledLost = events.settled().stream().filter(s -> s.outcome() == AckOutcome.LEASE_LOST)
+            List<String> settledLost = events.settled().stream().filter(s -> s.outcome() == SettleOutcome.LEASE_LOST)
                     .map(s -> s.id() + "/" + s.attempt()).sorted().toList();
             List<String> reported = events.lost().stream().map(l -> l.id() + "/" + l.attempt()).sorted().toList();
             System.out.printf("%d LEASE_LOST settlements, %d onLeaseLost calls%n", settledLost.size(), reported.size());
@@ -422,7 +422,7 @@ class WorkerLeaseTest extends QueueTestBase {
             events.lost().forEach(l -> reasons.put(l.job().payloadUtf8().replaceAll("-.*", ""), l.reason()));
             assertThat(reasons).containsEntry("renewal", LeaseLossReason.SUPERSEDED)
                     .containsEntry("settle", LeaseLossReason.SUPERSEDED)
-                    .containsEntry("deadline", LeaseLossReason.LOCAL_DEADLINE)
+                    .containsEntry("deadline", LeaseLossReason.DEADLINE_PASSED)
                     .doesNotContainKey("plain");
             assertThat(guardAnswered).hasSize(perPath).doesNotContainValue(false);
         }

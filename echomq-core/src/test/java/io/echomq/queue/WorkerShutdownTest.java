@@ -128,15 +128,15 @@ class WorkerShutdownTest extends QueueTestBase {
         assertThat(s.failed()).isZero();
         assertThat(w.counts().returned()).isEqualTo(3);
         await().atMost(WAIT).until(() -> events.settled().size() == 3);
-        assertThat(events.settled()).allSatisfy(e -> assertThat(e.outcome()).isEqualTo(AckOutcome.RETURNED));
+        assertThat(events.settled()).allSatisfy(e -> assertThat(e.outcome()).isEqualTo(SettleOutcome.RETURNED));
 
         // The old handle is settled; a late complete with its attempt is refused by the fence.
         Job old = handler.jobs.get(blocked.get(0));
-        assertThat(old.outcome()).contains(AckOutcome.RETURNED);
+        assertThat(old.outcome()).contains(SettleOutcome.RETURNED);
         assertThatThrownBy(old::complete).isInstanceOf(IllegalStateException.class);
         Job sameAttempt = new Job(queue, old.id(), old.payload(), old.attempt(), old.spentAttempts(),
                 old.maxAttempts(), 5000, System.nanoTime());
-        assertThat(sameAttempt.complete()).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(sameAttempt.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(sameAttempt.lossReason()).contains(LeaseLossReason.NOT_ACTIVE);
 
         // Claimed again it is attempt 2 with one attempt spent, and the old attempt stays refused.
@@ -146,9 +146,9 @@ class WorkerShutdownTest extends QueueTestBase {
         assertThat(again.spentAttempts()).isEqualTo(1);
         Job stale = new Job(queue, old.id(), old.payload(), old.attempt(), old.spentAttempts(),
                 old.maxAttempts(), 5000, System.nanoTime());
-        assertThat(stale.complete()).isEqualTo(AckOutcome.LEASE_LOST);
+        assertThat(stale.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(stale.lossReason()).contains(LeaseLossReason.SUPERSEDED);
-        assertThat(again.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(again.complete()).isEqualTo(SettleOutcome.COMPLETED);
     }
 
     @Test
@@ -177,8 +177,8 @@ class WorkerShutdownTest extends QueueTestBase {
         await().atMost(WAIT).until(() -> handler.interrupted.size() == 2);
         assertThat(handler.interrupted).containsExactlyInAnyOrder(stuck1, stuck2);
         await().atMost(WAIT).until(() -> events.settled().size() == 4);
-        assertThat(events.outcomes(quick1)).containsExactly(AckOutcome.COMPLETED);
-        assertThat(events.outcomes(stuck1)).containsExactly(AckOutcome.RETURNED);
+        assertThat(events.outcomes(quick1)).containsExactly(SettleOutcome.COMPLETED);
+        assertThat(events.outcomes(stuck1)).containsExactly(SettleOutcome.RETURNED);
         QueueStats s = queue.stats();
         assertThat(s.completed()).isEqualTo(2);
         assertThat(s.pending()).isEqualTo(2);

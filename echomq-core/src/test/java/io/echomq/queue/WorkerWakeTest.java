@@ -219,7 +219,7 @@ class WorkerWakeTest extends QueueTestBase {
         Job held = queue.claim(Duration.ofSeconds(30)).orElseThrow();
         try (Worker w = idleWorker(starts, 1)) {
             long t0 = System.nanoTime();
-            assertThat(held.returnLease()).isEqualTo(AckOutcome.RETURNED);
+            assertThat(held.returnLease()).isEqualTo(SettleOutcome.RETURNED);
             Start s = next(starts);
             long micros = TimeUnit.NANOSECONDS.toMicros(s.atNanos() - t0);
             System.out.printf("returned lease started after %.2f ms%n", micros / 1000.0);

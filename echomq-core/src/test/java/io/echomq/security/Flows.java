@@ -9,7 +9,7 @@ import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.ReleaseOutcome;
 import io.echomq.lock.RenewOutcome;
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
@@ -95,14 +95,14 @@ final class Flows {
         q.enqueueAll(List.of(JobRequest.of("c"), JobRequest.of("d")));
 
         Job first = q.claim(LEASE).orElseThrow();
-        assertThat(first.extend(LEASE)).isEqualTo(AckOutcome.EXTENDED);
-        assertThat(first.progress("50%")).isEqualTo(AckOutcome.RECORDED);
-        assertThat(first.complete()).isEqualTo(AckOutcome.COMPLETED);
+        assertThat(first.extend(LEASE)).isTrue();
+        assertThat(first.progress("50%")).isTrue();
+        assertThat(first.complete()).isEqualTo(SettleOutcome.COMPLETED);
         List<Job> more = q.claim(3, LEASE);
         assertThat(more).hasSize(3);
-        assertThat(more.get(0).failWithoutRetry("sec test")).isEqualTo(AckOutcome.DEAD);
-        assertThat(more.get(1).fail("retry me")).isEqualTo(AckOutcome.RETRYING);
-        assertThat(more.get(2).returnLease()).isEqualTo(AckOutcome.RETURNED);
+        assertThat(more.get(0).failWithoutRetry("sec test")).isEqualTo(SettleOutcome.DEAD);
+        assertThat(more.get(1).fail("retry me")).isEqualTo(SettleOutcome.RETRYING);
+        assertThat(more.get(2).returnLease()).isEqualTo(SettleOutcome.RETURNED);
         assertThat(q.dead(10)).hasSize(1);
         assertThat(q.redrive(10)).isEqualTo(1);
         assertThat(q.reap(10).returned()).isZero();
@@ -112,7 +112,7 @@ final class Flows {
         String unwanted = q.enqueue("unwanted");   // priority 0: removed from the wait LIST (LREM)
         assertThat(q.remove(unwanted, false)).isEqualTo(RemoveOutcome.REMOVED);
         Job toKill = q.claim(LEASE).orElseThrow();
-        assertThat(toKill.failWithoutRetry("to purge")).isEqualTo(AckOutcome.DEAD);
+        assertThat(toKill.failWithoutRetry("to purge")).isEqualTo(SettleOutcome.DEAD);
         assertThat(q.purgeDead(10)).isEqualTo(1);
         assertThat(q.stats().dead()).isZero();
 

@@ -3,7 +3,7 @@ package io.echomq.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
@@ -54,9 +54,9 @@ class Scenario4PausedWorkerTest {
             assertThat(again).extracting(Job::attempt).containsOnly(2L);
             for (Job job : again) {
                 history.claimed(job.id(), job.attempt());
-                AckOutcome outcome = job.complete();
+                SettleOutcome outcome = job.complete();
                 history.settled(job.id(), job.attempt(), outcome.name());
-                assertThat(outcome).isEqualTo(AckOutcome.COMPLETED);
+                assertThat(outcome).isEqualTo(SettleOutcome.COMPLETED);
             }
             worker.resume();
             for (String id : ids) {

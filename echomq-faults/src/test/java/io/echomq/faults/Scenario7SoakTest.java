@@ -7,7 +7,7 @@ import io.echomq.RedisCommandException;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.LockWaitTimeoutException;
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
@@ -109,7 +109,7 @@ class Scenario7SoakTest {
             Queue q = producer.queue(QUEUE);
             WorkerListener listener = new WorkerListener() {
                 @Override
-                public void onSettled(Job job, AckOutcome outcome, Throwable error) {
+                public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
                     jobs.settled(job.id(), job.attempt(), outcome.name());
                 }
             };

@@ -1,6 +1,6 @@
 package io.echomq.faults;
 
-import io.echomq.queue.AckOutcome;
+import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.Worker;
@@ -48,7 +48,7 @@ public final class WorkerMain {
                     .shutdownGrace(Duration.ofSeconds(5))
                     .listener(new WorkerListener() {
                         @Override
-                        public void onSettled(Job job, AckOutcome outcome, Throwable error) {
+                        public void onSettled(Job job, SettleOutcome outcome, Throwable error) {
                             report("SETTLED " + job.id() + " " + job.attempt() + " " + outcome);
                         }
                     })

@@ -116,14 +116,14 @@ public final class QueueHistory {
         }
     }
 
-    /** The outcomes a settle report may name: those of {@code io.echomq.queue.AckOutcome}. */
-    private static final Set<String> OUTCOMES = Set.of("COMPLETED", "RETRYING", "DEAD", "EXTENDED", "RECORDED",
-            "RETURNED", "LEASE_LOST");
+    /** The outcomes a settle report may name: those of {@code io.echomq.queue.SettleOutcome}. */
+    private static final Set<String> OUTCOMES = Set.of("COMPLETED", "RETRYING", "DEAD", "RETURNED",
+            "LEASE_LOST");
 
     /**
      * Parses one report line of the form {@code CLAIMED <id> <attempt>} or
      * {@code SETTLED <id> <attempt> <OUTCOME>} and records it. Any other line (a wrong number of fields, an
-     * attempt that is not a positive number, an outcome that is not an {@code AckOutcome} name, or a line that is
+     * attempt that is not a positive number, an outcome that is not an {@code SettleOutcome} name, or a line that is
      * not a report at all) is kept, and {@link #check(Map)} reports it as a violation; callers pass only the lines
      * that are meant to be reports.
      *

@@ -1,22 +1,19 @@
 package io.echomq.queue;
 
 /**
- * The answer to a fenced call on a claimed job ({@link Job#complete()}, {@link Job#fail},
- * {@link Job#extend}, {@link Job#progress}, {@link Job#returnLease()}). Every call is checked on
- * the server against the attempt the job was granted; a refusal is {@link #LEASE_LOST}, never a
- * silent no-op.
+ * How an attempt was settled. To settle is to end an attempt: {@link Job#complete()},
+ * {@link Job#fail}, {@link Job#failWithoutRetry} or {@link Job#returnLease()}, each checked on the
+ * server against the attempt the job was granted. A refusal is {@link #LEASE_LOST}, never a silent
+ * no-op. (The calls that keep an attempt going, {@link Job#extend} and {@link Job#progress},
+ * answer {@code true} or {@code false} instead.)
  */
-public enum AckOutcome {
+public enum SettleOutcome {
     /** The job is done: removed from active, its hash kept for the retention time or deleted. */
     COMPLETED,
     /** The failure was recorded and the job waits in the delayed set for its backoff. */
     RETRYING,
     /** The failure was recorded and the job is in the dead set: it spent its attempts, or no retry was allowed. */
     DEAD,
-    /** The lease now ends at the server's now plus the lease asked for. */
-    EXTENDED,
-    /** The progress value was stored. */
-    RECORDED,
     /** The lease was given back; the job is pending again and the attempt was not spent. */
     RETURNED,
     /**
