@@ -83,7 +83,7 @@ public final class Emq {
         cli.setParameterExceptionHandler(new Failures());
         cli.setExecutionExceptionHandler(new Failures());
         addFooter(cli);
-        QueueCommands.Enqueue enqueue = cli.getSubcommands().get("queue").getSubcommands().get("enqueue").getCommand();
+        QueueEnqueueCommand enqueue = cli.getSubcommands().get("queue").getSubcommands().get("enqueue").getCommand();
         enqueue.stdin = stdin;
         return cli;
     }

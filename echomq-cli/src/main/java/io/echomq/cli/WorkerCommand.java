@@ -4,7 +4,6 @@ import io.echomq.ConnectionListener;
 import io.echomq.RedisCommandException;
 import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
-import io.echomq.queue.JobHandler;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
@@ -13,29 +12,14 @@ import io.echomq.queue.ShutdownReport;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerCounts;
 import io.echomq.queue.WorkerListener;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -81,16 +65,10 @@ import picocli.CommandLine.Spec;
                 + "retried: one line says 'connection to <server> lost; retrying' when the connection drops, "
                 + "and one 'connection to <server> is back' once it is."})
 final class WorkerCommand implements Callable<Integer> {
-    /** Most stderr kept per command, in bytes. */
-    static final int STDERR_TAIL_BYTES = 16 * 1024;
-    /** The longest error a job keeps, in characters ({@link Job#fail(String)} cuts longer ones at the end). */
-    static final int MAX_ERROR_CHARS = 16 * 1024;
     /** How often the stop, the --exit-when-idle condition and the summary are looked at. */
     static final long CHECK_EVERY_MS = 200;
     /** How often the summary line is printed while there is work. */
     static final long SUMMARY_EVERY_MS = 5_000;
-    /** How long a finished command's output streams may take to reach end of file. */
-    static final long DRAIN_WAIT_MS = 2_000;
     /** How long a killed command may take to die before the worker gives up waiting. */
     static final long KILL_WAIT_MS = 5_000;
     /** How long the shutdown hook waits, beyond the grace, for {@link #call()} to finish. */
@@ -128,7 +106,7 @@ final class WorkerCommand implements Callable<Integer> {
                 + "--help), and a k that differs from it is refused. The worker claims from all partitions, "
                 + "starting one further on each claim round so that none starves; EMQ_JOB_ID is <partition>-<id>.")
     void partitions(int k) {
-        partitions = (int) QueueCommands.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
+        partitions = (int) QueueArgs.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
     }
 
     @Option(names = "--print-settled",
@@ -155,14 +133,14 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        QueueCommands.checkQueue(spec, queue);
+        QueueArgs.checkQueue(spec, queue);
         if (command.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--exec must not be empty");
         }
-        int n = (int) QueueCommands.inRange(spec, "--concurrency", concurrency, 1, Worker.MAX_CONCURRENCY, "");
-        long lease = QueueCommands.inRange(spec, "--lease", leaseMillis, Queue.MIN_LEASE.toMillis(),
+        int n = (int) QueueArgs.inRange(spec, "--concurrency", concurrency, 1, Worker.MAX_CONCURRENCY, "");
+        long lease = QueueArgs.inRange(spec, "--lease", leaseMillis, Queue.MIN_LEASE.toMillis(),
                 Queue.MAX_LEASE.toMillis(), " milliseconds");
-        long grace = QueueCommands.inRange(spec, "--grace", graceMillis, 0, Queue.MAX_LEASE.toMillis(),
+        long grace = QueueArgs.inRange(spec, "--grace", graceMillis, 0, Queue.MAX_LEASE.toMillis(),
                 " milliseconds");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -187,7 +165,7 @@ final class WorkerCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             QueueOperations q;
             Worker.Builder builder;
-            q = QueueCommands.openAsStored(spec, client, queue, partitions);
+            q = QueueArgs.openAsStored(spec, client, queue, partitions);
             builder = q instanceof ShardedQueue sharded ? client.worker(sharded, shell) : client.worker(queue, shell);
             if (printSettled) {
                 builder.listener(new WorkerListener() {
@@ -359,156 +337,5 @@ final class WorkerCommand implements Callable<Integer> {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    /**
-     * Runs the shell command for one job. Three helper threads per job feed stdin, pass stdout
-     * through line by line and keep the tail of stderr, so the handler thread only waits for the
-     * process, interruptibly: a lost lease interrupts it, and the process tree is killed.
-     */
-    static final class ShellHandler implements JobHandler {
-        private final String command;
-        private final PrintWriter out;
-        private final ExecutorService pumps;
-        private final Set<Process> running = ConcurrentHashMap.newKeySet();
-
-        ShellHandler(String command, PrintWriter out, ExecutorService pumps) {
-            this.command = command;
-            this.out = out;
-            this.pumps = pumps;
-        }
-
-        @Override
-        public void handle(Job job) throws Exception {
-            ProcessBuilder pb = CommandProcesses.builder(List.of("/bin/sh", "-c", command));
-            Map<String, String> env = pb.environment();
-            env.put("EMQ_QUEUE", job.queueName());
-            env.put("EMQ_JOB_ID", job.id());
-            env.put("EMQ_JOB_ATTEMPT", Long.toString(job.attempt()));
-            Process process = pb.start();
-            running.add(process);
-            int status;
-            Tail stderr = new Tail(STDERR_TAIL_BYTES);
-            try {
-                byte[] payload = job.payload();
-                pumps.execute(() -> feed(process.getOutputStream(), payload));
-                Future<?> stdout = pumps.submit(() -> passThrough(process.getInputStream()));
-                Future<?> errors = pumps.submit(() -> stderr.readAll(process.getErrorStream()));
-                try {
-                    status = process.waitFor();
-                } catch (InterruptedException lost) {
-                    kill(process);   // the lease is lost, or the shutdown's grace ran out
-                    throw lost;
-                }
-                drain(stdout);
-                drain(errors);
-            } finally {
-                running.remove(process);
-            }
-            if (status != 0) {
-                job.fail(error(stderr.text(), status));
-            }
-        }
-
-        /** Kills every command still running, and waits a little for each to die. */
-        void killAll() {
-            for (Process p : new ArrayList<>(running)) {
-                kill(p);
-            }
-            for (Process p : new ArrayList<>(running)) {
-                try {
-                    p.waitFor(KILL_WAIT_MS, TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-
-        private static void feed(OutputStream stdin, byte[] payload) {
-            try (stdin) {
-                stdin.write(payload);
-            } catch (IOException commandDidNotRead) {
-                // a command that exits without reading its stdin closes the pipe: not an error
-            }
-        }
-
-        private void passThrough(InputStream stdout) {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8
-                    .newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    out.println(line);   // one line at a time, so concurrent commands do not mix within a line
-                    out.flush();
-                }
-            } catch (IOException closed) {
-                // the process was killed
-            }
-        }
-
-        private static void drain(Future<?> pump) throws InterruptedException {
-            try {
-                pump.get(DRAIN_WAIT_MS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                // a background child still holds the stream open; leave the pump to finish on its own
-            } catch (ExecutionException e) {
-                // the pump failed; what it read so far is kept
-            }
-        }
-
-        /** Kills the process and every process it started (its process group and descendants), at once. */
-        static void kill(Process process) {
-            CommandProcesses.killTree(process);
-        }
-
-        /** @return the stderr tail and {@code exit status N}, at most {@link #MAX_ERROR_CHARS} characters */
-        static String error(String stderr, int status) {
-            String suffix = "exit status " + status;
-            String text = stderr.isEmpty() ? suffix : stderr + (stderr.endsWith("\n") ? "" : "\n") + suffix;
-            if (text.length() > MAX_ERROR_CHARS) {
-                text = "…" + text.substring(text.length() - (MAX_ERROR_CHARS - 1));
-            }
-            return text;
-        }
-    }
-
-    /** The last {@code capacity} bytes written, in a ring. */
-    static final class Tail {
-        private final byte[] ring;
-        private long written;
-
-        Tail(int capacity) {
-            this.ring = new byte[capacity];
-        }
-
-        Void readAll(InputStream in) {
-            try (in) {
-                byte[] buf = new byte[8192];
-                for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
-                    write(buf, n);
-                }
-            } catch (IOException closed) {
-                // the process was killed
-            }
-            return null;
-        }
-
-        synchronized void write(byte[] b, int n) {
-            for (int i = 0; i < n; i++) {
-                ring[(int) (written++ % ring.length)] = b[i];
-            }
-        }
-
-        /** @return the kept bytes as UTF-8 (a character cut at the start becomes U+FFFD), "…" first if cut */
-        synchronized String text() {
-            int len = (int) Math.min(written, ring.length);
-            byte[] copy = new byte[len];
-            int start = (int) ((written - len) % ring.length);
-            for (int i = 0; i < len; i++) {
-                copy[i] = ring[(start + i) % ring.length];
-            }
-            String s = new String(copy, StandardCharsets.UTF_8);
-            return written > ring.length ? "…" + s : s;
-        }
     }
 }

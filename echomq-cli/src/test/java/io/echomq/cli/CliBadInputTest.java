@@ -143,7 +143,7 @@ class CliBadInputTest {
         for (String n : NUMBERS) {
             out.add(new Judged(List.of("queue", "enqueue", "q", "x", "--priority", n), inRange(n, -1000, 1000), 0));
             out.add(new Judged(List.of("queue", "enqueue", "q", "x", "--delay", n),
-                    inRange(n, 0, QueueCommands.MAX_DELAY_MS), 0));
+                    inRange(n, 0, QueueEnqueueCommand.MAX_DELAY_MS), 0));
         }
         for (String id : names(NameCases.MAX_NAME_BYTES)) {
             out.add(new Judged(List.of("queue", "remove", "q", id), NameCases.jobIdValid(id), ExitCodes.NO));

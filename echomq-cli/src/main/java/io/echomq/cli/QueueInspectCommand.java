@@ -1,0 +1,122 @@
+package io.echomq.cli;
+
+import io.echomq.queue.JobInfo;
+import io.echomq.queue.QueueClient;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code emq queue inspect <queue> <id>}. */
+@Command(name = "inspect",
+        description = {"Prints the fields of one job's hash as name=value, one per line, exit code 0; "
+            + "exit code 1 (and nothing on stdout) when there is no such job.",
+            "payload and progress print as they are when they are valid UTF-8 without line breaks or other "
+                + "control characters (tabs are fine), else as base64:<base64 of the bytes>. In the other "
+                + "fields (last_error holds a whole stderr or stack trace) a backslash prints as \\\\, "
+                + "a line break as \\n, a carriage return as \\r and other control characters as \\u00XX."})
+final class QueueInspectCommand extends QueueSubcommand {
+    /** Payload and progress values are printed as text only when they are UTF-8 without these. */
+    private static final String PRINTABLE_CONTROLS = "\t";
+    /** The job hash fields in the order inspect prints them; any others follow, sorted. */
+    private static final List<String> FIELD_ORDER = List.of("state", "attempts", "spent", "max_attempts", "priority",
+            "score", "backoff_ms", "backoff_max_ms", "created_at", "claimed_at", "finished_at", "idem", "dead_reason",
+            "last_error", "progress", "payload");
+
+    @Parameters(index = "1", paramLabel = "<id>", parameterConsumer = DashValue.class, description = "The job id.")
+    String id;
+
+    @Override
+    public Integer call() {
+        QueueArgs.checkQueue(spec, queue);
+        checkJobId(id);
+        Optional<JobInfo> info;
+        try (QueueClient client = connect()) {
+            info = open(client).inspect(id);
+        }
+        if (info.isEmpty()) {
+            err().println(spec.qualifiedName() + ": no job " + id + " in queue " + queue);
+            return ExitCodes.NO;
+        }
+        // A pending job's hash may omit state and attempts (protocol: "when absent"); show
+        // their values all the same, so that every job answers what state it is in.
+        Map<String, byte[]> fields = new java.util.LinkedHashMap<>(info.get().fields());
+        fields.putIfAbsent("state", info.get().state().getBytes(StandardCharsets.UTF_8));
+        fields.putIfAbsent("attempts", Long.toString(info.get().attempts()).getBytes(StandardCharsets.UTF_8));
+        for (String line : lines(fields)) {
+            out().println(line);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** @return {@code name=value} lines, known fields first in {@link #FIELD_ORDER}, the rest sorted */
+    static List<String> lines(Map<String, byte[]> fields) {
+        Map<String, byte[]> rest = new TreeMap<>(fields);
+        List<String> out = new ArrayList<>(fields.size());
+        for (String name : FIELD_ORDER) {
+            byte[] v = rest.remove(name);
+            if (v != null) {
+                out.add(name + "=" + value(name, v));
+            }
+        }
+        rest.forEach((name, v) -> out.add(oneLine(name) + "=" + value(name, v)));
+        return out;
+    }
+
+    private static String value(String name, byte[] v) {
+        if (name.equals("payload") || name.equals("progress")) {
+            String text = strictUtf8(v);
+            return text != null && isPlain(text) ? text : "base64:" + Base64.getEncoder().encodeToString(v);
+        }
+        return oneLine(new String(v, StandardCharsets.UTF_8));
+    }
+
+    /** @return the bytes as text if they are valid UTF-8, else null */
+    private static String strictUtf8(byte[] v) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(v)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    private static boolean isPlain(String text) {
+        return text.codePoints().noneMatch(c -> isControl(c) && PRINTABLE_CONTROLS.indexOf(c) < 0);
+    }
+
+    private static boolean isControl(int c) {
+        return Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c == '\u0085';
+    }
+
+    /** @return {@code text} escaped onto one line: backslash, line feed, carriage return and other controls */
+    static String oneLine(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> {
+            switch (c) {
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append('\t');
+                default -> {
+                    if (isControl(c)) {
+                        b.append(String.format("\\u%04X", c));
+                    } else {
+                        b.appendCodePoint(c);
+                    }
+                }
+            }
+        });
+        return b.toString();
+    }
+}
