@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A real {@code redis-server} (or {@code valkey-server}) process listening on {@code 127.0.0.1}, for tests. Which
@@ -36,9 +33,8 @@ import java.util.stream.Stream;
  */
 public final class RedisServer implements AutoCloseable {
 
-    private static final String HOST = "127.0.0.1";
-    private static final long START_TIMEOUT_MILLIS = 10_000;
-    private static final long STOP_TIMEOUT_MILLIS = 5_000;
+    private static final String HOST = ServerProcess.HOST;
+    private static final long START_TIMEOUT_MILLIS = ServerProcess.START_TIMEOUT_MILLIS;
     private static final int PORT_ATTEMPTS = 5;
     private static final Set<String> RESERVED = Set.of("port", "bind", "dir", "daemonize");
 
@@ -48,7 +44,7 @@ public final class RedisServer implements AutoCloseable {
     private final Thread shutdownHook;
     private volatile Process process;
     private List<String> command;   // set by launch; what restart() runs again
-    private Identity identity;
+    private ServerIdentity identity;
     private boolean closed;
     private int restarts;
 
@@ -59,7 +55,7 @@ public final class RedisServer implements AutoCloseable {
         this.dir = dir;
         this.shutdownHook = new Thread(() -> {
             this.process.destroyForcibly();
-            deleteRecursively(dir);
+            ServerProcess.deleteRecursively(dir);
         }, "echomq-redis-shutdown-" + port);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -176,7 +172,7 @@ public final class RedisServer implements AutoCloseable {
             throw new IllegalStateException("cannot restart a closed server: " + this);
         }
         process.destroyForcibly();
-        awaitExit(process);
+        ServerProcess.awaitExit(process);
         Path log = dir.resolve("redis.log");
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
         while (true) {
@@ -187,10 +183,10 @@ public final class RedisServer implements AutoCloseable {
                 throw new IllegalStateException("Cannot run " + binary, e);
             }
             try {
-                identity = Identity.of(awaitReady(process, port, log));
+                identity = ServerIdentity.of(ServerProcess.awaitReady(process, port, log));
                 restarts++;
                 return;
-            } catch (PortTaken e) {
+            } catch (ServerProcess.PortTaken e) {
                 // the old socket may linger for a moment after SIGKILL; try again until the deadline
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("redis-server could not bind port " + port + " again: "
@@ -242,13 +238,13 @@ public final class RedisServer implements AutoCloseable {
         } else {
             process.destroyForcibly();
         }
-        awaitExit(process);
+        ServerProcess.awaitExit(process);
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException jvmShuttingDown) {
             // the hook runs anyway
         }
-        deleteRecursively(dir);
+        ServerProcess.deleteRecursively(dir);
     }
 
     @Override
@@ -335,7 +331,7 @@ public final class RedisServer implements AutoCloseable {
                 int p = port == 0 ? freePort() : port;
                 try {
                     return launch(bin, p, config);
-                } catch (PortTaken e) {
+                } catch (ServerProcess.PortTaken e) {
                     if (attempt >= attempts) {
                         throw new IllegalStateException("redis-server could not bind 127.0.0.1:" + p + " (" + attempt
                                 + " attempt(s)); output:\n" + e.getMessage());
@@ -364,82 +360,17 @@ public final class RedisServer implements AutoCloseable {
             process = ParentBoundLauncher.start(new ProcessBuilder(command).directory(dir.toFile())
                     .redirectErrorStream(true).redirectOutput(log.toFile()));
         } catch (IOException e) {
-            deleteRecursively(dir);
+            ServerProcess.deleteRecursively(dir);
             throw new IllegalStateException("Cannot run " + binary, e);
         }
         RedisServer server = new RedisServer(binary, port, process, dir);
         server.command = List.copyOf(command);
         try {
-            server.identity = Identity.of(awaitReady(process, port, log));
+            server.identity = ServerIdentity.of(ServerProcess.awaitReady(process, port, log));
             return server;
         } catch (RuntimeException e) {
             server.stop(false); // no SHUTDOWN: the port may belong to someone else
             throw e;
-        }
-    }
-
-    /** Polls with PING until our own process answers; returns its {@code INFO server} text. */
-    private static String awaitReady(Process process, int port, Path log) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                String output = tail(log);
-                if (output.contains("already in use")) {
-                    throw new PortTaken(output);
-                }
-                throw new IllegalStateException("redis-server exited with code " + process.exitValue()
-                        + " during startup on port " + port + "; output:\n" + output);
-            }
-            try (RawRedis conn = RawRedis.connect(HOST, port)) {
-                if ("PONG".equals(conn.call("PING"))) {
-                    String info = (String) conn.call("INFO", "server");
-                    // Another process may own the port (a start race): only accept our own server.
-                    if (String.valueOf(process.pid()).equals(field(info, "process_id"))) {
-                        return info;
-                    }
-                }
-            } catch (RuntimeException notYet) {
-                // not listening yet, or still loading
-            }
-            try {
-                process.waitFor(20, TimeUnit.MILLISECONDS); // returns at once if the process exits
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while starting redis-server", e);
-            }
-        }
-        throw new IllegalStateException("redis-server did not answer PING on port " + port + " within "
-                + START_TIMEOUT_MILLIS + " ms; output:\n" + tail(log));
-    }
-
-    private static String field(String info, String name) {
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith(name + ":")) {
-                return line.substring(name.length() + 1).trim();
-            }
-        }
-        return null;
-    }
-
-    /**
-     * What a server says it is, parsed from {@code INFO server}: the product from {@code server_name} (absent on
-     * Redis), the product's own version from {@code <server_name>_version}, and {@code redis_version}.
-     */
-    record Identity(String product, String version, String redisVersion) {
-        static Identity of(String info) {
-            String redis = field(info, "redis_version");
-            String name = field(info, "server_name");
-            if (name == null || name.isEmpty() || name.equalsIgnoreCase("redis")) {
-                return new Identity("Redis", redis, redis);
-            }
-            String own = field(info, name + "_version");
-            return new Identity(name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1),
-                    own != null ? own : redis, redis);
-        }
-
-        @Override
-        public String toString() {
-            return product + " " + version;
         }
     }
 
@@ -448,43 +379,6 @@ public final class RedisServer implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot find a free port", e);
-        }
-    }
-
-    private static void awaitExit(Process process) {
-        try {
-            if (!process.waitFor(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = List.of(new String(Files.readAllBytes(log), StandardCharsets.UTF_8).split("\n"));
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-        } catch (IOException e) {
-            return "(no output: " + e + ")";
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // best effort: it is a temporary directory
-        }
-    }
-
-    /** Startup failed because the port was taken; the message is the server output. */
-    private static final class PortTaken extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        PortTaken(String output) {
-            super(output, null, false, false);
         }
     }
 }

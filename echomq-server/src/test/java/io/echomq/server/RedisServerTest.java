@@ -33,11 +33,11 @@ class RedisServerTest {
     @Test
     void identityComesFromWhatTheServerSays() {
         String redis7 = "# Server\r\nredis_version:7.0.15\r\nredis_git_sha1:00000000\r\nredis_mode:standalone\r\n";
-        assertThat(RedisServer.Identity.of(redis7)).isEqualTo(new RedisServer.Identity("Redis", "7.0.15", "7.0.15"));
+        assertThat(ServerIdentity.of(redis7)).isEqualTo(new ServerIdentity("Redis", "7.0.15", "7.0.15"));
         String valkey8 = "# Server\r\nredis_version:7.2.4\r\nserver_name:valkey\r\nvalkey_version:8.0.1\r\n"
                 + "redis_git_sha1:00000000\r\n";
-        RedisServer.Identity valkey = RedisServer.Identity.of(valkey8);
-        assertThat(valkey).isEqualTo(new RedisServer.Identity("Valkey", "8.0.1", "7.2.4"));
+        ServerIdentity valkey = ServerIdentity.of(valkey8);
+        assertThat(valkey).isEqualTo(new ServerIdentity("Valkey", "8.0.1", "7.2.4"));
         assertThat(valkey).hasToString("Valkey 8.0.1");
     }
 
