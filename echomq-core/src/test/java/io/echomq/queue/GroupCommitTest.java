@@ -49,7 +49,7 @@ class GroupCommitTest extends SemanticsTestBase {
         raw().call("SET", jobKey(notAHash.localId()), "junk");
         Map<String, String> expiredBefore = hash(expired.localId());
 
-        Queue.Claimed answer = RedisEngine.await(queue.settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
+        Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
 
         assertThat(answer.ackCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, Queue.ACK_NOT_A_HASH);
         assertThat(answer.jobs()).isEmpty();
@@ -67,7 +67,7 @@ class GroupCommitTest extends SemanticsTestBase {
     void theSameJobTwiceInOneCallIsCompletedOnceAndTheSecondAckAnsweredAsALaterCallWouldBe() {
         queue.enqueue("once");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
-        Queue.Claimed answer = RedisEngine.await(queue.settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
+        Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
                 "claim", "q");
         long retained = client.retainCompletedMillis();
         assertThat(answer.ackCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);
