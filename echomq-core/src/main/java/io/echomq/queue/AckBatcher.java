@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  *   <li>Completes that arrive while a call is in flight wait; when its answer comes, the next
  *       call carries all of them (at most {@link Claims#MAX_COMPLETES}), each with its own id and
  *       attempt, together with a claim of one job for each handler that asked for its next job.</li>
- *   <li>Each complete gets its own answer: its own ack code, fenced on the server exactly as a
+ *   <li>Each complete gets its own answer: its own complete code, fenced on the server exactly as a
  *       lone complete is, and at most one claimed job. A failed call fails every complete it
  *       carried, and none of them is settled.</li>
  *   <li>{@link #abandon()} sends nothing more, as for a killed process.</li>
@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * Thread-safe.
  */
 final class AckBatcher {
-    /** One complete's answer: its ack code, and the job claimed for its handler, or null. */
+    /** One complete's answer: its complete code, and the job claimed for its handler, or null. */
     record Answer(long code, Job next) {
     }
 
