@@ -25,10 +25,10 @@ import java.util.Optional;
  * {@link IllegalArgumentException} for bad ones, and throws {@link io.echomq.RedisCommandException}
  * when Redis fails.
  *
- * <p>A facade: each call goes to the part that owns it, all sharing one {@link QueueWire}:
- * {@link Enqueuer} (enqueue), {@link Claims} (claim-8), {@link AttemptCalls} (the fenced calls of
- * a claimed job), {@link Sweeps} (reap, promote), {@link QueueReads} (stats, dead, inspect) and
- * {@link QueueAdmin} (remove, redrive, purge); {@link QueueLimits} checks the arguments.
+ * <p>It is a facade over package-private parts sharing one {@code QueueWire}: {@code Enqueuer},
+ * {@code Claims} (claim-8), {@code AttemptCalls} (a claimed job's fenced calls), {@code Sweeps}
+ * (reap, promote), {@code QueueReads} (stats, dead, inspect), {@code QueueAdmin} (remove,
+ * redrive, purge); {@code QueueLimits} checks the arguments.
  */
 public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */

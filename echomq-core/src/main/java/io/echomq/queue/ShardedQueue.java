@@ -45,9 +45,9 @@ import java.util.zip.CRC32;
  *
  * <p>Obtained from {@link QueueClient#shardedQueue(String, int)}; thread-safe.
  *
- * <p>A facade over its parts: {@link PartitionSpan} (the mark and the partitions),
- * {@link ShardRouting} (where a job goes, where an id lives), {@link ClaimRound} (claims) and
- * {@link ShardFanOut} (the calls to many partitions); each partition is a plain {@link Queue}.
+ * <p>It is a facade: the mark and the partitions are {@code PartitionSpan}'s, where a job goes and
+ * where an id lives {@code ShardRouting}'s, claim rounds {@code ClaimRound}'s and the calls to many
+ * partitions {@code ShardFanOut}'s (all package-private); each partition is a plain {@link Queue}.
  */
 public final class ShardedQueue implements QueueOperations {
     /** Most partitions one queue may have. */
