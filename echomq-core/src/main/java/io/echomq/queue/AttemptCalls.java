@@ -22,7 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>Keeps one going: extend leases, one call for many jobs ({@code extend-1.lua}), and
  *       record progress ({@code progress-1.lua}).</li>
  *   <li>Turns the complete code {@link Queue#ACK_NOT_A_HASH} (the job key holds another type)
- *       into the failure Redis itself would give ({@link #checkAck}), for claim-8's codes too.</li>
+ *       into the failure Redis itself would give ({@link #checkCompleteCode}), for claim-8's codes too.</li>
  * </ol>
  *
  * <p>They belong together because each sends a job's id and attempt and answers a fence code
@@ -56,7 +56,7 @@ final class AttemptCalls {
         List<Long> codes = wire.await(wire.run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, wire.prefix(),
                 EnqueueOptions.num(client.retainCompletedMillis()), QueueWire.ONE, QueueWire.bytes(job.localId()),
                 QueueWire.bytes(job.attemptText())), Scripts.COMPLETE.label());
-        return checkAck(job, codes.get(0), Scripts.COMPLETE);
+        return checkCompleteCode(job, codes.get(0), Scripts.COMPLETE);
     }
 
     /**
@@ -64,7 +64,7 @@ final class AttemptCalls {
      * @return {@code code}, unless it says the job key is not a hash: then the failure, as Redis's own
      * @throws RedisCommandException if {@code code} is {@link Queue#ACK_NOT_A_HASH}
      */
-    long checkAck(Job job, long code, LuaScript script) {
+    long checkCompleteCode(Job job, long code, LuaScript script) {
         if (code == Queue.ACK_NOT_A_HASH) {
             throw new RedisCommandException(script.label(), wire.name(), new RedisCommandExecutionException(
                     "WRONGTYPE " + wire.keys().job(job.localId()) + " is not a hash; nothing of it was changed"));

@@ -296,7 +296,7 @@ public final class Queue implements QueueOperations {
 
     /** @return {@code code} of a claim-8 complete, unless it says the job key is not a hash: then the failure */
     long checkAck(Job job, long code) {
-        return attempts.checkAck(job, code, Scripts.CLAIM);
+        return attempts.checkCompleteCode(job, code, Scripts.CLAIM);
     }
 
     /** @param delayMs the retry's exact delay in ms, or -1 to let the script use the job's backoff */
