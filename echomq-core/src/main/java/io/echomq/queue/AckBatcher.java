@@ -12,9 +12,9 @@ import java.util.concurrent.CompletableFuture;
  *   <li>A complete that finds no call in flight is sent at once, alone: no added latency when
  *       the worker is quiet.</li>
  *   <li>Completes that arrive while a call is in flight wait; when its answer comes, the next
- *       call carries all of them (at most {@link Queue#MAX_ACKS}), each with its own id and
+ *       call carries all of them (at most {@link Claims#MAX_COMPLETES}), each with its own id and
  *       attempt, together with a claim of one job for each handler that asked for its next job.</li>
- *   <li>Each complete gets its own answer: its own ack code, fenced on the server exactly as a
+ *   <li>Each complete gets its own answer: its own complete code, fenced on the server exactly as a
  *       lone complete is, and at most one claimed job. A failed call fails every complete it
  *       carried, and none of them is settled.</li>
  *   <li>{@link #abandon()} sends nothing more, as for a killed process.</li>
@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * Thread-safe.
  */
 final class AckBatcher {
-    /** One complete's answer: its ack code, and the job claimed for its handler, or null. */
+    /** One complete's answer: its complete code, and the job claimed for its handler, or null. */
     record Answer(long code, Job next) {
     }
 
@@ -88,9 +88,9 @@ final class AckBatcher {
         return new IllegalStateException("the worker was abandoned: this complete was not sent");
     }
 
-    /** @return up to {@link Queue#MAX_ACKS} waiting completes, oldest first; caller holds the monitor */
+    /** @return up to {@link Claims#MAX_COMPLETES} waiting completes, oldest first; caller holds the monitor */
     private List<Waiting> take() {
-        int n = Math.min(waiting.size(), Queue.MAX_ACKS);
+        int n = Math.min(waiting.size(), Claims.MAX_COMPLETES);
         List<Waiting> batch = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             batch.add(waiting.poll());
@@ -109,7 +109,7 @@ final class AckBatcher {
         }
         CompletableFuture<Queue.Claimed> call;
         try {
-            call = queue.settleAsync(jobs, claims, leaseMs);
+            call = queue.claims().settleAsync(jobs, claims, leaseMs);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }

@@ -55,7 +55,7 @@ interface ClaimSource {
 
             @Override
             public CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
-                return queue.claimAsync(n, leaseMs, null);
+                return queue.claims().claimAsync(n, leaseMs);
             }
 
             @Override

@@ -109,7 +109,7 @@ final class LeaseKeeper {
     }
 
     private void renew(List<Job> chunk, long sentAt) {
-        chunk.get(0).queue().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+        chunk.get(0).queue().attempts().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
             if (failure != null) {
                 LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
                         RedisEngine.unwrap(failure).toString());

@@ -95,7 +95,7 @@ final class Maintenance {
                         if (!"OK".equals(ok) || !running.getAsBoolean()) {
                             return CompletableFuture.<List<Object>>completedFuture(null);
                         }
-                        return queue.reapAsync(BATCH).thenCompose(reaped -> {
+                        return queue.sweeps().reapAsync(BATCH).thenCompose(reaped -> {
                             long back = (Long) reaped.get(0);
                             long died = (Long) reaped.get(1);
                             if (back + died > 0) {
@@ -107,7 +107,7 @@ final class Maintenance {
                                 // due time it knows of (enqueue tells it of new ones)
                                 return CompletableFuture.<List<Object>>completedFuture(null);
                             }
-                            return queue.promoteAsync(BATCH);
+                            return queue.sweeps().promoteAsync(BATCH);
                         });
                     })
                     .whenComplete((ignored, failure) -> {

@@ -91,7 +91,7 @@ public final class QueueClient implements AutoCloseable {
         if (known != null) {
             return known;
         }
-        int stored = ShardedQueue.storedPartitions(this, name);
+        int stored = PartitionSpan.read(this, name);
         if (stored > 0) {
             throw new IllegalStateException("queue " + name + " is sharded into " + stored + " partitions: open it "
                     + "with open(\"" + name + "\") or shardedQueue(\"" + name + "\", " + stored + ")");
@@ -111,7 +111,7 @@ public final class QueueClient implements AutoCloseable {
      */
     public QueueOperations open(String name) {
         QueueKeys keys = QueueKeys.ofUserName(name);
-        int stored = ShardedQueue.storedPartitions(this, name);
+        int stored = PartitionSpan.read(this, name);
         if (stored > 0) {
             return ShardedQueue.ofStored(this, name, stored);
         }
@@ -127,7 +127,7 @@ public final class QueueClient implements AutoCloseable {
      */
     public int storedPartitions(String name) {
         QueueKeys.ofUserName(name);
-        return ShardedQueue.storedPartitions(this, name);
+        return PartitionSpan.read(this, name);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.echomq.queue;
 
+import io.echomq.internal.Checks;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -27,7 +29,10 @@ public interface QueueOperations {
      * @throws IllegalArgumentException if text is null or over the payload limit
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    String enqueue(String text);
+    default String enqueue(String text) {
+        Checks.notNull(text, "payload");
+        return enqueue(text.getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults()).id();
+    }
 
     /**
      * Enqueues {@code payload} with the default options.
@@ -36,7 +41,9 @@ public interface QueueOperations {
      * @throws IllegalArgumentException if payload is null or over the payload limit
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    String enqueue(byte[] payload);
+    default String enqueue(byte[] payload) {
+        return enqueue(payload, EnqueueOptions.defaults()).id();
+    }
 
     /**
      * Enqueues one job.

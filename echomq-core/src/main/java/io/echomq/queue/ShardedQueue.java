@@ -1,23 +1,13 @@
 package io.echomq.queue;
 
 import io.echomq.internal.Checks;
-import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
-import io.lettuce.core.ScriptOutputType;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 
 /**
@@ -54,6 +44,10 @@ import java.util.zip.CRC32;
  * </ul>
  *
  * <p>Obtained from {@link QueueClient#shardedQueue(String, int)}; thread-safe.
+ *
+ * <p>It is a facade: the mark and the partitions are {@code PartitionSpan}'s, where a job goes and
+ * where an id lives {@code ShardRouting}'s, claim rounds {@code ClaimRound}'s and the calls to many
+ * partitions {@code ShardFanOut}'s (all package-private); each partition is a plain {@link Queue}.
  */
 public final class ShardedQueue implements QueueOperations {
     /** Most partitions one queue may have. */
@@ -61,67 +55,28 @@ public final class ShardedQueue implements QueueOperations {
 
     private final QueueClient client;
     private final String name;
-    private final String markKey;
-    private final int declared;
-    private final AtomicLong roundRobin = new AtomicLong(ThreadLocalRandom.current().nextInt(1 << 20));
-    private final AtomicInteger claimStart = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 20));
-    private volatile List<Queue> partitions;   // spans the mark; only ever grows
+    private final PartitionSpan span;
+    private final ShardRouting routing;
+    private final ClaimRound claims;
+    private final ShardFanOut fanOut;
 
     private ShardedQueue(QueueClient client, String name, int declared, int mark) {
         this.client = client;
         this.name = name;
-        this.markKey = QueueKeys.ofUserName(name).partitionsMark();
-        this.declared = declared;
-        this.partitions = List.of();
-        grow(Math.max(declared, mark));
+        this.span = new PartitionSpan(client, name, Math.max(declared, mark));
+        this.routing = new ShardRouting(declared, span);
+        this.claims = new ClaimRound(span);
+        this.fanOut = new ShardFanOut(name, span, routing);
     }
 
-    /** Declares {@code partitions} in the mark (one round trip) and returns the queue. */
+    /** Declares {@code partitions} in the mark (one round trip) and returns the queue; see {@link PartitionSpan#declare}. */
     static ShardedQueue open(QueueClient client, String name, int partitions) {
-        QueueKeys.ofUserName(name);
-        if (partitions < 1 || partitions > MAX_PARTITIONS) {
-            throw new IllegalArgumentException("partitions must be in 1.." + MAX_PARTITIONS + ", was " + partitions);
-        }
-        String mark = QueueKeys.ofUserName(name).partitionsMark();
-        int recorded = checkMark(RedisEngine.await(declare(client, mark, partitions), Scripts.PARTITIONS.label(), name),
-                mark);
-        return new ShardedQueue(client, name, partitions, recorded);
-    }
-
-    /** @return the stored partition count of {@code name}, 0 if none (one round trip, nothing written) */
-    static int storedPartitions(QueueClient client, String name) {
-        String mark = QueueKeys.ofUserName(name).partitionsMark();
-        return checkMark(RedisEngine.await(declare(client, mark, 0), Scripts.PARTITIONS.label(), name), mark);
+        return new ShardedQueue(client, name, partitions, PartitionSpan.declare(client, name, partitions));
     }
 
     /** @return the queue with the count already read from its mark, declaring nothing */
     static ShardedQueue ofStored(QueueClient client, String name, int stored) {
         return new ShardedQueue(client, name, stored, stored);
-    }
-
-    private static CompletableFuture<Long> declare(QueueClient client, String mark, int count) {
-        return client.engine().run(client.engine().binary(), Scripts.PARTITIONS, ScriptOutputType.INTEGER,
-                new String[] {mark}, EnqueueOptions.num(count));
-    }
-
-    private static int checkMark(long mark, String key) {
-        if (mark < 0 || mark > MAX_PARTITIONS) {
-            throw new IllegalStateException(key + " does not hold a partition count in 1.." + MAX_PARTITIONS
-                    + "; fix or delete it");
-        }
-        return (int) mark;
-    }
-
-    private synchronized void grow(int count) {
-        List<Queue> now = partitions;
-        if (count <= now.size()) {
-            return;
-        }
-        List<Queue> next = new ArrayList<>(now);
-        for (int i = now.size(); i < count; i++) {
-            next.add(new Queue(client, QueueKeys.partition(name, i), client.engine(), name, i + "-"));
-        }
-        partitions = List.copyOf(next);
     }
 
     /**
@@ -137,10 +92,7 @@ public final class ShardedQueue implements QueueOperations {
     }
 
     CompletableFuture<Integer> refreshAsync() {
-        return declare(client, markKey, 0).thenApply(m -> {
-            grow(checkMark(m, markKey));
-            return partitions.size();
-        });
+        return span.refreshAsync();
     }
 
     /** @return the sharded queue's name (each partition is the queue {@code <name>#<i>}) */
@@ -151,36 +103,24 @@ public final class ShardedQueue implements QueueOperations {
 
     /** @return the partitions this instance enqueues into */
     public int declaredPartitions() {
-        return declared;
+        return routing.declared();
     }
 
     /** @return the partitions claims, stats and dead letters span: the mark, at least the declared count */
     public int partitions() {
-        return partitions.size();
+        return span.queues().size();
     }
 
     List<Queue> partitionQueues() {
-        return partitions;
+        return span.queues();
     }
 
     QueueClient client() {
         return client;
     }
 
-    // ------------------------------------------------------------------ enqueue
-
-    /** Enqueues with the default options, round-robin; see {@link QueueOperations#enqueue(String)}. */
-    @Override
-    public String enqueue(String text) {
-        Checks.notNull(text, "payload");
-        return enqueue(text.getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults()).id();
-    }
-
-    /** Enqueues with the default options, round-robin; see {@link QueueOperations#enqueue(byte[])}. */
-    @Override
-    public String enqueue(byte[] payload) {
-        return enqueue(payload, EnqueueOptions.defaults()).id();
-    }
+    // ------------------------------------------------------------------ enqueue (enqueue(String) and
+    // enqueue(byte[]) are QueueOperations' defaults: round-robin, or by idempotency key, as below)
 
     /**
      * Enqueues one job in one round trip, to the partition its idempotency key hashes to, or
@@ -219,15 +159,7 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public List<EnqueueResult> enqueueAll(List<JobRequest> requests) {
-        List<Queue> span = partitions;
-        span.get(0).checkRequests(requests);
-        int[] target = new int[requests.size()];
-        for (int i = 0; i < requests.size(); i++) {
-            String idem = requests.get(i).options().idempotencyKey();
-            target[i] = idem.isEmpty() ? (int) Math.floorMod(roundRobin.getAndIncrement(), (long) declared)
-                    : partitionOf(idem, declared);
-        }
-        return send(span, requests, target);
+        return fanOut.enqueue(requests, routing::targets);
     }
 
     /**
@@ -240,11 +172,7 @@ public final class ShardedQueue implements QueueOperations {
      */
     public List<EnqueueResult> enqueueAll(String partitionKey, List<JobRequest> requests) {
         Checks.name(partitionKey, "partition key");
-        List<Queue> span = partitions;
-        span.get(0).checkRequests(requests);
-        int[] target = new int[requests.size()];
-        java.util.Arrays.fill(target, partitionOf(partitionKey, declared));
-        return send(span, requests, target);
+        return fanOut.enqueue(requests, checked -> routing.sameTarget(partitionKey, checked.size()));
     }
 
     /**
@@ -253,37 +181,7 @@ public final class ShardedQueue implements QueueOperations {
      * @throws IllegalArgumentException if the key is null or k is outside 1..{@link #MAX_PARTITIONS}
      */
     public static int partitionOf(String key, int k) {
-        Checks.notNull(key, "key");
-        if (k < 1 || k > MAX_PARTITIONS) {
-            throw new IllegalArgumentException("k must be in 1.." + MAX_PARTITIONS + ", was " + k);
-        }
-        CRC32 crc = new CRC32();
-        crc.update(key.getBytes(StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % k);
-    }
-
-    private List<EnqueueResult> send(List<Queue> span, List<JobRequest> requests, int[] target) {
-        Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
-        for (int i = 0; i < target.length; i++) {
-            byPartition.computeIfAbsent(target[i], p -> new ArrayList<>()).add(i);
-        }
-        Map<Integer, List<CompletableFuture<List<Object>>>> calls = new LinkedHashMap<>();
-        for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
-            List<JobRequest> mine = new ArrayList<>(e.getValue().size());
-            for (int i : e.getValue()) {
-                mine.add(requests.get(i));
-            }
-            calls.put(e.getKey(), span.get(e.getKey()).sendEnqueue(mine));
-        }
-        EnqueueResult[] out = new EnqueueResult[requests.size()];
-        for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
-            List<EnqueueResult> got = span.get(e.getKey()).collectEnqueued(calls.get(e.getKey()));
-            String prefix = e.getKey() + "-";
-            for (int j = 0; j < got.size(); j++) {
-                out[e.getValue().get(j)] = new EnqueueResult(prefix + got.get(j).id(), got.get(j).created());
-            }
-        }
-        return List.of(out);
+        return ShardRouting.partitionOf(key, k);
     }
 
     // ------------------------------------------------------------------ claim
@@ -310,57 +208,14 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public List<Job> claim(int max, Duration lease) {
-        if (max < 1 || max > Queue.MAX_CLAIM) {
-            throw new IllegalArgumentException("max must be in 1.." + Queue.MAX_CLAIM + ", was " + max);
-        }
-        long leaseMs = Queue.checkLease(lease);
+        QueueLimits.claimMax(max);
+        long leaseMs = QueueLimits.leaseMillis(lease);
         return RedisEngine.await(claimAsync(max, leaseMs), Scripts.CLAIM.label(), name).jobs();
     }
 
-    /**
-     * One claim round over every partition, the first one rotating: asks each in turn for what is
-     * still wanted. Reports the earliest due time and the malformed jobs over all partitions.
-     */
+    /** One claim round over every partition; see {@link ClaimRound}. */
     CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
-        List<Queue> span = partitions;
-        int first = Math.floorMod(claimStart.getAndIncrement(), span.size());
-        Round round = new Round(n);
-        CompletableFuture<Round> chain = CompletableFuture.completedFuture(round);
-        for (int i = 0; i < span.size(); i++) {
-            Queue p = span.get((first + i) % span.size());
-            chain = chain.thenCompose(r -> r.wanted() == 0 ? CompletableFuture.completedFuture(r)
-                    : p.claimAsync(r.wanted(), leaseMs, null).thenApply(r::add));
-        }
-        return chain.thenApply(Round::result);
-    }
-
-    /** The partial result of one claim round. */
-    private static final class Round {
-        private final int n;
-        private final List<Job> jobs = new ArrayList<>();
-        private long nextDueMs = -1;
-        private long dead;
-
-        Round(int n) {
-            this.n = n;
-        }
-
-        int wanted() {
-            return n - jobs.size();
-        }
-
-        Round add(Queue.Claimed c) {
-            jobs.addAll(c.jobs());
-            dead += c.deadCount();
-            if (c.nextDueMs() >= 0 && (nextDueMs < 0 || c.nextDueMs() < nextDueMs)) {
-                nextDueMs = c.nextDueMs();
-            }
-            return this;
-        }
-
-        Queue.Claimed result() {
-            return new Queue.Claimed(List.of(), nextDueMs, dead, jobs);
-        }
+        return claims.claimAsync(n, leaseMs);
     }
 
     // ------------------------------------------------------------------ operators
@@ -374,16 +229,8 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public long promote(int limit) {
-        checkLimit(limit);
-        List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
-        for (Queue p : partitions) {
-            calls.add(p.promoteAsync(limit));
-        }
-        long total = 0;
-        for (CompletableFuture<List<Object>> c : calls) {
-            total += (Long) RedisEngine.await(c, Scripts.PROMOTE.label(), name).get(0);
-        }
-        return total;
+        QueueLimits.batch(limit);
+        return fanOut.promote(limit);
     }
 
     /**
@@ -395,19 +242,8 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public ReapResult reap(int limit) {
-        checkLimit(limit);
-        List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
-        for (Queue p : partitions) {
-            calls.add(p.reapAsync(limit));
-        }
-        long back = 0;
-        long dead = 0;
-        for (CompletableFuture<List<Object>> c : calls) {
-            List<Object> r = RedisEngine.await(c, Scripts.REAP.label(), name);
-            back += (Long) r.get(0);
-            dead += (Long) r.get(1);
-        }
-        return new ReapResult(back, dead);
+        QueueLimits.batch(limit);
+        return fanOut.reap(limit);
     }
 
     /**
@@ -419,8 +255,8 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public RemoveOutcome remove(String id, boolean force) {
-        Located at = locate(id);
-        return at == null ? RemoveOutcome.MISSING : at.partition.remove(at.localId, force);
+        ShardRouting.Located at = routing.locate(id);
+        return at == null ? RemoveOutcome.MISSING : at.partition().remove(at.localId(), force);
     }
 
     /**
@@ -432,11 +268,11 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public Optional<JobInfo> inspect(String id) {
-        Located at = locate(id);
+        ShardRouting.Located at = routing.locate(id);
         if (at == null) {
             return Optional.empty();
         }
-        return at.partition.inspect(at.localId).map(i -> new JobInfo(id, i.state(), i.attempts(), i.fields()));
+        return at.partition().inspect(at.localId()).map(i -> new JobInfo(id, i.state(), i.attempts(), i.fields()));
     }
 
     /**
@@ -447,17 +283,7 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public QueueStats stats() {
-        long[] sum = new long[7];
-        for (QueueStats s : partitionStats()) {
-            sum[0] += s.pending();
-            sum[1] += s.active();
-            sum[2] += s.delayed();
-            sum[3] += s.dead();
-            sum[4] += s.completed();
-            sum[5] += s.failed();
-            sum[6] += s.overdue();
-        }
-        return new QueueStats(sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6]);
+        return fanOut.stats();
     }
 
     /**
@@ -465,17 +291,7 @@ public final class ShardedQueue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public List<QueueStats> partitionStats() {
-        List<Queue> span = partitions;
-        List<CompletableFuture<List<Long>>> calls = new ArrayList<>();
-        for (Queue p : span) {
-            calls.add(p.statsAsync());
-        }
-        List<QueueStats> out = new ArrayList<>(span.size());
-        for (CompletableFuture<List<Long>> c : calls) {
-            List<Long> s = RedisEngine.await(c, Scripts.STATS.label(), name);
-            out.add(new QueueStats(s.get(0), s.get(1), s.get(2), s.get(3), s.get(4), s.get(5), s.get(6)));
-        }
-        return out;
+        return fanOut.partitionStats();
     }
 
     /**
@@ -488,17 +304,8 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public List<DeadJob> dead(int limit) {
-        checkLimit(limit);
-        List<DeadJob> all = new ArrayList<>();
-        List<Queue> span = partitions;
-        for (int i = 0; i < span.size(); i++) {
-            for (DeadJob d : span.get(i).dead(limit)) {
-                all.add(new DeadJob(i + "-" + d.id(), d.diedAtMillis(), d.attempts(), d.reason(), d.lastError(),
-                        d.payload()));
-            }
-        }
-        all.sort(Comparator.comparingLong(DeadJob::diedAtMillis));
-        return all.size() > limit ? List.copyOf(all.subList(0, limit)) : all;
+        QueueLimits.batch(limit);
+        return fanOut.dead(limit);
     }
 
     /**
@@ -510,15 +317,8 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public long redrive(int limit) {
-        checkLimit(limit);
-        long moved = 0;
-        for (Queue p : partitions) {
-            if (moved >= limit) {
-                break;
-            }
-            moved += p.redrive((int) (limit - moved));
-        }
-        return moved;
+        QueueLimits.batch(limit);
+        return fanOut.spend(limit, (p, left) -> p.redrive(left));
     }
 
     /**
@@ -531,11 +331,7 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public long redrive(Collection<String> ids) {
-        long moved = 0;
-        for (Map.Entry<Queue, List<String>> e : group(ids).entrySet()) {
-            moved += e.getKey().redrive(e.getValue());
-        }
-        return moved;
+        return fanOut.perPartition(ids, (p, own) -> p.redrive(own));
     }
 
     /**
@@ -547,15 +343,8 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public long purgeDead(int limit) {
-        checkLimit(limit);
-        long gone = 0;
-        for (Queue p : partitions) {
-            if (gone >= limit) {
-                break;
-            }
-            gone += p.purgeDead((int) (limit - gone));
-        }
-        return gone;
+        QueueLimits.batch(limit);
+        return fanOut.spend(limit, (p, left) -> p.purgeDead(left));
     }
 
     /**
@@ -568,60 +357,11 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public long purgeDead(Collection<String> ids) {
-        long gone = 0;
-        for (Map.Entry<Queue, List<String>> e : group(ids).entrySet()) {
-            gone += e.getKey().purgeDead(e.getValue());
-        }
-        return gone;
-    }
-
-    // ------------------------------------------------------------------ ids
-
-    private record Located(Queue partition, String localId) {
-    }
-
-    /** @return where the id lives, or null for a partition beyond the mark */
-    private Located locate(String id) {
-        Checks.name(id, "job id");
-        int dash = id.indexOf('-');
-        if (dash < 1 || dash > 4 || dash == id.length() - 1 || !id.substring(0, dash).chars().allMatch(Character::isDigit)) {
-            throw new IllegalArgumentException("job id '" + id + "' is not of the form <partition>-<id>, "
-                    + "as the ids of a sharded queue are");
-        }
-        int index = Integer.parseInt(id.substring(0, dash));
-        List<Queue> span = partitions;
-        if (index >= span.size()) {
-            return null;
-        }
-        return new Located(span.get(index), id.substring(dash + 1));
-    }
-
-    private Map<Queue, List<String>> group(Collection<String> ids) {
-        Checks.notNull(ids, "ids");
-        if (ids.isEmpty() || ids.size() > Queue.MAX_BATCH) {
-            throw new IllegalArgumentException("ids must hold 1.." + Queue.MAX_BATCH + " ids, held " + ids.size());
-        }
-        Map<Queue, List<String>> out = new LinkedHashMap<>();
-        List<Located> found = new ArrayList<>(ids.size());
-        for (String id : ids) {
-            found.add(locate(id));
-        }
-        for (Located at : found) {
-            if (at != null) {
-                out.computeIfAbsent(at.partition, q -> new ArrayList<>()).add(at.localId);
-            }
-        }
-        return out;
-    }
-
-    private static void checkLimit(int limit) {
-        if (limit < 1 || limit > Queue.MAX_BATCH) {
-            throw new IllegalArgumentException("limit must be in 1.." + Queue.MAX_BATCH + ", was " + limit);
-        }
+        return fanOut.perPartition(ids, (p, own) -> p.purgeDead(own));
     }
 
     @Override
     public String toString() {
-        return "ShardedQueue[" + name + ", " + partitions.size() + " partitions]";
+        return "ShardedQueue[" + name + ", " + partitions() + " partitions]";
     }
 }

@@ -107,7 +107,7 @@ class FenceTest extends SemanticsTestBase {
         if (!name.equals("completeAndClaimNext")) {
             assertThat(snapshot()).isEqualTo(before);
         } else {
-            // the ack was refused; the claim half still ran and took the pending job as attempt 2
+            // the complete was refused; the claim half still ran and took the pending job as attempt 2
             assertThat(field(id, "attempts")).isEqualTo("2");
         }
     }

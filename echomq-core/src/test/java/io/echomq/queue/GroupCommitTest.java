@@ -49,7 +49,7 @@ class GroupCommitTest extends SemanticsTestBase {
         raw().call("SET", jobKey(notAHash.localId()), "junk");
         Map<String, String> expiredBefore = hash(expired.localId());
 
-        Queue.Claimed answer = RedisEngine.await(queue.settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
+        Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
 
         assertThat(answer.ackCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, Queue.ACK_NOT_A_HASH);
         assertThat(answer.jobs()).isEmpty();
@@ -57,7 +57,7 @@ class GroupCommitTest extends SemanticsTestBase {
                 .containsExactlyInAnyOrder(expired.localId(), superseded.localId(), notActive.localId(),
                         missing.localId(), notAHash.localId());
         assertThat(exists(lockKey(ok.localId()))).isFalse();
-        assertThat(exists(lockKey(expired.localId()))).as("a refused ack keeps its lock subkey").isTrue();
+        assertThat(exists(lockKey(expired.localId()))).as("a refused complete keeps its lock subkey").isTrue();
         assertThat(hash(expired.localId())).isEqualTo(expiredBefore);
         assertThat(get(jobKey(notAHash.localId()))).isEqualTo("junk");
         assertThat(queue.stats().completed()).isEqualTo(1);
@@ -67,7 +67,7 @@ class GroupCommitTest extends SemanticsTestBase {
     void theSameJobTwiceInOneCallIsCompletedOnceAndTheSecondAckAnsweredAsALaterCallWouldBe() {
         queue.enqueue("once");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
-        Queue.Claimed answer = RedisEngine.await(queue.settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
+        Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
                 "claim", "q");
         long retained = client.retainCompletedMillis();
         assertThat(answer.ackCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);
@@ -113,8 +113,8 @@ class GroupCommitTest extends SemanticsTestBase {
             await().atMost(Duration.ofSeconds(5)).until(() -> claimCalls(tap, claim).size() >= 2);
             List<List<String>> calls = claimCalls(tap, claim);
             assertThat(calls).as("one call for the first complete, one for the three that waited").hasSize(2);
-            assertThat(calls.get(0).get(17)).as("acks in the first call").isEqualTo("1");
-            assertThat(calls.get(1).get(17)).as("acks in the second call").isEqualTo("3");
+            assertThat(calls.get(0).get(17)).as("completes in the first call").isEqualTo("1");
+            assertThat(calls.get(1).get(17)).as("completes in the second call").isEqualTo("3");
             assertThat(calls.get(1).get(13)).as("jobs claimed by the second call").isEqualTo("2");
         }
         for (CompletableFuture<AckBatcher.Answer> a : answers) {

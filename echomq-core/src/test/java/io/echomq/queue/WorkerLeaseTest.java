@@ -314,8 +314,8 @@ class WorkerLeaseTest extends QueueTestBase {
                 continue;
             }
             if (c.get(1).equals(Scripts.CLAIM.sha()) && c.size() > 17) {
-                int acks = Integer.parseInt(c.get(17));
-                for (int i = 0; i < acks; i++) {
+                int completes = Integer.parseInt(c.get(17));
+                for (int i = 0; i < completes; i++) {
                     completedAt.putIfAbsent(c.get(18 + 2 * i), n);
                 }
             } else if (c.get(1).equals(Scripts.EXTEND.sha())) {

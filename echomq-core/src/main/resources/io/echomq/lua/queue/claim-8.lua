@@ -6,7 +6,7 @@
 -- One call instead of three: a worker's complete and its next claim share a round trip.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when a key it is about to touch holds
--- another type (a job key that is not a hash only refuses its own ack, code -5). All reads come
+-- another type (a job key that is not a hash only refuses its own complete, code -5). All reads come
 -- first; a key is then checked with TYPE only when a write precedes its first touch and no read
 -- of this call has already proved its type. A call that finds nothing to do checks nothing more.
 --
@@ -24,11 +24,11 @@
 -- ARGV[4] promote   how many due delayed jobs to promote at most (0 = none)
 -- ARGV[5] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once
 -- ARGV[6] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else PUBLISH
--- ARGV[7] acks      k, how many jobs to complete first, 0..256
+-- ARGV[7] completes k, how many jobs to complete first, 0..256
 -- ARGV[8..7+2k]     k pairs: the id of a job to complete, and the attempt it was granted
 --
--- Returns an array: {acks, next_due_ms, dead, promoted, id1, payload1, attempt1, spent1, max1, id2, ...}
---   acks         an array of k codes, one per pair in order: 1 COMPLETED · -5 NOT_A_HASH: the job
+-- Returns an array: {completes, next_due_ms, dead, promoted, id1, payload1, attempt1, spent1, max1, id2, ...}
+--   completes    an array of k codes, one per pair in order: 1 COMPLETED · -5 NOT_A_HASH: the job
 --                key holds another type (nothing of it changed) · then, in the fence check's order,
 --                -4 MISSING · -1 SUPERSEDED · -3 NOT_ACTIVE · -2 EXPIRED
 --   next_due_ms  -1 when the call claimed all N it asked for (or N is 0); else ms from now until
@@ -48,7 +48,7 @@ local promoteMax = tonumber(ARGV[4])
 local retain = tonumber(ARGV[5])
 local publish = 'PUBLISH'
 if ARGV[6] == 'SPUBLISH' then publish = 'SPUBLISH' end
-local nAcks = tonumber(ARGV[7])
+local nCompletes = tonumber(ARGV[7])
 
 --@include server-time
 --@include type-guard
@@ -59,8 +59,8 @@ local nAcks = tonumber(ARGV[7])
 --@include claim
 local now = serverNow()
 
--- reads: every ack's fence, and the due delayed jobs
-local plan, err = readCompletes(active, prefix, retain, ARGV, 8, nAcks, now)
+-- reads: every complete's fence, and the due delayed jobs
+local plan, err = readCompletes(active, prefix, retain, ARGV, 8, nCompletes, now)
 if not plan then return err end
 local due, derr = readDue(delayed, promoteMax, now)
 if not due then return derr end

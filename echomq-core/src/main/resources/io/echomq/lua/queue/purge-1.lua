@@ -10,12 +10,8 @@
 local dead = KEYS[1]
 local prefix = ARGV[1]
 
-local ids = {}
-if #ARGV > 2 then
-  for i = 3, #ARGV do ids[#ids + 1] = ARGV[i] end
-else
-  ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[2]) - 1)
-end
+--@include dead-ids
+local ids = deadIds(dead, tonumber(ARGV[2]), 3)
 
 local purged = 0
 for _, id in ipairs(ids) do

@@ -23,16 +23,12 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
 --@include type-guard
 --@include job-fields
+--@include dead-ids
 local refused = guard(dead, 'zset') or guard(pending, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
 
-local ids = {}
-if #ARGV > 3 then
-  for i = 4, #ARGV do ids[#ids + 1] = ARGV[i] end
-else
-  ids = redis.call('ZRANGE', dead, 0, tonumber(ARGV[2]) - 1)
-end
+local ids = deadIds(dead, tonumber(ARGV[2]), 4)
 
 local moved = 0
 for _, id in ipairs(ids) do

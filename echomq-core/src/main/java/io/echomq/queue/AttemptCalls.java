@@ -1,0 +1,121 @@
+package io.echomq.queue;
+
+import io.echomq.RedisCommandException;
+import io.echomq.internal.Checks;
+import io.echomq.internal.LuaScript;
+import io.echomq.internal.QueueKeys;
+import io.echomq.internal.Scripts;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.ScriptOutputType;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The calls on one claimed attempt, each fenced by the attempt it was granted, and the codes
+ * they answer ({@code docs/protocol.md}, "Queue codes").
+ *
+ * <ol>
+ *   <li>Settles an attempt alone: complete ({@code complete-2.lua}), fail to a retry or to dead
+ *       ({@code fail-4.lua}), return without spending it ({@code return-4.lua}).</li>
+ *   <li>Keeps one going: extend leases, one call for many jobs ({@code extend-1.lua}), and
+ *       record progress ({@code progress-1.lua}).</li>
+ *   <li>Turns the complete code {@link Queue#ACK_NOT_A_HASH} (the job key holds another type)
+ *       into the failure Redis itself would give ({@link #checkCompleteCode}), for claim-8's codes too.</li>
+ * </ol>
+ *
+ * <p>They belong together because each sends a job's id and attempt and answers a fence code
+ * that {@link Job} turns into its outcome; group commit goes through {@link Claims} instead.
+ */
+final class AttemptCalls {
+    private final QueueClient client;
+    private final QueueWire wire;
+    private final String[] completeKeys;
+    private final String[] failKeys;
+    private final String[] activeKey;
+    private final String[] returnKeys;
+
+    AttemptCalls(QueueClient client, QueueWire wire) {
+        this.client = client;
+        this.wire = wire;
+        QueueKeys k = wire.keys();
+        this.completeKeys = new String[] {k.active(), k.stats()};
+        this.failKeys = new String[] {k.active(), k.delayed(), k.dead(), k.stats()};
+        this.activeKey = new String[] {k.active()};
+        this.returnKeys = new String[] {k.active(), k.pending(), k.wake(), k.waitList()};
+    }
+
+    /**
+     * Completes one job alone.
+     *
+     * @return its complete code (1, or a negative lease code)
+     * @throws RedisCommandException if Redis fails, or the job key holds another type
+     */
+    long complete(Job job) {
+        List<Long> codes = wire.await(wire.run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, wire.prefix(),
+                EnqueueOptions.num(client.retainCompletedMillis()), QueueWire.ONE, QueueWire.bytes(job.localId()),
+                QueueWire.bytes(job.attemptText())), Scripts.COMPLETE.label());
+        return checkCompleteCode(job, codes.get(0), Scripts.COMPLETE);
+    }
+
+    /**
+     * @param script the script that answered {@code code}, named in the failure
+     * @return {@code code}, unless it says the job key is not a hash: then the failure, as Redis's own
+     * @throws RedisCommandException if {@code code} is {@link Queue#ACK_NOT_A_HASH}
+     */
+    long checkCompleteCode(Job job, long code, LuaScript script) {
+        if (code == Queue.ACK_NOT_A_HASH) {
+            throw new RedisCommandException(script.label(), wire.name(), new RedisCommandExecutionException(
+                    "WRONGTYPE " + wire.keys().job(job.localId()) + " is not a hash; nothing of it was changed"));
+        }
+        return code;
+    }
+
+    /** @param delayMs the retry's exact delay in ms, or -1 to let the script use the job's backoff (six ARGV, as before) */
+    long fail(Job job, String error, boolean retry, long delayMs) {
+        byte[] jitter = Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII);
+        byte[][] args = delayMs < 0
+                ? new byte[][] {wire.prefix(), QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()),
+                        QueueWire.bytes(error), jitter, retry ? QueueWire.ONE : QueueWire.ZERO}
+                : new byte[][] {wire.prefix(), QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()),
+                        QueueWire.bytes(error), jitter, retry ? QueueWire.ONE : QueueWire.ZERO,
+                        EnqueueOptions.num(delayMs)};
+        List<Object> r = wire.await(wire.run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, args), Scripts.FAIL.label());
+        return (Long) r.get(0);
+    }
+
+    /** @return one extend code per job, in order */
+    List<Long> extend(long leaseMs, List<Job> jobs) {
+        return wire.await(extendAsync(leaseMs, jobs), Scripts.EXTEND.label());
+    }
+
+    /** One extend-1 call for {@code jobs}, all of this queue: one code per job, in order. */
+    CompletableFuture<List<Long>> extendAsync(long leaseMs, List<Job> jobs) {
+        byte[][] args = new byte[2 + 2 * jobs.size()][];
+        args[0] = wire.prefix();
+        args[1] = EnqueueOptions.num(leaseMs);
+        for (int i = 0; i < jobs.size(); i++) {
+            args[2 + 2 * i] = QueueWire.bytes(jobs.get(i).localId());
+            args[3 + 2 * i] = QueueWire.bytes(jobs.get(i).attemptText());
+        }
+        return wire.run(Scripts.EXTEND, ScriptOutputType.MULTI, activeKey, args);
+    }
+
+    /** @throws IllegalArgumentException if progress is null or over the payload limit */
+    long progress(Job job, byte[] progress) {
+        Checks.notNull(progress, "progress");
+        if (progress.length > client.maxPayloadBytes()) {
+            throw new IllegalArgumentException("progress is " + progress.length + " bytes; the limit is "
+                    + client.maxPayloadBytes() + " bytes");
+        }
+        return wire.<Long>await(wire.run(Scripts.PROGRESS, ScriptOutputType.INTEGER, activeKey, wire.prefix(),
+                QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), progress), Scripts.PROGRESS.label());
+    }
+
+    long returnLease(Job job) {
+        return wire.<Long>await(wire.run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, wire.prefix(),
+                QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), wire.publish()),
+                Scripts.RETURN.label());
+    }
+}

@@ -1,0 +1,96 @@
+package io.echomq.queue;
+
+import io.echomq.internal.Scripts;
+import io.lettuce.core.ScriptOutputType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The claim of one queue (or one partition): {@code claim-8.lua}, which completes, promotes and
+ * claims in one atomic call.
+ *
+ * <ol>
+ *   <li>Encodes a call ({@link #settleAsync}): up to {@link #MAX_COMPLETES} completes, each
+ *       fenced by its own attempt; then a promotion of at most {@link #PROMOTE_PER_CLAIM} due
+ *       jobs and a claim of up to {@code n} jobs (neither when {@code n} is 0).</li>
+ *   <li>Decodes the reply into a {@link Queue.Claimed}: one complete code per job completed, the
+ *       earliest due time, the malformed jobs moved to dead, and the jobs claimed. Each job's
+ *       local lease counts from the clock reading taken before the call was sent.</li>
+ * </ol>
+ *
+ * <p>One class for both directions because the reply's layout follows the call's: k codes for k
+ * completes, then five values per job claimed. Its callers are a hand claim ({@link Queue#claim}),
+ * {@link Job#completeAndClaimNext}, a worker's {@link Dispatcher} (through {@link ClaimSource}) and
+ * its group commit ({@link AckBatcher}).
+ */
+final class Claims {
+    /** Due delayed jobs promoted by each claim call. */
+    static final int PROMOTE_PER_CLAIM = 100;
+    /** Most completes one call carries: the bound of a worker's group commit. */
+    static final int MAX_COMPLETES = 256;
+
+    private final Queue queue;
+    private final QueueClient client;
+    private final QueueWire wire;
+
+    Claims(Queue queue, QueueClient client, QueueWire wire) {
+        this.queue = queue;
+        this.client = client;
+        this.wire = wire;
+    }
+
+    /** Claims up to {@code n} jobs and, first, completes {@code complete} when it is not null. */
+    Queue.Claimed claim(int n, long leaseMs, Job complete) {
+        return wire.await(settleAsync(complete == null ? List.of() : List.of(complete), n, leaseMs),
+                Scripts.CLAIM.label());
+    }
+
+    /** One claim of up to {@code n} jobs, completing none. */
+    CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
+        return settleAsync(List.of(), n, leaseMs);
+    }
+
+    /**
+     * One claim-8 call: completes {@code completes} (at most {@link #MAX_COMPLETES}, each fenced
+     * by its own attempt), then promotes and claims up to {@code n} jobs (no promotion when
+     * {@code n} is 0).
+     *
+     * @throws IllegalArgumentException if there are more than {@link #MAX_COMPLETES} completes
+     */
+    CompletableFuture<Queue.Claimed> settleAsync(List<Job> completes, int n, long leaseMs) {
+        long start = client.clock().nanoTime();
+        return send(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, completes).thenApply(r -> decode(r, leaseMs, start));
+    }
+
+    private CompletableFuture<List<Object>> send(int n, long leaseMs, int promote, List<Job> completes) {
+        if (completes.size() > MAX_COMPLETES) {
+            throw new IllegalArgumentException("at most " + MAX_COMPLETES + " completes per call, was "
+                    + completes.size());
+        }
+        byte[][] args = new byte[7 + 2 * completes.size()][];
+        args[0] = wire.prefix();
+        args[1] = EnqueueOptions.num(leaseMs);
+        args[2] = EnqueueOptions.num(n);
+        args[3] = EnqueueOptions.num(promote);
+        args[4] = EnqueueOptions.num(client.retainCompletedMillis());
+        args[5] = wire.publish();
+        args[6] = EnqueueOptions.num(completes.size());
+        for (int i = 0; i < completes.size(); i++) {
+            Job job = completes.get(i);
+            args[7 + 2 * i] = QueueWire.bytes(job.localId());
+            args[8 + 2 * i] = QueueWire.bytes(job.attemptText());
+        }
+        return wire.run(Scripts.CLAIM, ScriptOutputType.MULTI, wire.keys().claimKeys(), args);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Queue.Claimed decode(List<Object> r, long leaseMs, long start) {
+        List<Job> jobs = new ArrayList<>((r.size() - 4) / 5);
+        for (int i = 4; i + 4 < r.size(); i += 5) {
+            jobs.add(new Job(queue, QueueWire.text(r.get(i)), (byte[]) r.get(i + 1), (Long) r.get(i + 2),
+                    (Long) r.get(i + 3), (Long) r.get(i + 4), leaseMs, start));
+        }
+        return new Queue.Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
+    }
+}

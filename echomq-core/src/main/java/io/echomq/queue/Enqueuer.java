@@ -1,0 +1,93 @@
+package io.echomq.queue;
+
+import io.echomq.internal.Checks;
+import io.echomq.internal.QueueKeys;
+import io.echomq.internal.Scripts;
+import io.lettuce.core.ScriptOutputType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The enqueue of one queue (or one partition): {@code enqueue-5.lua}'s ARGV and reply.
+ *
+ * <ol>
+ *   <li>Checks a bulk before anything is sent ({@link #check}): not empty, every request whole,
+ *       every payload within the client's limit.</li>
+ *   <li>Encodes it as script calls of at most {@link #CHUNK} jobs, each one atomic script, and
+ *       writes them all before any answer is awaited ({@link #send}).</li>
+ *   <li>Decodes the replies, in order, into one result per job ({@link #collect}).</li>
+ * </ol>
+ *
+ * <p>Sending and collecting are apart so that a {@link ShardedQueue} can write the calls of every
+ * partition before it awaits the first.
+ */
+final class Enqueuer {
+    /** Jobs per script call; the calls of one bulk are pipelined. */
+    static final int CHUNK = 1000;
+
+    private final QueueClient client;
+    private final QueueWire wire;
+    private final String[] keys;
+
+    Enqueuer(QueueClient client, QueueWire wire) {
+        this.client = client;
+        this.wire = wire;
+        QueueKeys k = wire.keys();
+        this.keys = new String[] {k.pending(), k.delayed(), k.seq(), k.wake(), k.waitList()};
+    }
+
+    /** @throws IllegalArgumentException unless every request is valid; nothing is sent */
+    void check(List<JobRequest> requests) {
+        Checks.notNull(requests, "requests");
+        if (requests.isEmpty()) {
+            throw new IllegalArgumentException("requests must not be empty");
+        }
+        int limit = client.maxPayloadBytes();
+        for (int i = 0; i < requests.size(); i++) {
+            JobRequest r = requests.get(i);
+            if (r == null || r.payload() == null || r.options() == null) {
+                throw new IllegalArgumentException("request " + i + " must have a payload and options");
+            }
+            if (r.payload().length > limit) {
+                throw new IllegalArgumentException("payload of request " + i + " is " + r.payload().length
+                        + " bytes; the limit is " + limit + " bytes");
+            }
+        }
+    }
+
+    /** Sends checked requests, one script call per chunk, all written before any answer is awaited. */
+    List<CompletableFuture<List<Object>>> send(List<JobRequest> requests) {
+        List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
+        for (int from = 0; from < requests.size(); from += CHUNK) {
+            List<JobRequest> chunk = requests.subList(from, Math.min(requests.size(), from + CHUNK));
+            List<byte[]> args = new ArrayList<>(2 + chunk.size() * 9);
+            args.add(wire.prefix());
+            args.add(EnqueueOptions.num(chunk.size()));
+            for (JobRequest r : chunk) {
+                r.options().appendArgs(r.payload(), args);
+            }
+            args.add(wire.publish());
+            calls.add(wire.run(Scripts.ENQUEUE, ScriptOutputType.MULTI, keys, args.toArray(new byte[0][])));
+        }
+        return calls;
+    }
+
+    /** Awaits the calls of {@link #send}, in order; ids are this queue's own (no partition prefix). */
+    List<EnqueueResult> collect(List<CompletableFuture<List<Object>>> calls) {
+        List<EnqueueResult> out = new ArrayList<>();
+        for (CompletableFuture<List<Object>> call : calls) {
+            List<Object> reply = wire.await(call, Scripts.ENQUEUE.label());
+            for (int i = 0; i < reply.size(); i += 2) {
+                out.add(new EnqueueResult(QueueWire.text(reply.get(i)), ((Long) reply.get(i + 1)) == 1L));
+            }
+        }
+        return out;
+    }
+
+    /** Checks, sends and collects one bulk. */
+    List<EnqueueResult> enqueue(List<JobRequest> requests) {
+        check(requests);
+        return collect(send(requests));
+    }
+}

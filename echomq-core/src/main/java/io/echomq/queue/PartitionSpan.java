@@ -1,0 +1,108 @@
+package io.echomq.queue;
+
+import io.echomq.internal.QueueKeys;
+import io.echomq.internal.RedisEngine;
+import io.echomq.internal.Scripts;
+import io.lettuce.core.ScriptOutputType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The partitions a {@link ShardedQueue} spans, and the mark in Redis that records their count.
+ *
+ * <ol>
+ *   <li>Declares a count in the mark {@code emq:{<q>}:partitions} ({@code partitions-1.lua}), a
+ *       high-water mark that never goes down, or reads it by declaring 0 ({@link #declare},
+ *       {@link #read}); a mark that holds no count in 1..{@link ShardedQueue#MAX_PARTITIONS} is
+ *       refused.</li>
+ *   <li>Holds the partitions, index i for partition i, in a list that only grows: to the larger
+ *       of the declared count and the mark when built, and to the mark again at each
+ *       {@link #refreshAsync} ({@link #queues}).</li>
+ * </ol>
+ *
+ * <p>The list is replaced, never changed, so a caller that reads {@link #queues} once works on one
+ * consistent span. Thread-safe.
+ */
+final class PartitionSpan {
+    private final QueueClient client;
+    private final String name;
+    private final String markKey;
+    private volatile List<Queue> partitions = List.of();
+
+    PartitionSpan(QueueClient client, String name, int count) {
+        this.client = client;
+        this.name = name;
+        this.markKey = QueueKeys.ofUserName(name).partitionsMark();
+        grow(count);
+    }
+
+    /**
+     * Raises the mark of {@code name} to {@code count} if it is lower (one round trip).
+     *
+     * @return the mark now recorded, at least {@code count}
+     * @throws IllegalArgumentException if the name is invalid, or count is outside 1..{@link ShardedQueue#MAX_PARTITIONS}
+     * @throws IllegalStateException if the mark holds something other than a count
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    static int declare(QueueClient client, String name, int count) {
+        QueueKeys.ofUserName(name);
+        if (count < 1 || count > ShardedQueue.MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be in 1.." + ShardedQueue.MAX_PARTITIONS + ", was "
+                    + count);
+        }
+        return mark(client, name, count);
+    }
+
+    /**
+     * @return the stored partition count of {@code name}, 0 if none (one round trip, nothing written)
+     * @throws IllegalArgumentException if the name is invalid
+     * @throws IllegalStateException if the mark holds something other than a count
+     */
+    static int read(QueueClient client, String name) {
+        return mark(client, name, 0);
+    }
+
+    private static int mark(QueueClient client, String name, int count) {
+        String mark = QueueKeys.ofUserName(name).partitionsMark();
+        return checkMark(RedisEngine.await(call(client, mark, count), Scripts.PARTITIONS.label(), name), mark);
+    }
+
+    /** @return the partitions spanned now, index i for partition i */
+    List<Queue> queues() {
+        return partitions;
+    }
+
+    /** @return completes with the number of partitions spanned after the mark was read again */
+    CompletableFuture<Integer> refreshAsync() {
+        return call(client, markKey, 0).thenApply(m -> {
+            grow(checkMark(m, markKey));
+            return partitions.size();
+        });
+    }
+
+    private synchronized void grow(int count) {
+        List<Queue> now = partitions;
+        if (count <= now.size()) {
+            return;
+        }
+        List<Queue> next = new ArrayList<>(now);
+        for (int i = now.size(); i < count; i++) {
+            next.add(new Queue(client, QueueKeys.partition(name, i), client.engine(), name, i + "-"));
+        }
+        partitions = List.copyOf(next);
+    }
+
+    private static CompletableFuture<Long> call(QueueClient client, String mark, int count) {
+        return client.engine().run(client.engine().binary(), Scripts.PARTITIONS, ScriptOutputType.INTEGER,
+                new String[] {mark}, EnqueueOptions.num(count));
+    }
+
+    private static int checkMark(long mark, String key) {
+        if (mark < 0 || mark > ShardedQueue.MAX_PARTITIONS) {
+            throw new IllegalStateException(key + " does not hold a partition count in 1.."
+                    + ShardedQueue.MAX_PARTITIONS + "; fix or delete it");
+        }
+        return (int) mark;
+    }
+}
