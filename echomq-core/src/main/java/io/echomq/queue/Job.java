@@ -23,9 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * lease, if it was not extended, runs out and the reaper returns the job.
  *
  * <p>This class is the public handle. The lease belief (local deadline, loss, handler interrupt)
- * is its {@link JobLease}, the once-only settling record its {@link JobSettlement}, and the stored
- * error text is shaped by {@link FailureText}; the worker's parts reach them through
- * {@link #leaseState()} and {@link #settlement()}.
+ * is its package-private {@code JobLease}, the once-only settling record its {@code JobSettlement},
+ * and the stored error text is shaped by {@code FailureText}; the worker's parts reach the first
+ * two through {@code leaseState()} and {@code settlement()}.
  */
 public final class Job {
     private static final AtomicLong HANDLES = new AtomicLong();
