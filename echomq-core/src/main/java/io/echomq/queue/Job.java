@@ -1,14 +1,10 @@
 package io.echomq.queue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * One claimed job: its id, payload and the attempt it was granted, and the fenced calls that
@@ -25,9 +21,13 @@ import java.util.function.Consumer;
  * <p>Thread-safe. Calls block for one round trip and throw
  * {@link io.echomq.RedisCommandException} when Redis fails; the outcome is then unknown, and the
  * lease, if it was not extended, runs out and the reaper returns the job.
+ *
+ * <p>This class is the public handle. The lease belief (local deadline, loss, handler interrupt)
+ * is its package-private {@code JobLease}, the once-only settling record its {@code JobSettlement},
+ * and the stored error text is shaped by {@code FailureText}; the worker's parts reach the first
+ * two through {@code leaseState()} and {@code settlement()}.
  */
 public final class Job {
-    private static final int MAX_ERROR_CHARS = 16 * 1024;
     private static final AtomicLong HANDLES = new AtomicLong();
 
     private final Queue queue;
@@ -39,9 +39,7 @@ public final class Job {
     private final long maxAttempts;
     private final String attemptText;
     private final long leaseMs;
-    private final AtomicReference<SettleOutcome> settled = new AtomicReference<>();
-    private volatile String failText;   // the error text of this attempt's fail call, for the worker's log line
-    private final java.util.concurrent.atomic.AtomicBoolean settling = new java.util.concurrent.atomic.AtomicBoolean();
+    private final JobSettlement settlement = new JobSettlement(this);   // the once-only settling record
     private final JobLease localLease;   // the local deadline and the loss
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
@@ -58,17 +56,12 @@ public final class Job {
         this.maxAttempts = maxAttempts;
         this.attemptText = Long.toString(attempt);
         this.leaseMs = leaseMs;
-        this.localLease = new JobLease(this, queue.client().clock(), settled::get, claimStartNanos, leaseMs);
+        this.localLease = new JobLease(this, queue.client().clock(), settlement::outcome, claimStartNanos, leaseMs);
     }
 
     /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */
     long handleSeq() {
         return handleSeq;
-    }
-
-    /** Lease minus the drift allowance (1% + 2 ms), as for locks, in nanoseconds. */
-    static long localValidityNanos(long leaseMs) {
-        return JobLease.validityNanos(leaseMs);
     }
 
     /** @return the queue the job belongs to (for a partition of a sharded queue, the sharded queue's name) */
@@ -155,7 +148,7 @@ public final class Job {
      * @return true while the job is not settled, not lost, and before its local deadline
      */
     public boolean isHeld() {
-        return !localLease.checkDeadline(localLease.nowNanos()) && settled.get() == null;
+        return !localLease.checkDeadline(localLease.nowNanos()) && settlement.outcome() == null;
     }
 
     /**
@@ -166,7 +159,7 @@ public final class Job {
      */
     public Duration remaining() {
         long now = localLease.nowNanos();
-        if (localLease.checkDeadline(now) || settled.get() != null) {
+        if (localLease.checkDeadline(now) || settlement.outcome() != null) {
             return Duration.ZERO;
         }
         long left = localLease.deadlineNanos() - now;
@@ -194,12 +187,12 @@ public final class Job {
 
     /** @return the settling outcome, or empty while the job is unsettled */
     public Optional<SettleOutcome> outcome() {
-        return Optional.ofNullable(settled.get());
+        return Optional.ofNullable(settlement.outcome());
     }
 
     /** @return true once complete, fail or returnLease has answered */
     public boolean isSettled() {
-        return settled.get() != null;
+        return settlement.outcome() != null;
     }
 
     /**
@@ -210,7 +203,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public SettleOutcome complete() {
-        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.completeCode(this));
+        return settlement.settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.completeCode(this));
     }
 
     /**
@@ -224,14 +217,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public Optional<Job> completeAndClaimNext(Duration lease) {
-        long ms = Queue.checkLease(lease);
-        Queue.Claimed[] box = new Queue.Claimed[1];
-        settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
-            box[0] = queue.claimBatch(1, ms, this);
-            return queue.checkAck(this, box[0].ackCodes().get(0));
-        });
-        Queue.Claimed c = box[0];
-        return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
+        return settlement.completeAndClaimNext(Queue.checkLease(lease));
     }
 
     /**
@@ -244,7 +230,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public SettleOutcome fail(String error) {
-        return fail(error, true, -1);
+        return settlement.fail(error, true, -1);
     }
 
     /**
@@ -262,7 +248,7 @@ public final class Job {
     /** Fails this attempt as {@code policy} and the handler's own signal decide ({@link RetryDecision}). */
     SettleOutcome fail(Throwable error, RetryPolicy policy) {
         RetryDecision d = RetryDecision.of(error, policy, spentAttempts());
-        return fail(stackTrace(error), d.retry(), d.delayMs());
+        return settlement.fail(FailureText.stackTrace(error), d.retry(), d.delayMs());
     }
 
     /**
@@ -273,19 +259,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public SettleOutcome failWithoutRetry(String error) {
-        return fail(error, false, -1);
-    }
-
-    /** @param delayMs the retry's exact delay, or -1 for the job's own backoff */
-    private SettleOutcome fail(String error, boolean retry, long delayMs) {
-        String text = error == null ? "" : error;
-        if (text.length() > MAX_ERROR_CHARS) {
-            text = text.substring(0, MAX_ERROR_CHARS) + "\n… (truncated)";
-        }
-        String kept = text;
-        failText = kept;
-        return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
-                () -> queue.failCode(this, kept, retry, delayMs));
+        return settlement.fail(error, false, -1);
     }
 
     /**
@@ -306,7 +280,7 @@ public final class Job {
         }
         long start = queue.clockNanos();
         long code = queue.extendCodes(ms, java.util.List.of(this)).get(0);
-        return onExtended(code, start, ms);
+        return localLease.onExtended(code, start, ms);
     }
 
     /**
@@ -322,7 +296,7 @@ public final class Job {
         if (code == 1) {
             return true;
         }
-        markLost(LeaseLossReason.ofCode(code));
+        localLease.markLost(LeaseLossReason.ofCode(code));
         return false;
     }
 
@@ -346,7 +320,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public SettleOutcome returnLease() {
-        return settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.returnCode(this));
+        return settlement.settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.returnCode(this));
     }
 
     // ----- package-private plumbing for Queue and Worker -----
@@ -355,134 +329,17 @@ public final class Job {
         return attemptText;
     }
 
-    /** @return the error text this attempt was failed with (as kept, truncated), or null before a fail call */
-    String failText() {
-        return failText;
-    }
-
-    long localDeadlineNanos() {
-        return localLease.deadlineNanos();
-    }
-
-    /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
-    boolean settleStarted() {
-        return settling.get();
-    }
-
     /**
-     * Completes this job through a worker's group commit: the call may carry other jobs' completes
-     * too, and this job's own code settles it exactly as {@link #complete()} would.
-     *
-     * @param claimNext whether the call also claims one job for this handler
-     * @return the answer: this job's ack code and the job claimed for it, if any. A code of
-     *     {@link Queue#ACK_NOT_A_HASH} leaves the job unsettled; the caller reports it.
-     * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if the call fails; the job stays unsettled
+     * @return the client's belief about this job's lease: the local deadline, the sticky loss, the
+     *     handler interrupt and the loss report (for the worker's parts)
      */
-    AckBatcher.Answer completeInBatch(AckBatcher batch, boolean claimNext) {
-        checkUnsettled("complete");
-        AckBatcher.Answer answer;
-        try {
-            answer = io.echomq.internal.RedisEngine.await(batch.complete(this, claimNext), io.echomq.internal.Scripts.CLAIM.label(),
-                    queue.name());
-        } catch (RuntimeException e) {
-            settling.set(false);
-            throw e;
-        }
-        if (answer.code() == Queue.ACK_NOT_A_HASH) {
-            settling.set(false);
-        } else {
-            settle(SettleOutcome.COMPLETED, answer.code());
-        }
-        return answer;
+    JobLease leaseState() {
+        return localLease;
     }
 
-    /**
-     * Applies one extend answer: a new local deadline, or the loss. An accepted answer for a
-     * lease already counted lost (its deadline was seen passed while the renewal was on its way)
-     * does not revive it: every reader checks the loss before the deadline.
-     */
-    boolean onExtended(long code, long sentAtNanos, long ms) {
-        if (code == 1) {
-            return localLease.renewed(sentAtNanos, ms);
-        }
-        markLost(LeaseLossReason.ofCode(code));
-        return false;
-    }
-
-    /**
-     * Marks the job lost with {@link LeaseLossReason#DEADLINE_PASSED} if it is unsettled, not yet
-     * lost, and its local deadline is not after {@code nowNanos}.
-     *
-     * @return whether the job is lost now (for any reason)
-     */
-    boolean checkDeadline(long nowNanos) {
-        return localLease.checkDeadline(nowNanos);
-    }
-
-    /**
-     * Names who hears of this job's loss: a worker sets it before the handler runs. It is told
-     * once, on the thread that saw the loss first, unless the job was settled cleanly (completed,
-     * failed or returned) before the loss was seen. A loss seen before this call is told now.
-     */
-    void reportLossTo(Consumer<Job> reporter) {
-        localLease.reportTo(reporter);
-    }
-
-    /**
-     * Marks the lease lost (first reason wins), interrupts a running handler, and tells the
-     * reporter set by {@link #reportLossTo}, once.
-     */
-    void markLost(LeaseLossReason reason) {
-        localLease.markLost(reason);
-    }
-
-    /** Called by the worker around the handler so that a loss interrupts the right thread. */
-    void bindHandlerThread(Thread t) {
-        localLease.bindHandlerThread(t);
-    }
-
-    /** Runs one settling call: claims the right to settle, and gives it back if Redis fails. */
-    private SettleOutcome settleWith(String what, java.util.function.LongFunction<SettleOutcome> accepted,
-                                  java.util.function.LongSupplier call) {
-        checkUnsettled(what);
-        long code;
-        try {
-            code = call.getAsLong();
-        } catch (RuntimeException e) {
-            settling.set(false);
-            throw e;
-        }
-        return settle(accepted.apply(code), code);
-    }
-
-    /** Records the settling answer: {@code accepted} for a non-negative code, else the loss. */
-    private SettleOutcome settle(SettleOutcome accepted, long code) {
-        SettleOutcome out = accepted;
-        if (code < 0) {
-            markLost(LeaseLossReason.ofCode(code));
-            out = SettleOutcome.LEASE_LOST;
-        }
-        settled.set(out);
-        return out;
-    }
-
-    /** Claims the right to settle; a second settling call, even a concurrent one, throws. */
-    private void checkUnsettled(String what) {
-        if (!settling.compareAndSet(false, true)) {
-            SettleOutcome s = settled.get();
-            throw new IllegalStateException("cannot " + what + " job " + id + " of queue " + queue.name()
-                    + " (attempt " + attempt + "): it is already " + (s == null ? "being settled" : "settled as " + s));
-        }
-    }
-
-    static String stackTrace(Throwable t) {
-        if (t == null) {
-            return "";
-        }
-        StringWriter w = new StringWriter();
-        t.printStackTrace(new PrintWriter(w));
-        return w.toString();
+    /** @return the once-only settling record, and the group-commit path (for the worker's runner) */
+    JobSettlement settlement() {
+        return settlement;
     }
 
     @Override

@@ -14,7 +14,8 @@ import java.util.function.Supplier;
  *   <li>The local deadline: the claim (or the last accepted renewal) as sent, on the
  *       {@link MonotonicClock}, + lease − 1% − 2 ms ({@link #validityNanos}).</li>
  *   <li>The loss, sticky: the first reason wins, and no later answer revives it. Finding the
- *       deadline passed ({@link #checkDeadline}) is a loss like a refusal.</li>
+ *       deadline passed ({@link #checkDeadline}) is a loss like a refusal, and so is a refused
+ *       extend ({@link #onExtended}).</li>
  *   <li>On loss, interrupts the thread bound as the job's handler.</li>
  *   <li>Tells the reporter a worker set, once, on whichever thread saw the loss first; never for
  *       a job whose settle was accepted first.</li>
@@ -92,6 +93,20 @@ final class JobLease {
         }
         deadlineNanos = sentAtNanos + validityNanos(leaseMs);
         return true;
+    }
+
+    /**
+     * Applies one extend answer sent at {@code sentAtNanos}: code 1 moves the deadline (see
+     * {@link #renewed}), any other code marks the loss it names.
+     *
+     * @return whether the deadline moved
+     */
+    boolean onExtended(long code, long sentAtNanos, long leaseMs) {
+        if (code == 1) {
+            return renewed(sentAtNanos, leaseMs);
+        }
+        markLost(LeaseLossReason.ofCode(code));
+        return false;
     }
 
     /** Marks the lease lost (first reason wins), interrupts a bound handler, and tells the reporter once. */

@@ -159,7 +159,7 @@ final class JobRunner {
     /** @return the job claimed with this one's complete, or null */
     private Job runOne(Job job) {
         Throwable error = null;
-        job.bindHandlerThread(Thread.currentThread());
+        job.leaseState().bindHandlerThread(Thread.currentThread());
         try {
             if (!job.leaseLost()) {   // its deadline may have passed while it waited for a thread
                 handler.handle(job);
@@ -167,7 +167,7 @@ final class JobRunner {
         } catch (Throwable t) {
             error = t;
         } finally {
-            job.bindHandlerThread(null);
+            job.leaseState().bindHandlerThread(null);
             Thread.interrupted();   // a loss interrupt must not leak into the next job
         }
         if (state.abandoned()) {
@@ -184,7 +184,7 @@ final class JobRunner {
                 outcome = SettleOutcome.LEASE_LOST;
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
-                AckBatcher.Answer answer = job.completeInBatch(batcher(job.queue()), chain);
+                AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.queue()), chain);
                 next = answer.next();
                 if (chain && next == null) {
                     state.queueDry(true);
@@ -210,7 +210,7 @@ final class JobRunner {
             count(outcome);
             if (logFailures && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
                 LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
-                        outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.failText()));
+                        outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.settlement().failText()));
             }
             try {
                 listener.onSettled(job, outcome, error);

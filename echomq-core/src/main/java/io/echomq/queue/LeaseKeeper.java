@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *       (a third of the lease after the last one) in one batched extend script per queue, at most
  *       {@link #EXTEND_CHUNK} jobs per call, never from a handler's thread. A failed call is
  *       retried at the next tick.</li>
- *   <li>Marks lost every job whose local deadline has passed ({@link Job#checkDeadline}), and
+ *   <li>Marks lost every job whose local deadline has passed ({@link JobLease#checkDeadline}), and
  *       applies each renewal's answer: a new local deadline, or the loss.</li>
  *   <li>Reports each lost lease once: the job tells this keeper on whichever path saw the loss
  *       first (this tick, a renewal's answer, the handler's own check, a refused settle), and the
@@ -61,7 +61,7 @@ final class LeaseKeeper {
     /** Holds {@code job} from now: first renewal a third of the lease on; its loss is reported here. */
     void track(Job job) {
         held.put(job, clock.nanoTime() + renewEveryNanos);
-        job.reportLossTo(this::lossSeen);
+        job.leaseState().reportTo(this::lossSeen);
     }
 
     /** Stops holding {@code job}: it settled, or will never run. */
@@ -90,7 +90,7 @@ final class LeaseKeeper {
             List<Job> due = new ArrayList<>();
             for (Map.Entry<Job, Long> e : held.entrySet()) {
                 Job job = e.getKey();
-                if (job.isSettled() || job.checkDeadline(now)) {
+                if (job.isSettled() || job.leaseState().checkDeadline(now)) {
                     continue;   // settled, or lost (a passed deadline is marked and reported by the job)
                 }
                 if (now - e.getValue() >= 0) {
@@ -121,12 +121,12 @@ final class LeaseKeeper {
             }
             for (int i = 0; i < chunk.size(); i++) {
                 Job job = chunk.get(i);
-                if (codes.get(i) != 1 && job.settleStarted()) {
+                if (codes.get(i) != 1 && job.settlement().started()) {
                     // the handler's settling call reached the server before this renewal
                     // (same connection): that call's own answer tells what happened
                     continue;
                 }
-                job.onExtended(codes.get(i), sentAt, leaseMs);   // a refusal is reported by the job
+                job.leaseState().onExtended(codes.get(i), sentAt, leaseMs);   // a refusal is reported by the job
             }
         });
     }
@@ -149,7 +149,7 @@ final class LeaseKeeper {
         return chunks;
     }
 
-    /** Told by a tracked job, once, when its loss is first seen (see {@link Job#reportLossTo}). */
+    /** Told by a tracked job, once, when its loss is first seen (see {@link JobLease#reportTo}). */
     private void lossSeen(Job job) {
         LeaseLossReason reason = job.lossReason().orElse(LeaseLossReason.DEADLINE_PASSED);
         LOG.warn("{}: lease of {} lost: {}", name, job, reason);

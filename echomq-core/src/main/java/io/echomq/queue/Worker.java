@@ -3,8 +3,6 @@ package io.echomq.queue;
 import io.echomq.MonotonicClock;
 import io.echomq.internal.Checks;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -66,8 +64,8 @@ import org.slf4j.LoggerFactory;
  * scheduler thread; the work is done by package-private parts, each with one role: the
  * {@code Dispatcher} claims through a {@code ClaimSource} (one queue, or a sharded queue's
  * partitions), the {@code JobRunner} runs handlers and settles their jobs, the
- * {@code LeaseKeeper} renews leases and reports their loss, and {@code Maintenance} schedules
- * reaping and promotion. {@code docs/architecture.md} maps them. Time is read from the
+ * {@code LeaseKeeper} renews leases and reports their loss, {@code Maintenance} schedules
+ * reaping and promotion, and {@code LeaseReturns} gives unfinished leases back at shutdown. {@code docs/architecture.md} maps them. Time is read from the
  * client's {@link io.echomq.MonotonicClock} only.
  */
 public final class Worker implements AutoCloseable {
@@ -202,30 +200,11 @@ public final class Worker implements AutoCloseable {
         int atStart = runner.busy();
         stopDispatcher();
         runner.awaitIdle(clock.nanoTime() + graceNanos, () -> graceCut);
-        long back = 0;
-        long notBack = 0;
-        List<Job> unfinished = leases.held();
-        unfinished.sort(Comparator.comparingLong(Job::handleSeq).reversed());
-        for (Job job : unfinished) {
-            try {
-                if (job.returnLease() == SettleOutcome.RETURNED) {
-                    back++;
-                    returned.increment();
-                } else {
-                    notBack++;
-                }
-            } catch (IllegalStateException settledMeanwhile) {
-                continue;   // its handler settled it (or is settling it) since the snapshot: not lost
-            } catch (RuntimeException e) {
-                notBack++;
-                LOG.warn("{}: could not return the lease of {}: {}", name, job, e.toString());
-            }
-            job.markLost(LeaseLossReason.NOT_ACTIVE);   // interrupts the handler; a returned lease is not reported lost
-        }
+        LeaseReturns.Count back = LeaseReturns.giveBack(name, leases.held(), returned);
         runner.awaitIdle(clock.nanoTime() + INTERRUPTED_HANDLER_WAIT.toNanos());
         finish(true);
-        long finished = Math.max(0, atStart - (back + notBack));
-        report = new ShutdownReport(finished, back, notBack);
+        long finished = Math.max(0, atStart - (back.back() + back.notBack()));
+        report = new ShutdownReport(finished, back.back(), back.notBack());
         LOG.info("{} stopped: {}", name, report);
         return report;
     }

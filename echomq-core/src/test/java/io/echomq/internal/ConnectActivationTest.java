@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Regression: Lettuce completes a connect before it activates the connection's endpoint, and we
  * reject commands while disconnected, so the first command after a connect could be refused
  * "Currently not connected" (about once in a few hundred connects with AUTH, before
- * {@link RedisEngine#awaitOpen}). Many connects, each with its first command at once.
+ * {@link EndpointReadiness#awaitOpen}). Many connects, each with its first command at once.
  */
 @Tag("standalone-only")   // sets requirepass on the one server
 class ConnectActivationTest {

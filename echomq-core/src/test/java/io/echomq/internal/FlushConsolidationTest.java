@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Every connection of the engine coalesces its flushes ({@link RedisEngine#coalescingResources()}),
+ * Every connection of the engine coalesces its flushes ({@link FlushCoalescing#resources()}),
  * and that changes nothing a caller can see: each command gets its own reply, in order, from many
  * threads at once, and a lone command is answered without anything else to push it out.
  */
@@ -35,11 +35,11 @@ class FlushConsolidationTest {
             List<StatefulConnection<?, ?>> all = List.of(engine.main(), engine.pipelined(), engine.pubSub(),
                     engine.binary());
             for (StatefulConnection<?, ?> c : all) {
-                Channel channel = RedisEngine.channelOf(c);
+                Channel channel = EndpointReadiness.channelOf(c);
                 assertThat(channel).as("channel of %s", c).isNotNull();
                 assertThat(channel.pipeline().first()).as("head handler of %s", c)
                         .isInstanceOf(FlushConsolidationHandler.class);
-                assertThat(channel.pipeline().get(RedisEngine.FLUSH_CONSOLIDATION)).isNotNull();
+                assertThat(channel.pipeline().get(FlushCoalescing.FLUSH_CONSOLIDATION)).isNotNull();
             }
         }
     }

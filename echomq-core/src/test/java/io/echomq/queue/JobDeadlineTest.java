@@ -43,7 +43,7 @@ class JobDeadlineTest extends QueueTestBase {
         Queue q = fakeTimed();
         q.enqueue("x");
         Job job = q.claim(LEASE).orElseThrow();
-        long validity = Job.localValidityNanos(LEASE.toMillis());
+        long validity = JobLease.validityNanos(LEASE.toMillis());
 
         assertThat(job.leaseLost()).isFalse();
         assertThat(job.isHeld()).isTrue();
@@ -71,7 +71,7 @@ class JobDeadlineTest extends QueueTestBase {
         Job job = q.claim(LEASE).orElseThrow();
         AtomicReference<Boolean> interrupted = new AtomicReference<>();
         Thread handler = new Thread(() -> {
-            job.bindHandlerThread(Thread.currentThread());
+            job.leaseState().bindHandlerThread(Thread.currentThread());
             clock.advance(LEASE);
             boolean held = job.isHeld();
             interrupted.set(!held && Thread.interrupted());
@@ -90,14 +90,14 @@ class JobDeadlineTest extends QueueTestBase {
         long ms = LEASE.toMillis();
 
         // A renewal sent just before the deadline; the server accepts it (its lease is valid) ...
-        clock.advance(Duration.ofNanos(Job.localValidityNanos(ms) - 1));
+        clock.advance(Duration.ofNanos(JobLease.validityNanos(ms) - 1));
         long sentAt = clock.nanoTime();
         List<Long> codes = q.extendCodes(ms, List.of(job));
         assertThat(codes).containsExactly(1L);
         // ... but its answer is applied only after the deadline was seen passed.
         clock.advance(Duration.ofMillis(1));
         assertThat(job.leaseLost()).isTrue();
-        assertThat(job.onExtended(codes.get(0), sentAt, ms)).isFalse();
+        assertThat(job.leaseState().onExtended(codes.get(0), sentAt, ms)).isFalse();
 
         assertThat(job.leaseLost()).as("sticky").isTrue();
         assertThat(job.isHeld()).isFalse();
@@ -118,7 +118,7 @@ class JobDeadlineTest extends QueueTestBase {
         assertThat(job.extend(LEASE)).isTrue();
         clock.advance(Duration.ofSeconds(9));
         assertThat(job.isHeld()).as("14 s after the claim, 9 s after a 10 s renewal").isTrue();
-        assertThat(job.remaining()).isEqualTo(Duration.ofNanos(Job.localValidityNanos(LEASE.toMillis()))
+        assertThat(job.remaining()).isEqualTo(Duration.ofNanos(JobLease.validityNanos(LEASE.toMillis()))
                 .minusSeconds(9));
     }
 

@@ -44,7 +44,7 @@ class LeaseKeeperTest extends QueueTestBase {
         List<Job> jobs = q.claim(3, Duration.ofMillis(LEASE_MS));
         LeaseKeeper keeper = new LeaseKeeper("test", LEASE_MS, clock, events);
         jobs.forEach(keeper::track);
-        Duration full = Duration.ofNanos(Job.localValidityNanos(LEASE_MS));
+        Duration full = Duration.ofNanos(JobLease.validityNanos(LEASE_MS));
         long scoreBefore = activeScore(jobs.get(0).id());
 
         assertThat(keeper.tick()).as("at the claim").isZero();

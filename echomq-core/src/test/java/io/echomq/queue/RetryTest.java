@@ -151,7 +151,7 @@ class RetryTest extends SemanticsTestBase {
         NonRetryableException error = new NonRetryableException("bad payload");
         assertThat(claim(id).fail(error)).isEqualTo(SettleOutcome.DEAD);
         assertThat(field(id, "dead_reason")).isEqualTo("failed without retry on attempt 1");
-        assertThat(field(id, "last_error")).isEqualTo(Job.stackTrace(error))
+        assertThat(field(id, "last_error")).isEqualTo(FailureText.stackTrace(error))
                 .startsWith("io.echomq.queue.NonRetryableException: bad payload")
                 .contains("\tat io.echomq.queue.RetryTest.");
         assertThat(members(DEAD)).containsExactly(id);

@@ -1,0 +1,136 @@
+package io.echomq.queue;
+
+import io.echomq.internal.RedisEngine;
+import io.echomq.internal.Scripts;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * How one {@link Job}'s attempt is settled (completed, failed or returned), once.
+ *
+ * <ol>
+ *   <li>Grants the right to settle to the first settling call; any later one, even a concurrent one,
+ *       throws {@link IllegalStateException}.</li>
+ *   <li>Gives the right back when Redis fails, so the outcome stays unknown and the call may be made again.</li>
+ *   <li>Records the answer: the accepted outcome for a non-negative code, else
+ *       {@link SettleOutcome#LEASE_LOST}, with the loss marked on the job's {@link JobLease}.</li>
+ *   <li>Runs the two completes that carry a claim: {@link Job#completeAndClaimNext} (one script) and
+ *       a worker's group commit through an {@link AckBatcher} ({@link #completeInBatch}).</li>
+ *   <li>Keeps the error text of the fail call, for the worker's log line.</li>
+ * </ol>
+ *
+ * <p>Together because each path ends in the same once-only record, and the record is what
+ * {@link Job#outcome()}, the lease's loss report and the lease keeper read. Thread-safe.
+ */
+final class JobSettlement {
+    private final Job job;
+    private final AtomicBoolean settling = new AtomicBoolean();
+    private final AtomicReference<SettleOutcome> settled = new AtomicReference<>();
+    private volatile String failText;
+
+    JobSettlement(Job job) {
+        this.job = job;
+    }
+
+    /** @return the settling outcome, or null while the job is unsettled */
+    SettleOutcome outcome() {
+        return settled.get();
+    }
+
+    /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
+    boolean started() {
+        return settling.get();
+    }
+
+    /** @return the error text this attempt was failed with (as kept, truncated), or null before a fail call */
+    String failText() {
+        return failText;
+    }
+
+    /** Runs one settling call: claims the right to settle, and gives it back if Redis fails. */
+    SettleOutcome settleWith(String what, LongFunction<SettleOutcome> accepted, LongSupplier call) {
+        checkUnsettled(what);
+        long code;
+        try {
+            code = call.getAsLong();
+        } catch (RuntimeException e) {
+            settling.set(false);
+            throw e;
+        }
+        return settle(accepted.apply(code), code);
+    }
+
+    /**
+     * Fails the attempt with {@code error}, kept as {@link FailureText#kept} says.
+     *
+     * @param delayMs the retry's exact delay, or -1 for the job's own backoff
+     */
+    SettleOutcome fail(String error, boolean retry, long delayMs) {
+        String kept = FailureText.kept(error);
+        failText = kept;
+        return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
+                () -> job.queue().failCode(job, kept, retry, delayMs));
+    }
+
+    /** See {@link Job#completeAndClaimNext}; {@code leaseMs} is already checked. */
+    Optional<Job> completeAndClaimNext(long leaseMs) {
+        Queue.Claimed[] box = new Queue.Claimed[1];
+        settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
+            box[0] = job.queue().claimBatch(1, leaseMs, job);
+            return job.queue().checkAck(job, box[0].ackCodes().get(0));
+        });
+        Queue.Claimed c = box[0];
+        return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
+    }
+
+    /**
+     * Completes the job through a worker's group commit: the call may carry other jobs' completes
+     * too, and this job's own code settles it exactly as {@link Job#complete()} would.
+     *
+     * @param claimNext whether the call also claims one job for this handler
+     * @return the answer: this job's ack code and the job claimed for it, if any. A code of
+     *     {@link Queue#ACK_NOT_A_HASH} leaves the job unsettled; the caller reports it.
+     * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.RedisCommandException if the call fails; the job stays unsettled
+     */
+    AckBatcher.Answer completeInBatch(AckBatcher batch, boolean claimNext) {
+        checkUnsettled("complete");
+        AckBatcher.Answer answer;
+        try {
+            answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), job.queue().name());
+        } catch (RuntimeException e) {
+            settling.set(false);
+            throw e;
+        }
+        if (answer.code() == Queue.ACK_NOT_A_HASH) {
+            settling.set(false);
+        } else {
+            settle(SettleOutcome.COMPLETED, answer.code());
+        }
+        return answer;
+    }
+
+    /** Records the settling answer: {@code accepted} for a non-negative code, else the loss. */
+    private SettleOutcome settle(SettleOutcome accepted, long code) {
+        SettleOutcome out = accepted;
+        if (code < 0) {
+            job.leaseState().markLost(LeaseLossReason.ofCode(code));
+            out = SettleOutcome.LEASE_LOST;
+        }
+        settled.set(out);
+        return out;
+    }
+
+    /** Claims the right to settle; a second settling call, even a concurrent one, throws. */
+    private void checkUnsettled(String what) {
+        if (!settling.compareAndSet(false, true)) {
+            SettleOutcome s = settled.get();
+            throw new IllegalStateException("cannot " + what + " job " + job.id() + " of queue " + job.queue().name()
+                    + " (attempt " + job.attempt() + "): it is already "
+                    + (s == null ? "being settled" : "settled as " + s));
+        }
+    }
+}
