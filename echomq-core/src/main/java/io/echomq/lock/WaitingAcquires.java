@@ -108,16 +108,12 @@ final class WaitingAcquires {
                     // Never past the holder's remaining ttl, though: a lock that expires while the
                     // subscription is still on its way is taken at its ttl, not at the poll.
                     long bound = Math.min(left, pollNanos);
-                    if (last.pttlMillis() > 0) {
-                        bound = Math.min(bound, TimeUnit.MILLISECONDS.toNanos(last.pttlMillis()) + 1);
-                    }
+                    bound = capByExpiry(bound, last.pttlMillis());
                     awaitQuietly(orHandedOver(waiter.subscribed(), offer), bound);
                     subscribed = waiter.subscribed().isDone();
                 } else {
                     long pause = jitteredPoll();
-                    if (last.pttlMillis() > 0) {
-                        pause = Math.min(pause, TimeUnit.MILLISECONDS.toNanos(last.pttlMillis()) + 1);
-                    }
+                    pause = capByExpiry(pause, last.pttlMillis());
                     // Taken before the last try: a release during that try ends this wait at once.
                     awaitQuietly(orHandedOver(signal, offer), Math.min(pause, left));
                 }
@@ -194,5 +190,18 @@ final class WaitingAcquires {
         } catch (TimeoutException | ExecutionException e) {
             return false;
         }
+    }
+
+    /**
+     * @return {@code waitNanos}, cut to just past the holder's ttl when the server gave one
+     *     ({@code pttlMillis >= 0}). A PTTL of 0 is a key in its last millisecond (Redis expires it
+     *     only once its clock passes the deadline), so the wait is one millisecond, never a whole
+     *     poll; a negative PTTL (no ttl, or no key) leaves the wait as it is.
+     */
+    static long capByExpiry(long waitNanos, long pttlMillis) {
+        if (pttlMillis < 0) {
+            return waitNanos;
+        }
+        return Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(Math.max(pttlMillis, 1)) + 1);
     }
 }
