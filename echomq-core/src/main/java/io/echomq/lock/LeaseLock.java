@@ -363,6 +363,14 @@ public final class LeaseLock implements Lock {
         return local.isHeldByCurrentThread();
     }
 
+    /**
+     * @return whether a thread of this JVM holds this lock object, or has got past the local
+     *     line and is acquiring it on Redis; for monitoring and cache eviction, not for control
+     */
+    public boolean isLocked() {
+        return local.isLocked();
+    }
+
     /** @return how many holds the calling thread has on this lock; 0 if it holds none */
     public int getHoldCount() {
         return local.getHoldCount();
