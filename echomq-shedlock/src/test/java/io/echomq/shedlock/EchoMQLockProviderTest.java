@@ -261,19 +261,31 @@ class EchoMQLockProviderTest {
         assertThatThrownBy(lock::unlock).isInstanceOf(IllegalStateException.class);
     }
 
-    // ------------------------------------------------------------------------- what EchoMQ adds
+    // ------------------------------- ShedLock's Redis providers' AbstractExtensibleLockProviderRedisIntegrationTest
 
     @Test
-    void unlockAfterExpiryLeavesTheNextHolderAlone() {
+    void unlockingAfterExpirationShouldBeNoOp() {
         SimpleLock stale = lockFor(Duration.ofMillis(100));
         await().atMost(Duration.ofSeconds(2)).until(() -> !isLocked(name));
         SimpleLock next = lockFor(Duration.ofSeconds(10));
         String nextToken = locks.inspect(provider.resource(name)).holderToken().orElseThrow();
         stale.unlock();   // no exception, and no blind DEL
+        assertLocked(name);
         assertThat(locks.inspect(provider.resource(name)).holderToken()).contains(nextToken);
         next.unlock();
         assertUnlocked(name);
     }
+
+    @Test
+    void extendAfterExpirationShouldBeNoOp() {
+        SimpleLock stale = lockFor(Duration.ofMillis(100));
+        await().atMost(Duration.ofSeconds(2)).until(() -> !isLocked(name));
+        lockFor(Duration.ofMillis(500));
+        assertThat(stale.extend(Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
+        await().atMost(Duration.ofSeconds(3)).until(() -> !isLocked(name));   // the next holder's 500 ms, not 10 s
+    }
+
+    // ------------------------------------------------------------------------- what EchoMQ adds
 
     @Test
     void lockAtLeastForNeverShortensAnotherHoldersLock() {
