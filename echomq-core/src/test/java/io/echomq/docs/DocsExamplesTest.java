@@ -79,6 +79,16 @@ class DocsExamplesTest {
     }
 
     @Test
+    void theLockAdapterIsReentrantOwnedByItsThreadAndReleasesAtTheLastUnlock() throws Exception {
+        String out = ProgramRunner.start(Snippets.named("LockAdapter").get(0), REDIS.url()).await(RUN);
+        long[] fences = fences(out, "holds 2, fence (\\d+)\nanother thread: IllegalMonitorStateException\n"
+                + "tryLock: fence (\\d+)\n", "LockAdapter");
+        assertThat(fences[1]).as("a second grant after the release").isGreaterThan(fences[0]);
+        assertThat(REDIS.raw().call("EXISTS", "emq:lock:{invoice-42}:lock")).as("released at the last unlock")
+                .isEqualTo(0L);
+    }
+
+    @Test
     void fencedWriteIsWrittenWithTheLeasesFence() throws Exception {
         String out = ProgramRunner.start(Snippets.named("FencedWrite").get(0), REDIS.url()).await(RUN);
         long fence = fences(out, "WRITTEN FencedValue\\[value=42, fence=(\\d+)\\]\n", "FencedWrite")[0];

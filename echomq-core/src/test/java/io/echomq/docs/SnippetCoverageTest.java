@@ -22,6 +22,7 @@ class SnippetCoverageTest {
             Map.entry("LossStopsWork", "DocsExamplesTest"),
             Map.entry("FencedWrite", "DocsExamplesTest"),
             Map.entry("OneContract", "DocsExamplesTest"),
+            Map.entry("LockAdapter", "DocsExamplesTest"),
             Map.entry("QueueQuickStart", "QueueDocsExamplesTest"),
             Map.entry("LeaseLossInAHandler", "QueueDocsExamplesTest"),
             Map.entry("Enqueueing", "QueueDocsExamplesTest"),
