@@ -227,6 +227,18 @@ public final class RedisEngine implements AutoCloseable {
     }
 
     /**
+     * As {@link #await}, but an interrupt does not end the wait: for calls that must be answered
+     * even on an interrupted thread (a release in a {@code finally}, a {@code close} after the
+     * watchdog interrupted its holder). The wait stays bounded by the command timeout, and the
+     * interrupt flag is set again before returning.
+     *
+     * @throws RedisCommandException if the future failed
+     */
+    public static <T> T awaitUninterruptibly(CompletableFuture<T> future, String command, String resource) {
+        return RedisFutures.awaitUninterruptibly(future, command, resource);
+    }
+
+    /**
      * As {@link #await}, for callers whose contract is to throw {@link InterruptedException}.
      *
      * @throws InterruptedException if the calling thread is interrupted while waiting

@@ -31,6 +31,24 @@ final class RedisFutures {
         }
     }
 
+    /** See {@link RedisEngine#awaitUninterruptibly}. */
+    static <T> T awaitUninterruptibly(CompletableFuture<T> future, String command, String resource) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return awaitInterruptibly(future, command, resource);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** See {@link RedisEngine#awaitInterruptibly}. */
     static <T> T awaitInterruptibly(CompletableFuture<T> future, String command, String resource)
             throws InterruptedException {

@@ -265,10 +265,16 @@ public final class Lease implements AutoCloseable {
      * with an unknown outcome the retry asks Redis again, and {@code EXPIRED} then means the lock
      * is free either way. {@code NOT_OWNER} or {@code EXPIRED} also mark the lease lost.
      *
+     * <p>An interrupted thread still releases: the interrupt does not end the wait for the
+     * answer (the command timeout bounds it), and the thread's interrupt flag stays set. So a
+     * holder the watchdog interrupted on a loss, or one cancelled mid-work, still leaves the lock
+     * free in its {@code finally} or try-with-resources.
+     *
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public ReleaseOutcome release() {
-        return RedisEngine.await(releaseAsync(), io.echomq.internal.Scripts.RELEASE.label(), resource);
+        return RedisEngine.awaitUninterruptibly(releaseAsync(), io.echomq.internal.Scripts.RELEASE.label(),
+                resource);
     }
 
     /** Asynchronous {@link #release()}; the future fails with a {@link io.echomq.RedisCommandException}. */

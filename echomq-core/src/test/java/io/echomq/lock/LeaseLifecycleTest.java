@@ -20,6 +20,27 @@ class LeaseLifecycleTest extends LockTestBase {
     private static final Duration TTL = Duration.ofSeconds(30);
 
     @Test
+    void anInterruptedThreadStillReleasesAndKeepsItsInterruptFlag() {
+        Lease lease = locks.tryAcquire("interrupted", TTL).orElseThrow();
+        Thread.currentThread().interrupt();
+        try {
+            assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+            assertThat(Thread.currentThread().isInterrupted()).as("the flag is set again").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(get(locks.lockKey("interrupted"))).as("the lock is free").isNull();
+        Lease next = locks.tryAcquire("interrupted", TTL).orElseThrow();
+        Thread.currentThread().interrupt();
+        try {
+            next.close();   // try-with-resources on an interrupted thread
+        } finally {
+            assertThat(Thread.interrupted()).isTrue();
+        }
+        assertThat(get(locks.lockKey("interrupted"))).isNull();
+    }
+
+    @Test
     void heldIsAnEmptyAnswerNotAnException() {
         assertThat(locks.tryAcquire("orders", TTL)).isPresent();
         assertThat(locks.tryAcquire("orders", TTL)).isEmpty();
