@@ -3,10 +3,13 @@ package io.echomq.spring;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.Locks;
 import io.echomq.queue.QueueClient;
+import io.echomq.spring.lock.Locked;
+import io.echomq.spring.lock.LockedConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
@@ -16,11 +19,13 @@ import org.springframework.core.env.Environment;
  *       {@code RedlockClient}) and a {@link QueueClient}, both connected to
  *       {@code echomq.redis.url} or, without it, to the application's {@code spring.data.redis.*}
  *       settings ({@link RedisUrlResolver}); each is closed when the context closes.</li>
+ *   <li>the advisor that runs {@link Locked} methods under a lock ({@link LockedConfiguration}).</li>
  * </ul>
  * A bad property value fails startup with an {@link InvalidEchoMQPropertyException} naming it.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(EchoMQProperties.class)
+@Import(LockedConfiguration.class)
 public class EchoMQAutoConfiguration {
 
     /** Created by Spring. */
