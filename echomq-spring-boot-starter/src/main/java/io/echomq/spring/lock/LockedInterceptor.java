@@ -95,7 +95,14 @@ final class LockedInterceptor implements MethodInterceptor {
             args[m.leaseParameter] = lease;
         }
         LossSignal signal = new LossSignal(Thread.currentThread());
-        lease.onLost(signal::lost);
+        // Not onLost: its listeners run on the common pool, which a busy application (or a
+        // one-thread pool on a small machine, taken by this very method) can leave waiting. The
+        // signal is a few field writes and an interrupt, safe on whichever thread marks the loss.
+        lease.lost().whenComplete((reason, error) -> {
+            if (reason != null) {
+                signal.lost(reason);
+            }
+        });
         LockedContext.push(lease);
         Object result = null;
         Throwable thrown = null;

@@ -4,8 +4,9 @@ import io.echomq.lock.LossReason;
 
 /**
  * Tells one running {@link Locked} method that its lease was lost, by interrupting its thread,
- * but only while the method runs: the loss listener runs on a pool thread and may fire after the
- * method has returned, when the thread is doing something else. The interrupt it caused is
+ * but only while the method runs: the loss is marked on another thread (the watchdog's, or the
+ * deadline timer's) and may come after the method has returned, when the thread is doing
+ * something else. The interrupt it caused is
  * cleared when the method ends, so it never leaks into the caller's later work.
  */
 final class LossSignal {
@@ -18,7 +19,7 @@ final class LossSignal {
         this.thread = thread;
     }
 
-    /** Called by the lease's loss listener. */
+    /** Called on the thread that marks the lease lost; quick, never blocks on the method. */
     synchronized void lost(LossReason why) {
         reason = why;
         if (running) {

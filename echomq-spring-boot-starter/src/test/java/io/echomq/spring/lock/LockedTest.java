@@ -268,13 +268,17 @@ class LockedTest {
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<Throwable> check = new AtomicReference<>();
         AtomicReference<Boolean> flagAfter = new AtomicReference<>();
-        CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<String> call = new CompletableFuture<>();
+        Thread caller = new Thread(() -> {
             try {
-                return jobs(a).untilLost("lose-me", entered, interrupted, check);
+                call.complete(jobs(a).untilLost("lose-me", entered, interrupted, check));
+            } catch (Throwable t) {
+                call.completeExceptionally(t);
             } finally {
                 flagAfter.set(Thread.currentThread().isInterrupted());
             }
         });
+        caller.start();
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
         REDIS.raw().call("DEL", direct.lockKey("lose-me"));   // as if the lock had expired
         assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS)).cause()
@@ -282,6 +286,7 @@ class LockedTest {
                     assertThat(e.resource()).isEqualTo("lose-me");
                     assertThat(e.reason()).isEqualTo(LossReason.EXPIRED);
                 });
+        caller.join(5_000);
         assertThat(interrupted).isTrue();
         assertThat(check.get()).isInstanceOf(LockLostException.class);
         assertThat(flagAfter.get()).as("the interrupt does not leak into the caller").isFalse();
