@@ -50,12 +50,19 @@ class AutoConfigurationTest {
 
     @Test
     void withoutItsOwnUrlItUsesSpringDataRedis() {
-        URI uri = URI.create(REDIS.url().replace("redis-cluster://", "redis://").split(",")[0]);
-        runner.withPropertyValues("spring.data.redis.host=" + uri.getHost(), "spring.data.redis.port=" + uri.getPort())
-                .run(ctx -> {
-                    assertThat(ctx).hasNotFailed();
-                    assertThat(ctx.getBean(LockClient.class).tryAcquire("spring-data", Duration.ofSeconds(1))).isPresent();
-                });
+        String[] settings;
+        if (RedisExtension.clusterMode()) {
+            settings = new String[] {"spring.data.redis.cluster.nodes=" + REDIS.url().substring("redis-cluster://".length())};
+        } else {
+            URI uri = URI.create(REDIS.url());
+            settings = new String[] {"spring.data.redis.host=" + uri.getHost(), "spring.data.redis.port=" + uri.getPort()};
+        }
+        runner.withPropertyValues(settings).run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            assertThat(ctx.getBean(LockClient.class).tryAcquire("spring-data", Duration.ofSeconds(1))).isPresent();
+            assertThat(ctx.getBean(LockClient.class).serverDescription().contains(" Cluster "))
+                    .isEqualTo(RedisExtension.clusterMode());
+        });
     }
 
     @Test
