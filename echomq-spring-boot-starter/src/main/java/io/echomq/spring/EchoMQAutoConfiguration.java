@@ -95,8 +95,10 @@ public class EchoMQAutoConfiguration {
                                                  EchoMQProperties properties, ConfigurableListableBeanFactory beanFactory) {
         EchoMQProperties.WorkerProperties w = properties.getWorker();
         PropertyChecks.notNegative("echomq.worker.shutdown-grace", w.getShutdownGrace());
-        PropertyChecks.atLeast("echomq.worker.maintenance-interval", w.getMaintenanceInterval(), java.time.Duration.ofMillis(10));
-        PropertyChecks.atLeast("echomq.worker.idle-poll", w.getIdlePoll(), java.time.Duration.ofMillis(10));
+        java.time.Duration min = java.time.Duration.ofMillis(10);
+        java.time.Duration max = java.time.Duration.ofHours(1);
+        PropertyChecks.between("echomq.worker.maintenance-interval", w.getMaintenanceInterval(), min, max);
+        PropertyChecks.between("echomq.worker.idle-poll", w.getIdlePoll(), min, max);
         return new WorkerLifecycle(registry, client, properties, beanFactory);
     }
 

@@ -155,10 +155,10 @@ public class EchoMQProperties {
          */
         private Duration shutdownGrace = Duration.ofSeconds(20);
 
-        /** Interval between maintenance runs (reaping expired leases, promoting due jobs) across all workers. */
+        /** Interval between maintenance runs (reaping expired leases, promoting due jobs) across all workers, 10 ms to 1 hour. */
         private Duration maintenanceInterval = Duration.ofSeconds(2);
 
-        /** Longest idle wait without a wake message before a worker looks at its queue again. */
+        /** Longest idle wait without a wake message before a worker looks at its queue again, 10 ms to 1 hour. */
         private Duration idlePoll = Duration.ofSeconds(5);
 
         public boolean isEnabled() {

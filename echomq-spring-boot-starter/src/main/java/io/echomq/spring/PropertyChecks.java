@@ -41,12 +41,13 @@ final class PropertyChecks {
     }
 
     /**
-     * @return {@code value} when it is at least {@code min}
+     * @return {@code value} when it is within {@code min..max}, as the worker's builder requires
      * @throws InvalidEchoMQPropertyException naming {@code property} otherwise
      */
-    static Duration atLeast(String property, Duration value, Duration min) {
-        if (value == null || value.compareTo(min) < 0) {
-            throw new InvalidEchoMQPropertyException(property, "must be at least " + min.toMillis() + " ms, was " + value);
+    static Duration between(String property, Duration value, Duration min, Duration max) {
+        if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new InvalidEchoMQPropertyException(property,
+                    "must be " + min.toMillis() + " ms to " + max.toHours() + " hour, was " + value);
         }
         return value;
     }

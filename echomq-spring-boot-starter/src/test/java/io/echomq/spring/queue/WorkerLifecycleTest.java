@@ -145,5 +145,8 @@ class WorkerLifecycleTest {
         runner.withPropertyValues("echomq.worker.idle-poll=1ms").run(ctx -> assertThat(
                 new EchoMQFailureAnalyzer().analyze(ctx.getStartupFailure()).getDescription())
                 .startsWith("echomq.worker.idle-poll: "));
+        runner.withPropertyValues("echomq.worker.maintenance-interval=2h").run(ctx -> assertThat(
+                new EchoMQFailureAnalyzer().analyze(ctx.getStartupFailure()).getDescription())
+                .startsWith("echomq.worker.maintenance-interval: "));
     }
 }
