@@ -30,30 +30,37 @@ public class EchoMQActuatorAutoConfiguration {
     public EchoMQActuatorAutoConfiguration() {
     }
 
-    /** The health indicator, with Spring Boot's health module. */
+    /**
+     * The health indicator, with Spring Boot's health module. Two levels: the inner class's
+     * {@code @ConditionalOnEnabledHealthIndicator} lives in that module, so it is only read once
+     * the outer class has found the module on the class path.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-    @ConditionalOnBean({Locks.class, QueueClient.class})
-    @ConditionalOnEnabledHealthIndicator("echomq")
     static class Health {
-        @Bean
-        @ConditionalOnMissingBean(name = "echomqHealthIndicator")
-        EchoMQHealthIndicator echomqHealthIndicator(Locks locks, QueueClient queues, EchoMQProperties properties,
-                                                    ObjectProvider<JobHandlerRegistry> registry) {
-            EchoMQProperties.Health h = properties.getHealth();
-            long maxOverdue = PropertyChecks.limit("echomq.health.max-overdue", h.getMaxOverdue());
-            long maxDead = PropertyChecks.limit("echomq.health.max-dead", h.getMaxDead());
-            List<String> configured = List.copyOf(h.getQueues());
-            for (int i = 0; i < configured.size(); i++) {
-                String property = "echomq.health.queues[" + i + "]";
-                PropertyChecks.apply(property, configured.get(i), Names::queue);
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnBean({Locks.class, QueueClient.class})
+        @ConditionalOnEnabledHealthIndicator("echomq")
+        static class Enabled {
+            @Bean
+            @ConditionalOnMissingBean(name = "echomqHealthIndicator")
+            EchoMQHealthIndicator echomqHealthIndicator(Locks locks, QueueClient queues, EchoMQProperties properties,
+                                                        ObjectProvider<JobHandlerRegistry> registry) {
+                EchoMQProperties.Health h = properties.getHealth();
+                long maxOverdue = PropertyChecks.limit("echomq.health.max-overdue", h.getMaxOverdue());
+                long maxDead = PropertyChecks.limit("echomq.health.max-dead", h.getMaxDead());
+                List<String> configured = List.copyOf(h.getQueues());
+                for (int i = 0; i < configured.size(); i++) {
+                    String property = "echomq.health.queues[" + i + "]";
+                    PropertyChecks.apply(property, configured.get(i), Names::queue);
+                }
+                return new EchoMQHealthIndicator(locks, queues, () -> {
+                    Set<String> all = new LinkedHashSet<>();
+                    registry.ifAvailable(r -> all.addAll(r.queues()));
+                    all.addAll(configured);
+                    return List.copyOf(all);
+                }, maxOverdue, maxDead);
             }
-            return new EchoMQHealthIndicator(locks, queues, () -> {
-                Set<String> all = new LinkedHashSet<>();
-                registry.ifAvailable(r -> all.addAll(r.queues()));
-                all.addAll(configured);
-                return List.copyOf(all);
-            }, maxOverdue, maxDead);
         }
     }
 

@@ -149,6 +149,27 @@ class AutoConfigurationTest {
     }
 
     @Test
+    void withoutJacksonPayloadsAreBytesAndText() {
+        runner.withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader("tools.jackson"))
+                .withPropertyValues("echomq.redis.url=" + REDIS.url()).run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    assertThat(ctx.getBean(io.echomq.spring.queue.PayloadCodec.class))
+                            .isExactlyInstanceOf(io.echomq.spring.queue.PlainPayloadCodec.class);
+                    assertThat(ctx.getBean(io.echomq.spring.queue.EchoMQTemplate.class).enqueue("no-jackson", "text")).isNotEmpty();
+                });
+    }
+
+    @Test
+    void withJacksonPayloadsAreJsonThroughTheApplicationsMapper() {
+        runner.withConfiguration(AutoConfigurations.of(org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration.class))
+                .withPropertyValues("echomq.redis.url=" + REDIS.url()).run(ctx -> {
+                    assertThat(ctx).hasNotFailed().hasSingleBean(tools.jackson.databind.json.JsonMapper.class);
+                    assertThat(ctx.getBean(io.echomq.spring.queue.PayloadCodec.class))
+                            .isExactlyInstanceOf(io.echomq.spring.queue.JacksonPayloadCodec.class);
+                });
+    }
+
+    @Test
     void literalDefaultsAreTheCoresDefaults() {
         EchoMQProperties p = new EchoMQProperties();
         assertThat(p.getRedis().getCommandTimeout()).isEqualTo(LockClient.DEFAULT_COMMAND_TIMEOUT)

@@ -98,6 +98,14 @@ class ActuatorTest {
     }
 
     @Test
+    void withoutTheActuatorThereIsNoIndicatorAndNoFailure() {
+        runner.withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader(
+                "org.springframework.boot.health", "org.springframework.boot.actuate")).run(ctx -> assertThat(ctx)
+                .hasNotFailed().doesNotHaveBean(EchoMQHealthIndicator.class).doesNotHaveBean(EchoMQInfoContributor.class)
+                .hasSingleBean(QueueClient.class));
+    }
+
+    @Test
     void theHealthIndicatorCanBeTurnedOff() {
         runner.withPropertyValues("management.health.echomq.enabled=false")
                 .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean(EchoMQHealthIndicator.class));
