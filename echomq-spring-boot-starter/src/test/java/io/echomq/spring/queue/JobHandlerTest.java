@@ -61,6 +61,7 @@ class JobHandlerTest {
     static final List<Long> FLAKY_ATTEMPTS = new CopyOnWriteArrayList<>();
     static final AtomicInteger POISON_CALLS = new AtomicInteger();
     static final List<byte[]> BYTES = new CopyOnWriteArrayList<>();
+    static final AtomicInteger POLICY_CALLS = new AtomicInteger();
 
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
@@ -68,6 +69,12 @@ class JobHandlerTest {
         @Bean
         Handlers handlers() {
             return new Handlers();
+        }
+
+        @Bean
+        io.echomq.queue.RetryPolicy badInputIsFinal() {
+            return io.echomq.queue.RetryPolicy.builder()
+                    .on(IllegalArgumentException.class, io.echomq.queue.RetryAction.noRetry()).build();
         }
     }
 
@@ -93,6 +100,12 @@ class JobHandlerTest {
         public void poison(String text) throws NonRetryableException {
             POISON_CALLS.incrementAndGet();
             throw new NonRetryableException("cannot ever handle " + text);
+        }
+
+        @EchoJobHandler(queue = "by-policy", retryPolicy = "badInputIsFinal")
+        public void byPolicy(String text) {
+            POLICY_CALLS.incrementAndGet();
+            throw new IllegalArgumentException("bad input " + text);
         }
 
         @EchoJobHandler(queue = "bytes")
@@ -143,6 +156,13 @@ class JobHandlerTest {
         DeadJob dead = client.queue("flaky").dead(10).get(0);
         assertThat(dead.id()).isEqualTo(id);
         assertThat(dead.lastError()).contains("always fails, attempt 2");
+    }
+
+    @Test
+    void aNamedRetryPolicyBeanDecides() {
+        template.enqueue("by-policy", "q", EnqueueOptions.defaults().withMaxAttempts(5));
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.queue("by-policy").stats().dead() == 1);
+        assertThat(POLICY_CALLS.get()).as("the policy's noRetry, not the job's 5 attempts").isEqualTo(1);
     }
 
     @Test
