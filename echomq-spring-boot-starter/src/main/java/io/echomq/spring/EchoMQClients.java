@@ -1,0 +1,64 @@
+package io.echomq.spring;
+
+import io.echomq.lock.LockClient;
+import io.echomq.queue.QueueClient;
+import org.springframework.core.env.Environment;
+
+/**
+ * Builds the two clients from the properties: every value goes through the core builder's own
+ * check ({@link PropertyChecks}), so a bad one fails with the property's name before any
+ * connection is tried.
+ */
+final class EchoMQClients {
+    private EchoMQClients() {
+    }
+
+    /**
+     * @throws InvalidEchoMQPropertyException if a property is refused
+     * @throws io.echomq.RedisCommandException if Redis cannot be reached
+     */
+    static LockClient lockClient(EchoMQProperties properties, Environment environment) {
+        RedisUrlResolver.Resolved url = RedisUrlResolver.resolve(properties, environment);
+        EchoMQProperties.Redis redis = properties.getRedis();
+        LockClient.Builder b = LockClient.builder();
+        PropertyChecks.apply(url.property(), url.url(), b::redisUrl);
+        PropertyChecks.apply("echomq.redis.command-timeout", redis.getCommandTimeout(), b::commandTimeout);
+        if (redis.getTrustedCertificates() != null) {
+            PropertyChecks.apply("echomq.redis.trusted-certificates", redis.getTrustedCertificates(), b::trustedCertificates);
+        }
+        PropertyChecks.apply("echomq.lock.namespace", properties.getLock().getNamespace(), b::namespace);
+        PropertyChecks.apply("echomq.lock.poll-interval", properties.getLock().getPollInterval(), b::pollInterval);
+        return build(b::build);
+    }
+
+    /**
+     * @throws InvalidEchoMQPropertyException if a property is refused
+     * @throws io.echomq.RedisCommandException if Redis cannot be reached
+     */
+    static QueueClient queueClient(EchoMQProperties properties, Environment environment) {
+        RedisUrlResolver.Resolved url = RedisUrlResolver.resolve(properties, environment);
+        EchoMQProperties.Redis redis = properties.getRedis();
+        QueueClient.Builder b = QueueClient.builder();
+        PropertyChecks.apply(url.property(), url.url(), b::redisUrl);
+        PropertyChecks.apply("echomq.redis.command-timeout", redis.getCommandTimeout(), b::commandTimeout);
+        if (redis.getTrustedCertificates() != null) {
+            PropertyChecks.apply("echomq.redis.trusted-certificates", redis.getTrustedCertificates(), b::trustedCertificates);
+        }
+        PropertyChecks.apply("echomq.queue.max-payload-bytes", properties.getQueue().getMaxPayloadBytes(), b::maxPayloadBytes);
+        PropertyChecks.apply("echomq.queue.retain-completed", properties.getQueue().getRetainCompleted(), b::retainCompleted);
+        return build(b::build);
+    }
+
+    /**
+     * Connects. Every setting was checked as it was given; the one refusal left to the build is
+     * trusted certificates for a URL without TLS, reported against the certificates' property.
+     */
+    private static <T> T build(java.util.function.Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEchoMQPropertyException("echomq.redis.trusted-certificates",
+                    io.echomq.RedisUrl.redactAll(String.valueOf(e.getMessage())));
+        }
+    }
+}

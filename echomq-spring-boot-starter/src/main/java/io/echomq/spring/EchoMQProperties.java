@@ -1,0 +1,235 @@
+package io.echomq.spring;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Every {@code echomq.*} property, bound by Spring Boot and described to IDEs through the
+ * configuration metadata generated from this class. Holds values only; {@link PropertyChecks}
+ * checks them at startup and {@link RedisUrlResolver} picks the URL.
+ *
+ * <p>Defaults are written as literals so that the metadata shows them; they are the core's own
+ * defaults ({@code LockClient.DEFAULT_COMMAND_TIMEOUT} and so on), which a test keeps equal.
+ */
+@ConfigurationProperties("echomq")
+public class EchoMQProperties {
+    private final Redis redis = new Redis();
+    private final Lock lock = new Lock();
+    private final Queue queue = new Queue();
+    private final WorkerProperties worker = new WorkerProperties();
+    private final Health health = new Health();
+
+    /** @return the connection settings */
+    public Redis getRedis() {
+        return redis;
+    }
+
+    /** @return the lock client's settings */
+    public Lock getLock() {
+        return lock;
+    }
+
+    /** @return the queue client's settings */
+    public Queue getQueue() {
+        return queue;
+    }
+
+    /** @return the settings of the workers started for annotated handlers */
+    public WorkerProperties getWorker() {
+        return worker;
+    }
+
+    /** @return the actuator health indicator's settings */
+    public Health getHealth() {
+        return health;
+    }
+
+    /** Connection settings shared by the lock and the queue clients. */
+    public static class Redis {
+        /**
+         * Redis URL: redis://[user:password@]host[:port][/db], rediss:// for TLS,
+         * redis-cluster://host:port[,host:port...] for a cluster (rediss-cluster:// with TLS), or
+         * redis-socket:///path. When absent, the application's spring.data.redis.* settings are used.
+         */
+        private String url;
+
+        /** How long one Redis command may take, 1 ms to 1 hour. */
+        private Duration commandTimeout = Duration.ofSeconds(10);
+
+        /**
+         * PEM file of CA certificates to trust for a rediss:// URL instead of the JVM's default trust
+         * store. The server's chain and host name are still verified.
+         */
+        private Path trustedCertificates;
+
+        public String getUrl() {
+            return url;
+        }
+
+        public void setUrl(String url) {
+            this.url = url;
+        }
+
+        public Duration getCommandTimeout() {
+            return commandTimeout;
+        }
+
+        public void setCommandTimeout(Duration commandTimeout) {
+            this.commandTimeout = commandTimeout;
+        }
+
+        public Path getTrustedCertificates() {
+            return trustedCertificates;
+        }
+
+        public void setTrustedCertificates(Path trustedCertificates) {
+            this.trustedCertificates = trustedCertificates;
+        }
+    }
+
+    /** Settings of the LockClient bean. */
+    public static class Lock {
+        /** Prefix of every lock key; may be empty; no '{' or '}'. */
+        private String namespace = "emq:lock:";
+
+        /**
+         * Fallback poll of a waiting acquire, jittered by half, 1 ms to 1 minute; waiters are
+         * normally woken sooner by the release notification.
+         */
+        private Duration pollInterval = Duration.ofMillis(500);
+
+        public String getNamespace() {
+            return namespace;
+        }
+
+        public void setNamespace(String namespace) {
+            this.namespace = namespace;
+        }
+
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
+        }
+    }
+
+    /** Settings of the QueueClient bean. */
+    public static class Queue {
+        /** Largest payload (and progress value) accepted, in bytes, 1 to 64 MiB. */
+        private int maxPayloadBytes = 1048576;
+
+        /** How long a completed job stays readable; zero deletes it at completion; at most 365 days. */
+        private Duration retainCompleted = Duration.ofHours(1);
+
+        public int getMaxPayloadBytes() {
+            return maxPayloadBytes;
+        }
+
+        public void setMaxPayloadBytes(int maxPayloadBytes) {
+            this.maxPayloadBytes = maxPayloadBytes;
+        }
+
+        public Duration getRetainCompleted() {
+            return retainCompleted;
+        }
+
+        public void setRetainCompleted(Duration retainCompleted) {
+            this.retainCompleted = retainCompleted;
+        }
+    }
+
+    /** Settings of the workers started for @EchoJobHandler methods. */
+    public static class WorkerProperties {
+        /** Whether @EchoJobHandler methods get a worker when the application context starts. */
+        private boolean enabled = true;
+
+        /**
+         * How long shutdown waits for running jobs before giving their leases back (the attempt is not
+         * spent) and interrupting them; zero or more. Keep it below
+         * spring.lifecycle.timeout-per-shutdown-phase (30 s by default).
+         */
+        private Duration shutdownGrace = Duration.ofSeconds(20);
+
+        /** Interval between maintenance runs (reaping expired leases, promoting due jobs) across all workers, 10 ms to 1 hour. */
+        private Duration maintenanceInterval = Duration.ofSeconds(2);
+
+        /** Longest idle wait without a wake message before a worker looks at its queue again, 10 ms to 1 hour. */
+        private Duration idlePoll = Duration.ofSeconds(5);
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getShutdownGrace() {
+            return shutdownGrace;
+        }
+
+        public void setShutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = shutdownGrace;
+        }
+
+        public Duration getMaintenanceInterval() {
+            return maintenanceInterval;
+        }
+
+        public void setMaintenanceInterval(Duration maintenanceInterval) {
+            this.maintenanceInterval = maintenanceInterval;
+        }
+
+        public Duration getIdlePoll() {
+            return idlePoll;
+        }
+
+        public void setIdlePoll(Duration idlePoll) {
+            this.idlePoll = idlePoll;
+        }
+    }
+
+    /** Settings of the actuator health indicator. */
+    public static class Health {
+        /**
+         * Queues whose counts the health indicator reads, besides those of the @EchoJobHandler
+         * methods, which are always read.
+         */
+        private List<String> queues = new ArrayList<>();
+
+        /** Health is DOWN when a queue has more overdue leases than this; -1 for no limit. */
+        private long maxOverdue = -1;
+
+        /** Health is DOWN when a queue has more dead jobs than this; -1 for no limit. */
+        private long maxDead = -1;
+
+        public List<String> getQueues() {
+            return queues;
+        }
+
+        public void setQueues(List<String> queues) {
+            this.queues = queues;
+        }
+
+        public long getMaxOverdue() {
+            return maxOverdue;
+        }
+
+        public void setMaxOverdue(long maxOverdue) {
+            this.maxOverdue = maxOverdue;
+        }
+
+        public long getMaxDead() {
+            return maxDead;
+        }
+
+        public void setMaxDead(long maxDead) {
+            this.maxDead = maxDead;
+        }
+    }
+}

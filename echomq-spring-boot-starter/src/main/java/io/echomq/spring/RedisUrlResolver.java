@@ -1,0 +1,94 @@
+package io.echomq.spring;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+
+/**
+ * Chooses the Redis URL of the EchoMQ clients, and names the property it came from so that a bad
+ * value is reported against the property the user wrote.
+ *
+ * <ol>
+ *   <li>{@code echomq.redis.url} when set;</li>
+ *   <li>else {@code spring.data.redis.url} when set, as Spring Data Redis would use it;</li>
+ *   <li>else {@code spring.data.redis.cluster.nodes}: a {@code redis-cluster://} URL over those
+ *       nodes ({@code rediss-cluster://} with {@code spring.data.redis.ssl.enabled}), with the
+ *       username and password;</li>
+ *   <li>else {@code spring.data.redis.host} (default {@code localhost}), {@code port} (6379),
+ *       {@code username}, {@code password}, {@code database} (0) and {@code ssl.enabled}
+ *       ({@code rediss://}).</li>
+ * </ol>
+ * Sentinel ({@code spring.data.redis.sentinel.master}) has no EchoMQ URL form: it is refused with
+ * an {@link InvalidEchoMQPropertyException} asking for {@code echomq.redis.url}.
+ */
+final class RedisUrlResolver {
+    static final String URL = "echomq.redis.url";
+    private static final String SPRING = "spring.data.redis.";
+
+    private RedisUrlResolver() {
+    }
+
+    /** A chosen URL and the property that gave it. */
+    record Resolved(String url, String property) {
+    }
+
+    /**
+     * @throws InvalidEchoMQPropertyException if only a Sentinel setup is configured, or the port or
+     *     database is not a number
+     */
+    static Resolved resolve(EchoMQProperties properties, Environment environment) {
+        String own = properties.getRedis().getUrl();
+        if (own != null) {
+            return new Resolved(own, URL);
+        }
+        Binder binder = Binder.get(environment);
+        String springUrl = text(binder, "url");
+        if (springUrl != null) {
+            return new Resolved(springUrl, SPRING + "url");
+        }
+        if (text(binder, "sentinel.master") != null) {
+            throw new InvalidEchoMQPropertyException(SPRING + "sentinel.master",
+                    "Sentinel is not supported by EchoMQ; set " + URL + " to the master's redis:// URL or a redis-cluster:// URL");
+        }
+        boolean ssl = binder.bind(SPRING + "ssl.enabled", Boolean.class).orElse(false);
+        String userInfo = userInfo(text(binder, "username"), text(binder, "password"));
+        List<String> nodes = binder.bind(SPRING + "cluster.nodes", Bindable.listOf(String.class)).orElse(List.of());
+        if (!nodes.isEmpty()) {
+            return new Resolved((ssl ? "rediss-cluster://" : "redis-cluster://") + userInfo + String.join(",", nodes),
+                    SPRING + "cluster.nodes");
+        }
+        String host = text(binder, "host");
+        String port = text(binder, "port");
+        String database = text(binder, "database");
+        checkNumber(SPRING + "port", port);
+        checkNumber(SPRING + "database", database);
+        String url = (ssl ? "rediss://" : "redis://") + userInfo + (host == null ? "localhost" : host)
+                + ":" + (port == null ? "6379" : port.trim()) + (database == null ? "" : "/" + database.trim());
+        return new Resolved(url, SPRING + "host");
+    }
+
+    private static String text(Binder binder, String name) {
+        String value = binder.bind(SPRING + name, String.class).orElse(null);
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    private static void checkNumber(String property, String value) {
+        if (value != null && !value.trim().matches("\\d{1,9}")) {
+            throw new InvalidEchoMQPropertyException(property, "must be a whole number, was '" + value + "'");
+        }
+    }
+
+    private static String userInfo(String username, String password) {
+        if (password == null) {
+            return "";   // as Spring Data Redis: a username alone authenticates nothing
+        }
+        return (username == null ? "" : encode(username)) + ":" + encode(password) + "@";
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

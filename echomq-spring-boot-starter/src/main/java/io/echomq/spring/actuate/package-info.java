@@ -1,0 +1,2 @@
+/** The actuator parts: the {@code echomq} health indicator and the info contributor. */
+package io.echomq.spring.actuate;

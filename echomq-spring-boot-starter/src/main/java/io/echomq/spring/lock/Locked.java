@@ -1,0 +1,72 @@
+package io.echomq.spring.lock;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs a bean method only while holding an EchoMQ lock, across every process that shares the
+ * Redis server. On a {@code @Scheduled} method this makes the task run on one node at a time
+ * (with {@link WhenBusy#SKIP}, the default), with renewal and a lost signal.
+ *
+ * <pre>{@code
+ * @Locked("'invoice:' + #id")
+ * public void bill(long id, Lease lease) {          // the lease is passed in; callers pass null
+ *     jdbc.update("UPDATE invoice SET fence = ? WHERE id = ? AND fence < ?", lease.fence(), id, lease.fence());
+ * }
+ * }</pre>
+ *
+ * <ul>
+ *   <li><b>Resource</b>: {@link #value()} is a SpEL expression over the arguments, by name
+ *       ({@code #id}, when compiled with {@code -parameters}, as Spring Boot's build plugins do) or
+ *       by position ({@code #p0}, {@code #a0}); {@code @bean} names other beans. A constant needs
+ *       quotes: {@code @Locked("'nightly-report'")}. The result's {@code toString()} is the resource,
+ *       which must follow the lock name rule ({@code io.echomq.Names#lockResource}).</li>
+ *   <li><b>Lease</b>: fenced, for {@link #ttl()}; with {@link #watchdog()} (the default) it is
+ *       renewed at about a third of the ttl for as long as the method runs. It is released when the
+ *       method returns or throws.</li>
+ *   <li><b>Lease parameter</b>: a parameter of type {@code io.echomq.lock.Lease} receives the
+ *       lease (whatever the caller passed), so the method can write {@code lease.fence()} to a row in
+ *       its transaction. The lock's advice runs outside {@code @Transactional}'s, so the lock is
+ *       released after the commit.</li>
+ *   <li><b>Loss</b>: when the lease is lost while the method runs, the method's thread is
+ *       interrupted, and {@link LockedContext#checkHeld()} throws from then on. When the method
+ *       returns (or throws) after a loss, its caller gets a {@link LockLostException}, never the
+ *       result as though the lock had been held; the interrupt is cleared then.</li>
+ *   <li><b>Busy</b>: {@link #whenBusy()} says what happens when another holder has the lock.</li>
+ * </ul>
+ *
+ * <p>Works through Spring AOP proxies: on public (or protected, with class proxies) methods of
+ * beans, called from outside the bean. A method returning a {@code Future}, a
+ * {@code CompletionStage} or a reactive {@code Publisher} is refused at startup, because its lock
+ * would be released when the method returns, before the work ends. Settings that are not
+ * durations, or an expression that does not parse, also fail at startup with an
+ * {@link IllegalStateException} naming the method.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Locked {
+    /** @return the SpEL expression whose value is the lock's resource */
+    String value();
+
+    /**
+     * @return the lease's ttl: {@code 30s}, {@code 500ms}, {@code PT2M}, or a {@code ${property}}
+     *     placeholder; 1 ms to 1 day
+     */
+    String ttl() default "30s";
+
+    /** @return how long {@link WhenBusy#WAIT} waits for the lock; ignored by the other policies */
+    String maxWait() default "10s";
+
+    /**
+     * @return whether the lease is renewed while the method runs; without it, a method that
+     *     outlives the ttl loses the lease at the ttl and is told as above
+     */
+    boolean watchdog() default true;
+
+    /** @return what to do when another holder has the lock; {@link WhenBusy#SKIP} by default */
+    WhenBusy whenBusy() default WhenBusy.SKIP;
+}
