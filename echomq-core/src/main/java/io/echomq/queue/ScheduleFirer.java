@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,12 +46,13 @@ final class ScheduleFirer {
     private final Set<String> skipped = ConcurrentHashMap.newKeySet();   // logged once each
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean failing = new AtomicBoolean();
-    private volatile long lookAgainNanos;   // on the client's monotonic clock; 0: at once
+    private volatile long lookAgainNanos;   // on the client's monotonic clock
 
     ScheduleFirer(Queue queue) {
         this.queue = queue;
         this.name = queue.logicalName();
         this.store = new ScheduleStore(queue);
+        this.lookAgainNanos = queue.clockNanos();   // at once: nanoTime has no zero to start from
     }
 
     /**
@@ -104,20 +106,22 @@ final class ScheduleFirer {
         return store.due(DUE_BATCH + skipped.size()).thenCompose(read -> {
             List<CompletableFuture<Integer>> each = new ArrayList<>();
             AtomicBoolean more = new AtomicBoolean(read.due().size() >= DUE_BATCH + skipped.size());
+            // the earliest fire time after now: of the schedules not due, and of those this run moves on
+            AtomicLong earliest = new AtomicLong(read.nextMs());
             for (ScheduleStore.Due d : read.due()) {
-                each.add(fire(d, read.now(), more));
+                each.add(fire(d, read.now(), more, earliest));
             }
             return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
                 int created = 0;
                 for (CompletableFuture<Integer> f : each) {
                     created += f.join();
                 }
-                return new Run(read.now(), read.nextMs(), read.due().size(), created, more.get());
+                return new Run(read.now(), earliest.get(), read.due().size(), created, more.get());
             });
         });
     }
 
-    private CompletableFuture<Integer> fire(ScheduleStore.Due d, long now, AtomicBoolean more) {
+    private CompletableFuture<Integer> fire(ScheduleStore.Due d, long now, AtomicBoolean more, AtomicLong earliest) {
         Schedule s;
         try {
             s = decode(d);
@@ -132,6 +136,8 @@ final class ScheduleFirer {
                 Schedules.MISSED_AFTER.toMillis(), Queue.ENQUEUE_CHUNK);
         if (plan.next() >= 0 && plan.next() <= now) {
             more.set(true);
+        } else if (plan.next() > now) {
+            earliest.accumulateAndGet(plan.next(), (a, b) -> a < 0 ? b : Math.min(a, b));
         }
         CompletableFuture<Integer> enqueued = CompletableFuture.completedFuture(0);
         if (!plan.fireTimes().isEmpty()) {
