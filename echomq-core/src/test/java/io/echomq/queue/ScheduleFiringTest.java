@@ -63,7 +63,9 @@ class ScheduleFiringTest extends QueueTestBase {
         Map<Long, List<String>> fired = fired("emq:{q}:", "beat");
         assertOncePerStep(fired, 200);
         assertThat(queue.stats().pending()).isEqualTo(fired.size());
-        assertThat(schedulers.stream().mapToLong(Scheduler::created).sum()).isEqualTo(fired.size());
+        // a scheduler closed mid-run may have created a job whose count it never saw
+        assertThat(schedulers.stream().mapToLong(Scheduler::created).sum()).isLessThanOrEqualTo(fired.size())
+                .isPositive();
     }
 
     @Test
@@ -139,8 +141,10 @@ class ScheduleFiringTest extends QueueTestBase {
         assertOncePerStep(sameTiming, 100);
         for (Map.Entry<Long, List<String>> e : all.entrySet()) {
             if (e.getKey() > lastPayloadUpsert && e.getKey() <= timingUpsert) {
-                assertThat(e.getValue()).as("fire time %d, after the last payload upsert", e.getKey())
-                        .containsExactly("v30");
+                // v30, or the new timing's first fire time when it fell within the timing upsert's own round trip
+                boolean newTiming = e.getValue().equals(List.of("slow")) && e.getKey() % 300 == 0;
+                assertThat(newTiming || e.getValue().equals(List.of("v30")))
+                        .as("fire time %d, after the last payload upsert: %s", e.getKey(), e.getValue()).isTrue();
             }
             if (e.getKey() > timingUpsert) {
                 assertThat(e.getKey() % 300).as("fire time %d, after the timing upsert", e.getKey()).isZero();
