@@ -11,4 +11,7 @@ module io.echomq.core {
     exports io.echomq;
     exports io.echomq.lock;
     exports io.echomq.queue;
+
+    // Kinds of recurring schedule beyond the fixed interval (cron: the echomq-cron module).
+    uses io.echomq.queue.FireTimesProvider;
 }

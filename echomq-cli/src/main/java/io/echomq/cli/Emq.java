@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
  * emq queue enqueue emails '{"to":"ada"}'  # 1
  * emq queue stats emails                   # pending=1 active=0 delayed=0 dead=0 …
  * emq worker emails --exec 'send-mail'     # runs send-mail once per job, payload on stdin
+ * emq schedule add emails digest '{}' --cron '0 8 * * *' --zone Europe/Berlin
+ * emq scheduler emails                     # fires the schedules of emails where no worker runs
  * emq server                               # a redis-server on 127.0.0.1:6379
  * emq demo                                 # the six acts, each with PASS or FAIL
  * </pre>
@@ -31,8 +33,8 @@ import picocli.CommandLine.Command;
         description = {"EchoMQ: leases, fenced locks and a claim-lease job queue on Redis or Valkey.",
             "Also, run by ./emq from a source tree: bench  Measures EchoMQ against its peers "
                 + "(./emq bench locks|queue|scaling; ./emq bench locks --help)."},
-        subcommands = {LockCommands.class, QueueCommands.class, WorkerCommand.class, ServerCommand.class,
-            DemoCommand.class})
+        subcommands = {LockCommands.class, QueueCommands.class, ScheduleCommands.class, WorkerCommand.class,
+            SchedulerCommand.class, ServerCommand.class, DemoCommand.class})
 public final class Emq {
 
     Emq() {

@@ -49,6 +49,7 @@ final class ExitCodes {
         "     worker: it stopped cleanly, and with --exit-when-idle no job went dead",
         "  1  lock acquire: the lock is held, nil was printed (also when --wait ran",
         "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
+        "     schedule remove: MISSING; schedule next: no such schedule;",
         "     demo: an act failed",
         "  2  bad input: a missing or invalid option or argument, a malformed URL",
         "  3  Redis failure: unreachable, wrong password, a command failed, or",
@@ -87,6 +88,14 @@ final class ExitCodes {
             "  0  REMOVED", "  1  LOCKED (a worker holds it; add --force) or MISSING"});
         BY_COMMAND.put("queue dead", new String[] {"  0  the dead jobs were listed, redriven or purged"});
         BY_COMMAND.put("queue inspect", new String[] {"  0  the job was printed", "  1  no such job"});
+        BY_COMMAND.put("schedule", new String[] {help, PARENT_BAD_INPUT});
+        BY_COMMAND.put("schedule add", new String[] {"  0  the schedule was stored: <id> next=<time> version=<n>"});
+        BY_COMMAND.put("schedule list", new String[] {"  0  the schedules were listed"});
+        BY_COMMAND.put("schedule next", new String[] {"  0  the fire times were printed", "  1  no such schedule"});
+        BY_COMMAND.put("schedule remove", new String[] {"  0  REMOVED", "  1  MISSING"});
+        BY_COMMAND.put("scheduler", new String[] {
+            "  0  it stopped cleanly",
+            "     (a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
         BY_COMMAND.put("worker", new String[] {
             "  0  it stopped cleanly; with --exit-when-idle: the queue drained and no",
             "     job went dead",

@@ -161,6 +161,16 @@ public final class QueueKeys {
         return prefix + "job:" + id + ":lock";
     }
 
+    /** @return {@code emq:{<q>}:schedules}, the ZSET of the queue's recurring schedules by next fire time */
+    public String schedules() {
+        return prefix + "schedules";
+    }
+
+    /** @return {@code emq:{<q>}:schedule:<id>}, the HASH that defines one recurring schedule */
+    public String schedule(String id) {
+        return prefix + "schedule:" + id;
+    }
+
     /** @return the eight keys of {@code claim-8.lua}, in order (a shared array: do not modify) */
     public String[] claimKeys() {
         return claimKeys;

@@ -54,6 +54,14 @@ public final class Scripts {
     public static final LuaScript STATS = LuaScript.load(LuaScript.QUEUE, "stats", 6);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
     public static final LuaScript PARTITIONS = LuaScript.load(LuaScript.QUEUE, "partitions", 1);
+    /** Schedules: create or replace one recurring schedule, keeping its next fire time when its timing is unchanged. */
+    public static final LuaScript SCHEDULE_UPSERT = LuaScript.load(LuaScript.QUEUE, "schedule-upsert", 1);
+    /** Schedules: remove one recurring schedule. */
+    public static final LuaScript SCHEDULE_REMOVE = LuaScript.load(LuaScript.QUEUE, "schedule-remove", 1);
+    /** Schedules: the server's now and the due schedules with their definitions. */
+    public static final LuaScript SCHEDULE_DUE = LuaScript.load(LuaScript.QUEUE, "schedule-due", 1);
+    /** Schedules: compare-and-set of a schedule's next fire time, after its jobs were enqueued. */
+    public static final LuaScript SCHEDULE_ADVANCE = LuaScript.load(LuaScript.QUEUE, "schedule-advance", 1);
 
     private Scripts() {
     }
@@ -62,6 +70,6 @@ public final class Scripts {
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
-                PARTITIONS, FENCE_RAISE);
+                PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE);
     }
 }

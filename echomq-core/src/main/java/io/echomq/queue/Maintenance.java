@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  *   <li>The holder reaps expired leases ({@link #BATCH} at most per run) and then promotes due
  *       delayed jobs, unless the worker is idle: an idle dispatcher's own claim promotes, at the
  *       earliest due time it knows of, so a promotion would only repeat it.</li>
+ *   <li>The holder of the first queue's lock (the queue itself, or partition 0 of a sharded queue,
+ *       where a sharded queue's schedules live) also fires the due recurring schedules
+ *       ({@link ScheduleFirer#tick()}: only when the earliest fire time it knows of has come, or
+ *       its poll has passed).</li>
  *   <li>Asks the claim source to learn of partitions other clients added, so that the next claim
  *       round spans them.</li>
  * </ol>
@@ -48,6 +52,7 @@ final class Maintenance {
     private final long intervalMs;
     private final String token;
     private final AtomicBoolean failing = new AtomicBoolean();   // a run failed, and none has succeeded since
+    private volatile ScheduleFirer schedules;   // of the span's first queue, made at the first tick
 
     /**
      * @param span    the queues the worker spans now, with their maintenance lock keys
@@ -79,13 +84,19 @@ final class Maintenance {
             }
         });
         WorkSpan s = span.get();
+        if (schedules == null && !s.queues().isEmpty()) {
+            schedules = new ScheduleFirer(s.queues().get(0));
+        }
         for (int i = 0; i < s.queues().size(); i++) {
-            maintain(s.queues().get(i), s.maintenanceKeys().get(i));
+            maintain(s.queues().get(i), s.maintenanceKeys().get(i), i == 0 ? schedules : null);
         }
     }
 
-    /** Reaps and promotes one queue (or partition) if this worker takes its maintenance lock. */
-    private void maintain(Queue queue, String lockKey) {
+    /**
+     * Reaps and promotes one queue (or partition) if this worker takes its maintenance lock, and
+     * fires due schedules when {@code firer} is given.
+     */
+    private void maintain(Queue queue, String lockKey, ScheduleFirer firer) {
         try {
             client.engine().commands()
                     .set(lockKey, token, SetArgs.Builder.nx().px(intervalMs))
@@ -94,6 +105,9 @@ final class Maintenance {
                         // a worker stopped (or abandoned) meanwhile sends nothing more
                         if (!"OK".equals(ok) || !running.getAsBoolean()) {
                             return CompletableFuture.<List<Object>>completedFuture(null);
+                        }
+                        if (firer != null) {
+                            firer.tick();   // asynchronous; logs its own failures
                         }
                         return queue.sweeps().reapAsync(BATCH).thenCompose(reaped -> {
                             long back = (Long) reaped.get(0);

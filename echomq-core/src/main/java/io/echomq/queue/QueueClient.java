@@ -45,6 +45,7 @@ public final class QueueClient implements AutoCloseable {
     private final MonotonicClock clock;
     private final Map<String, Queue> queues = new ConcurrentHashMap<>();
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    private final List<Scheduler> schedulers = new CopyOnWriteArrayList<>();
     private final ChannelSignals wakeSignals;
 
     private QueueClient(Builder b, RedisEngine engine) {
@@ -178,6 +179,34 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
+     * Opens the recurring schedules of a queue (one round trip: a sharded queue keeps them with its
+     * partition 0). Keep the instance.
+     *
+     * @param queueName as for {@link #queue(String)}; a plain or a sharded queue
+     * @throws IllegalArgumentException if the name is invalid
+     * @throws IllegalStateException if the queue's partition mark holds something other than a count
+     * @throws RedisCommandException if Redis fails
+     */
+    public Schedules schedules(String queueName) {
+        return Schedules.of(this, queueName);
+    }
+
+    /**
+     * Starts a {@link Scheduler} that fires the schedules of these queues, for deployments with no
+     * worker of them; {@link #close()} stops it.
+     *
+     * @param poll the longest sleep between two looks, 1 ms..10 min ({@link Scheduler#DEFAULT_POLL})
+     * @param queueNames one or more queue names
+     * @throws IllegalArgumentException if the poll or a name is invalid, or no name is given
+     * @throws RedisCommandException if Redis fails while the queues are opened
+     */
+    public Scheduler scheduler(Duration poll, String... queueNames) {
+        Scheduler s = Scheduler.start(this, poll, queueNames);
+        schedulers.add(s);
+        return s;
+    }
+
+    /**
      * @return the server's product and version, for example {@code Redis 7.0.15 (SPUBLISH: yes)}, or
      *     {@code Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)}
      * @throws io.echomq.RedisCommandException if Redis fails
@@ -197,11 +226,14 @@ public final class QueueClient implements AutoCloseable {
         engine.connectionListener(listener);
     }
 
-    /** Stops every worker started from this client (each with its grace), then closes the connections. */
+    /** Stops every worker (each with its grace) and scheduler started from this client, then closes the connections. */
     @Override
     public void close() {
         for (Worker w : workers) {
             w.close();
+        }
+        for (Scheduler s : schedulers) {
+            s.close();
         }
         engine.close();
     }

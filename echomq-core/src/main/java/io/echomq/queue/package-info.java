@@ -8,6 +8,11 @@
  * {@link io.echomq.queue.Worker} runs a {@link io.echomq.queue.JobHandler} for every job it claims,
  * renews the leases it holds, and reaps the expired leases of crashed workers.
  *
+ * <p>{@link io.echomq.queue.Schedules} stores a queue's recurring schedules
+ * ({@link io.echomq.queue.Schedule}, when by a {@link io.echomq.queue.ScheduleSpec}: a fixed
+ * interval, or cron with the {@code echomq-cron} module); the queue's workers, or a
+ * {@link io.echomq.queue.Scheduler}, fire each fire time exactly once.
+ *
  * <p>Every claim raises the job's {@code attempts}, its fence. Each later call on a
  * {@link io.echomq.queue.Job} (complete, fail, extend, progress, return) carries that attempt, and
  * the script refuses it, with {@link io.echomq.queue.SettleOutcome#LEASE_LOST}, unless it is still

@@ -101,4 +101,10 @@ class QueueDocsExamplesTest {
         String out = ProgramRunner.start(Snippets.named("OperatingAQueue").get(0), REDIS.url()).await(RUN);
         assertThat(out).isEqualTo("active 1, reaped 0, remove LOCKED, state active\n");
     }
+
+    @Test
+    void aScheduleIsFiredByTheWorkersMaintenance() throws Exception {
+        String out = ProgramRunner.start(Snippets.named("RecurringSchedules").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("heartbeat v1, next 2 fire times known\nfired twice, 0 schedules left\n");
+    }
 }

@@ -31,6 +31,7 @@ class SnippetCoverageTest {
             Map.entry("DeadLetters", "QueueDocsExamplesTest"),
             Map.entry("RetryPolicies", "QueueDocsExamplesTest"),
             Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
+            Map.entry("RecurringSchedules", "QueueDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
