@@ -108,6 +108,34 @@ final class LeaseKeeper {
         }
     }
 
+    /**
+     * Renews now every held, unsettled job of {@code queue}, whatever its schedule: a cancel
+     * message said one of them may be cancelled, and the extend's fenced answer says which
+     * ({@code -6}); the others simply get their lease renewed early.
+     *
+     * @return how many renewals were sent
+     */
+    int renewNow(Queue queue) {
+        try {
+            long now = clock.nanoTime();
+            List<Job> mine = new ArrayList<>();
+            for (Map.Entry<Job, Long> e : held.entrySet()) {
+                Job job = e.getKey();
+                if (job.queue() == queue && !job.isSettled() && !job.leaseState().isLost()) {
+                    mine.add(job);
+                    e.setValue(now + renewEveryNanos);
+                }
+            }
+            for (List<Job> chunk : chunksByQueue(mine)) {
+                renew(chunk, now);
+            }
+            return mine.size();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: renewal on a cancel message failed", name, e);
+            return 0;
+        }
+    }
+
     private void renew(List<Job> chunk, long sentAt) {
         chunk.get(0).queue().attempts().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
             if (failure != null) {
