@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  *       retried at the next tick.</li>
  *   <li>Marks lost every job whose local deadline has passed ({@link JobLease#checkDeadline}), and
  *       applies each renewal's answer: a new local deadline, or the loss.</li>
+ *   <li>Renews one queue's held jobs at once when told a cancel may concern them
+ *       ({@link #renewNow}, from the {@link CancelWatch}).</li>
  *   <li>Reports each lost lease once: the job tells this keeper on whichever path saw the loss
  *       first (this tick, a renewal's answer, the handler's own check, a refused settle), and the
  *       keeper logs it and calls {@link WorkerListener#onLeaseLost}.</li>
