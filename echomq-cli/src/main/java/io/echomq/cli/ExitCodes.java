@@ -45,11 +45,13 @@ final class ExitCodes {
 
     /** The whole table, printed by {@code emq --help}. */
     private static final String[] ALL = {
-        "  0  success, or an answer (RELEASED, RENEWED, held, free, REMOVED, a job id);",
+        "  0  success, or an answer (RELEASED, RENEWED, held, free, REMOVED, a job id,",
+        "     PAUSED, RESUMED, CANCELLED, SIGNALLED);",
         "     worker: it stopped cleanly, and with --exit-when-idle no job went dead",
         "  1  lock acquire: the lock is held, nil was printed (also when --wait ran",
         "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
         "     schedule remove: MISSING; schedule next: no such schedule;",
+        "     queue cancel: ALREADY_FINISHED or NOT_FOUND;",
         "     demo: an act failed",
         "  2  bad input: a missing or invalid option or argument, a malformed URL",
         "  3  Redis failure: unreachable, wrong password, a command failed, or",
@@ -96,6 +98,10 @@ final class ExitCodes {
         BY_COMMAND.put("scheduler", new String[] {
             "  0  it stopped cleanly",
             "     (a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
+        BY_COMMAND.put("queue pause", new String[] {"  0  PAUSED or ALREADY_PAUSED"});
+        BY_COMMAND.put("queue resume", new String[] {"  0  RESUMED or NOT_PAUSED"});
+        BY_COMMAND.put("queue cancel", new String[] {
+            "  0  CANCELLED or SIGNALLED", "  1  ALREADY_FINISHED or NOT_FOUND"});
         BY_COMMAND.put("worker", new String[] {
             "  0  it stopped cleanly; with --exit-when-idle: the queue drained and no",
             "     job went dead",

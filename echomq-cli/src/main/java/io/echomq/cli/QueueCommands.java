@@ -9,15 +9,19 @@ import picocli.CommandLine.Command;
  *
  * <pre>
  * emq queue enqueue emails '{"to":"ada@example.com"}' --priority 10   # 17
- * emq queue stats emails      # pending=3 active=1 delayed=0 dead=2 completed=40 failed=5 overdue=0
+ * emq queue stats emails      # pending=3 active=1 delayed=0 dead=2 completed=40 failed=5 overdue=0 paused=0
+ * emq queue pause emails      # PAUSED
+ * emq queue cancel emails 17  # SIGNALLED
  * emq queue dead emails       # 12	2024-05-01T12:00:00.123Z	attempts=3	failed on attempt 3 of 3	exit status 1
  * emq queue dead emails --retry                                       # redriven=2
  * </pre>
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
-        description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect.",
+        description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect, pause, "
+            + "resume, cancel.",
         subcommands = {QueueEnqueueCommand.class, QueueStatsCommand.class, QueueReapCommand.class,
-            QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class})
+            QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class, QueuePauseCommand.class,
+            QueueResumeCommand.class, QueueCancelCommand.class})
 final class QueueCommands {
     private QueueCommands() {
     }

@@ -10,9 +10,10 @@ import picocli.CommandLine.Command;
 /** {@code emq queue stats <queue>}. */
 @Command(name = "stats",
         description = {"Prints the queue's counts, read in one atomic step, as one line:",
-            "  pending=N active=N delayed=N dead=N completed=N failed=N overdue=N",
+            "  pending=N active=N delayed=N dead=N completed=N failed=N overdue=N paused=0|1",
             "completed and failed count since the queue was created (each retry is a failure); overdue "
-                + "counts active jobs whose lease ran out, which the next reap returns."})
+                + "counts active jobs whose lease ran out, which the next reap returns; paused is 1 while "
+                + "claims are paused (for a sharded queue: any partition)."})
 final class QueueStatsCommand extends QueueSubcommand {
     @Override
     public Integer call() {
@@ -33,9 +34,10 @@ final class QueueStatsCommand extends QueueSubcommand {
         return ExitCodes.OK;
     }
 
-    /** @return {@code pending=N active=N delayed=N dead=N completed=N failed=N overdue=N} */
+    /** @return {@code pending=N active=N delayed=N dead=N completed=N failed=N overdue=N paused=0|1} */
     static String describe(QueueStats s) {
         return "pending=" + s.pending() + " active=" + s.active() + " delayed=" + s.delayed() + " dead=" + s.dead()
-                + " completed=" + s.completed() + " failed=" + s.failed() + " overdue=" + s.overdue();
+                + " completed=" + s.completed() + " failed=" + s.failed() + " overdue=" + s.overdue()
+                + " paused=" + (s.paused() ? 1 : 0);
     }
 }

@@ -133,7 +133,7 @@ class QueueCommandsTest extends QueueCliTestBase {
     @Test
     void statsPrintsEveryCountOnOneLine() {
         assertThat(emq("queue", "stats", "q"))
-                .isEqualTo(new EmqRun(0, "pending=0 active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0\n", ""));
+                .isEqualTo(new EmqRun(0, "pending=0 active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=0\n", ""));
 
         Queue q = client.queue("q");
         q.enqueueAll(List.of(JobRequest.of("a"), JobRequest.of("b"), JobRequest.of("c"), JobRequest.of("d")));
@@ -143,7 +143,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         emq("queue", "enqueue", "q", "later", "--delay", "60000");
 
         assertThat(emq("queue", "stats", "q"))
-                .isEqualTo(new EmqRun(0, "pending=1 active=1 delayed=1 dead=1 completed=1 failed=1 overdue=0\n", ""));
+                .isEqualTo(new EmqRun(0, "pending=1 active=1 delayed=1 dead=1 completed=1 failed=1 overdue=0 paused=0\n", ""));
     }
 
     @Test
@@ -153,7 +153,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         q.enqueue("once".getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withMaxAttempts(1));
         assertThat(q.claim(2, Queue.MIN_LEASE)).hasSize(2);
         await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().overdue() == 2);
-        assertThat(emq("queue", "stats", "q").out()).contains(" active=2 ").endsWith(" overdue=2\n");
+        assertThat(emq("queue", "stats", "q").out()).contains(" active=2 ").endsWith(" overdue=2 paused=0\n");
 
         assertThat(emq("queue", "reap", "q")).isEqualTo(new EmqRun(0, "returned=1 dead=1\n", ""));
 
@@ -421,7 +421,7 @@ class QueueCommandsTest extends QueueCliTestBase {
     void everyQueueCommandDocumentsItsOutputAndExitCodes() {
         Map<String, String> documents = Map.of(
                 "enqueue", "prints its id",
-                "stats", "pending=N active=N delayed=N dead=N completed=N failed=N overdue=N",
+                "stats", "pending=N active=N delayed=N dead=N completed=N failed=N overdue=N paused=0|1",
                 "reap", "returned=N dead=M",
                 "remove", "MISSING (no such job; exit code 1)",
                 "dead", "redriven=N",

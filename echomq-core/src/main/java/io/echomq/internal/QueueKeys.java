@@ -151,6 +151,16 @@ public final class QueueKeys {
         return prefix + "wake";
     }
 
+    /** @return {@code emq:{<q>}:paused}, present while the queue is paused */
+    public String paused() {
+        return prefix + "paused";
+    }
+
+    /** @return {@code emq:{<q>}:cancel}, the channel a cancel of a running job publishes on */
+    public String cancel() {
+        return prefix + "cancel";
+    }
+
     /** @return {@code emq:{<q>}:job:<id>} */
     public String job(String id) {
         return prefix + "job:" + id;

@@ -52,6 +52,10 @@ public final class Scripts {
     public static final LuaScript PURGE = LuaScript.load(LuaScript.QUEUE, "purge", 1);
     /** Queue: one snapshot of the counts. */
     public static final LuaScript STATS = LuaScript.load(LuaScript.QUEUE, "stats", 6);
+    /** Queue: pause or resume claims, for every client at once. */
+    public static final LuaScript PAUSE = LuaScript.load(LuaScript.QUEUE, "pause", 4);
+    /** Queue: cancel one job: pending or delayed, removed; running, its attempt ended and its holder told. */
+    public static final LuaScript CANCEL = LuaScript.load(LuaScript.QUEUE, "cancel", 6);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
     public static final LuaScript PARTITIONS = LuaScript.load(LuaScript.QUEUE, "partitions", 1);
     /** Schedules: create or replace one recurring schedule, keeping its next fire time when its timing is unchanged. */
@@ -70,6 +74,7 @@ public final class Scripts {
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
-                PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE);
+                PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
+                CANCEL);
     }
 }

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  *       the runner. Slots the round could not fill are given back.</li>
  *   <li>When the round found the queue dry, waits for a wake message on any spanned queue, a
  *       retry scheduled by a handler, or the stop, at most the idle poll or until the earliest
- *       delayed job is due, whichever is first; then claims again.</li>
+ *       delayed job is due, whichever is first; then claims again. A round that found the queue
+ *       paused waits the same way, with no due time: a resume publishes on the wake channel.</li>
  *   <li>Subscribes to the wake channel of every queue the source spans, those it learns of later
  *       included ({@link #span()}).</li>
  *   <li>A failed claim is logged and tried again a second later; the loop never dies of it.</li>
@@ -128,7 +129,7 @@ final class Dispatcher {
             }
             if (dry) {
                 long wait = idlePollMs;
-                if (claimed.nextDueMs() >= 0) {
+                if (!claimed.paused() && claimed.nextDueMs() >= 0) {
                     wait = Math.max(1, Math.min(wait, claimed.nextDueMs()));
                 }
                 await(CompletableFuture.anyOf(signal, retry, state.stopping()), wait);

@@ -176,6 +176,17 @@ public final class Job {
     }
 
     /**
+     * Whether an operator cancelled this attempt ({@link QueueOperations#cancel(String)}), as far
+     * as this process has learnt: by a worker's cancel message or lease renewal, or by a refused
+     * call of this job. A handler that sees true should stop; a worker has interrupted it already.
+     *
+     * @return true once the loss is known to be {@link LeaseLossReason#CANCELLED}; no clock is read
+     */
+    public boolean cancelled() {
+        return localLease.reason() == LeaseLossReason.CANCELLED;
+    }
+
+    /**
      * @return a future completed with the reason when the lease is lost; never completed otherwise.
      *     It completes when the loss is seen: by a refused call, by a worker's renewal tick, or by
      *     a call of {@link #leaseLost()}, {@link #isHeld()}, {@link #remaining()} or

@@ -143,7 +143,7 @@ final class JobLease {
             return;
         }
         SettleOutcome s = settled.get();
-        if (s != null && s != SettleOutcome.LEASE_LOST) {
+        if (s != null && s.accepted()) {
             return;   // its lease ended with an accepted settle; a later mark only stops the handler
         }
         if (reported.compareAndSet(false, true)) {

@@ -181,7 +181,7 @@ final class JobRunner {
             } else if (job.leaseLost()) {
                 // never complete (or fail) a job whose loss was seen: its handler may have stopped
                 // early on seeing it, and the server may still accept within the drift allowance
-                outcome = SettleOutcome.LEASE_LOST;
+                outcome = job.cancelled() ? SettleOutcome.CANCELLED : SettleOutcome.LEASE_LOST;
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
                 AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.queue()), chain);
@@ -259,7 +259,7 @@ final class JobRunner {
             case COMPLETED -> completed.increment();
             case RETRYING -> retrying.increment();
             case DEAD -> dead.increment();
-            case LEASE_LOST -> leaseLost.increment();
+            case LEASE_LOST, CANCELLED -> leaseLost.increment();
             default -> {
                 // RETURNED is counted by shutdown
             }

@@ -16,7 +16,8 @@ import java.util.function.LongSupplier;
  *       throws {@link IllegalStateException}.</li>
  *   <li>Gives the right back when Redis fails, so the outcome stays unknown and the call may be made again.</li>
  *   <li>Records the answer: the accepted outcome for a non-negative code, else
- *       {@link SettleOutcome#LEASE_LOST}, with the loss marked on the job's {@link JobLease}.</li>
+ *       {@link SettleOutcome#LEASE_LOST} ({@link SettleOutcome#CANCELLED} for a cancelled attempt),
+ *       with the loss marked on the job's {@link JobLease}.</li>
  *   <li>Runs the two completes that carry a claim: {@link Job#completeAndClaimNext} (one script) and
  *       a worker's group commit through an {@link AckBatcher} ({@link #completeInBatch}).</li>
  *   <li>Keeps the error text of the fail call, for the worker's log line.</li>
@@ -117,8 +118,9 @@ final class JobSettlement {
     private SettleOutcome settle(SettleOutcome accepted, long code) {
         SettleOutcome out = accepted;
         if (code < 0) {
-            job.leaseState().markLost(LeaseLossReason.ofCode(code));
-            out = SettleOutcome.LEASE_LOST;
+            LeaseLossReason reason = LeaseLossReason.ofCode(code);
+            job.leaseState().markLost(reason);
+            out = reason == LeaseLossReason.CANCELLED ? SettleOutcome.CANCELLED : SettleOutcome.LEASE_LOST;
         }
         settled.set(out);
         return out;

@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  *       retried at the next tick.</li>
  *   <li>Marks lost every job whose local deadline has passed ({@link JobLease#checkDeadline}), and
  *       applies each renewal's answer: a new local deadline, or the loss.</li>
+ *   <li>Renews one queue's held jobs at once when told a cancel may concern them
+ *       ({@link #renewNow}, from the {@link CancelWatch}).</li>
  *   <li>Reports each lost lease once: the job tells this keeper on whichever path saw the loss
  *       first (this tick, a renewal's answer, the handler's own check, a refused settle), and the
  *       keeper logs it and calls {@link WorkerListener#onLeaseLost}.</li>
@@ -104,6 +106,34 @@ final class LeaseKeeper {
             return due.size();
         } catch (RuntimeException e) {
             LOG.warn("{}: renewal tick failed", name, e);
+            return 0;
+        }
+    }
+
+    /**
+     * Renews now every held, unsettled job of {@code queue}, whatever its schedule: a cancel
+     * message said one of them may be cancelled, and the extend's fenced answer says which
+     * ({@code -6}); the others simply get their lease renewed early.
+     *
+     * @return how many renewals were sent
+     */
+    int renewNow(Queue queue) {
+        try {
+            long now = clock.nanoTime();
+            List<Job> mine = new ArrayList<>();
+            for (Map.Entry<Job, Long> e : held.entrySet()) {
+                Job job = e.getKey();
+                if (job.queue() == queue && !job.isSettled() && !job.leaseState().isLost()) {
+                    mine.add(job);
+                    e.setValue(now + renewEveryNanos);
+                }
+            }
+            for (List<Job> chunk : chunksByQueue(mine)) {
+                renew(chunk, now);
+            }
+            return mine.size();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: renewal on a cancel message failed", name, e);
             return 0;
         }
     }

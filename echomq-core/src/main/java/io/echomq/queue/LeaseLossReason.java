@@ -14,11 +14,17 @@ public enum LeaseLossReason {
      * Renewal did not succeed before the local deadline (claim time plus lease, less drift, on
      * the monotonic clock). Redis may be unreachable; the worker stops trusting the lease.
      */
-    DEADLINE_PASSED;
+    DEADLINE_PASSED,
+    /**
+     * An operator cancelled this attempt ({@link QueueOperations#cancel(String)}): the server ended
+     * it, and {@link Job#cancelled()} reads true. A worker settles such a job as
+     * {@link SettleOutcome#CANCELLED}.
+     */
+    CANCELLED;
 
     /**
      * @return the reason for a negative script code
-     * @throws IllegalStateException if the code is not one of -1..-4 (a protocol bug)
+     * @throws IllegalStateException if the code is not one of -1..-4 or -6 (a protocol bug)
      */
     static LeaseLossReason ofCode(long code) {
         return switch ((int) code) {
@@ -26,6 +32,7 @@ public enum LeaseLossReason {
             case -2 -> EXPIRED;
             case -3 -> NOT_ACTIVE;
             case -4 -> MISSING;
+            case -6 -> CANCELLED;
             default -> throw new IllegalStateException("unexpected lease code " + code);
         };
     }

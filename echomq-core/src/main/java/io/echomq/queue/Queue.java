@@ -28,7 +28,8 @@ import java.util.Optional;
  * <p>It is a facade over package-private parts sharing one {@code QueueWire}: {@code Enqueuer},
  * {@code Claims} (claim-8), {@code AttemptCalls} (a claimed job's fenced calls), {@code Sweeps}
  * (reap, promote), {@code QueueReads} (stats, dead, inspect), {@code QueueAdmin} (remove,
- * redrive, purge); {@code QueueLimits} checks the arguments.
+ * redrive, purge), {@code QueueControl} (pause, resume, cancel); {@code QueueLimits} checks the
+ * arguments.
  */
 public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */
@@ -52,6 +53,7 @@ public final class Queue implements QueueOperations {
     private final Sweeps sweeps;
     private final QueueReads reads;
     private final QueueAdmin admin;
+    private final QueueControl control;
 
     Queue(QueueClient client, QueueKeys keys, RedisEngine engine) {
         this(client, keys, engine, keys.queue(), "");
@@ -69,6 +71,7 @@ public final class Queue implements QueueOperations {
         this.sweeps = new Sweeps(wire);
         this.reads = new QueueReads(wire);
         this.admin = new QueueAdmin(wire);
+        this.control = new QueueControl(client, wire);
     }
 
     /** @return the queue name */
@@ -183,6 +186,26 @@ public final class Queue implements QueueOperations {
         return reads.stats();
     }
 
+    @Override
+    public boolean pause() {
+        return control.pause(true);
+    }
+
+    @Override
+    public boolean resume() {
+        return control.pause(false);
+    }
+
+    @Override
+    public boolean isPaused() {
+        return control.isPaused();
+    }
+
+    @Override
+    public CancelOutcome cancel(String id) {
+        return control.cancel(id);
+    }
+
     /**
      * Lists the oldest dead jobs with their reason and last error.
      *
@@ -282,6 +305,10 @@ public final class Queue implements QueueOperations {
      * the earliest due time, the malformed jobs it moved to dead, and the jobs it claimed.
      */
     record Claimed(List<Long> ackCodes, long nextDueMs, long deadCount, List<Job> jobs) {
+        /** @return whether claim-8 found the queue paused (next_due_ms -2): it claimed and promoted nothing */
+        boolean paused() {
+            return nextDueMs == -2;
+        }
     }
 
     /** Claims up to {@code n} jobs, first completing {@code complete} when it is not null. */

@@ -131,6 +131,52 @@ public interface QueueOperations {
     QueueStats stats();
 
     /**
+     * Pauses claims, for every client at once: from the next claim on, no job is claimed or
+     * promoted by a claim (a claim's completes are still made), and running jobs go on and settle
+     * as usual. A worker that finds the queue paused waits for the resume's wake message, or its
+     * idle poll, as it does on an empty queue. A sharded queue pauses each partition of its mark,
+     * one call each (a partition added later starts unpaused).
+     *
+     * @return true if the call paused it, false if it was paused already (for a sharded queue: if
+     *     every partition was)
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    boolean pause();
+
+    /**
+     * Resumes claims paused by {@link #pause()}, and wakes idle workers at once. A sharded queue
+     * resumes every partition of its mark.
+     *
+     * @return true if the call resumed it, false if it was not paused (for a sharded queue: if no
+     *     partition was)
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    boolean resume();
+
+    /**
+     * @return whether claims are paused; for a sharded queue, whether any partition is
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    boolean isPaused();
+
+    /**
+     * Cancels one job, in one script on the server. A pending or delayed job leaves its set and
+     * will not run. A running job's attempt ends now: its holder, wherever it runs, is told on the
+     * queue's cancel channel and by its next lease renewal, and a {@link Worker} then interrupts the
+     * handler ({@link Job#cancelled()} reads true) and settles it as {@link SettleOutcome#CANCELLED};
+     * any later complete or fail of that attempt is refused with {@link SettleOutcome#CANCELLED}.
+     * The job ends in state {@code cancelled}, its hash kept for the completed-job retention. A
+     * pending job of priority 0 costs an O(n) {@code LREM} of the wait LIST on the server.
+     *
+     * @return {@link CancelOutcome#CANCELLED}, {@link CancelOutcome#SIGNALLED},
+     *     {@link CancelOutcome#ALREADY_FINISHED} or {@link CancelOutcome#NOT_FOUND}
+     * @throws IllegalArgumentException if the id is invalid (null, empty, over 1024 bytes, holding
+     *     ':'; for a sharded queue, not {@code <partition>-<id>})
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    CancelOutcome cancel(String id);
+
+    /**
      * Lists the oldest dead jobs.
      *
      * @param limit 1..{@link Queue#MAX_BATCH}

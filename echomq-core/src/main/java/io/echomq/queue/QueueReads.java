@@ -39,9 +39,9 @@ final class QueueReads {
         this.statsKeys = new String[] {k.pending(), k.active(), k.delayed(), k.dead(), k.stats(), k.waitList()};
     }
 
-    /** One stats-6 call: {pending, active, delayed, dead, completed, failed, overdue}. */
+    /** One stats-6 call: {pending, active, delayed, dead, completed, failed, overdue, paused}. */
     CompletableFuture<List<Long>> statsAsync() {
-        return wire.run(Scripts.STATS, ScriptOutputType.MULTI, statsKeys);
+        return wire.run(Scripts.STATS, ScriptOutputType.MULTI, statsKeys, wire.prefix());
     }
 
     QueueStats stats() {
@@ -50,7 +50,8 @@ final class QueueReads {
 
     /** @return the counts of a stats-6 reply */
     static QueueStats statsOf(List<Long> s) {
-        return new QueueStats(s.get(0), s.get(1), s.get(2), s.get(3), s.get(4), s.get(5), s.get(6));
+        return new QueueStats(s.get(0), s.get(1), s.get(2), s.get(3), s.get(4), s.get(5), s.get(6),
+                s.size() > 7 && s.get(7) == 1L);
     }
 
     /** @return up to {@code limit} dead jobs, oldest death first */

@@ -10,9 +10,16 @@ package io.echomq.queue;
  * @param completed completions accepted since the queue was created
  * @param failed    failures recorded since the queue was created (each retry counts)
  * @param overdue   active jobs whose lease deadline has passed, which the next reap returns
+ * @param paused    whether claims are paused ({@link QueueOperations#pause()}); for a sharded queue,
+ *                  whether any partition is
  */
 public record QueueStats(long pending, long active, long delayed, long dead, long completed, long failed,
-                         long overdue) {
+                         long overdue, boolean paused) {
+    /** The counts of a queue that is not paused. */
+    public QueueStats(long pending, long active, long delayed, long dead, long completed, long failed, long overdue) {
+        this(pending, active, delayed, dead, completed, failed, overdue, false);
+    }
+
     /** @return true when nothing is pending, active or delayed */
     public boolean drained() {
         return pending == 0 && active == 0 && delayed == 0;

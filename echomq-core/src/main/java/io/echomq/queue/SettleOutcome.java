@@ -3,8 +3,8 @@ package io.echomq.queue;
 /**
  * How an attempt was settled. To settle is to end an attempt: {@link Job#complete()},
  * {@link Job#fail}, {@link Job#failWithoutRetry} or {@link Job#returnLease()}, each checked on the
- * server against the attempt the job was granted. A refusal is {@link #LEASE_LOST}, never a silent
- * no-op. (The calls that keep an attempt going, {@link Job#extend} and {@link Job#progress},
+ * server against the attempt the job was granted. A refusal is {@link #LEASE_LOST} (or
+ * {@link #CANCELLED} for a cancelled attempt), never a silent no-op. (The calls that keep an attempt going, {@link Job#extend} and {@link Job#progress},
  * answer {@code true} or {@code false} instead.)
  */
 public enum SettleOutcome {
@@ -20,10 +20,16 @@ public enum SettleOutcome {
      * Refused: this attempt no longer holds the job. {@link Job#lossReason()} says why. Nothing
      * was changed on the server.
      */
-    LEASE_LOST;
+    LEASE_LOST,
+    /**
+     * Refused: an operator cancelled this attempt ({@link QueueOperations#cancel(String)}), which
+     * ended it on the server; {@link Job#cancelled()} reads true. Nothing was changed by this call.
+     * A {@link Worker} settles a cancelled job's attempt with this outcome.
+     */
+    CANCELLED;
 
-    /** @return true for every outcome except {@link #LEASE_LOST} */
+    /** @return true for every outcome except {@link #LEASE_LOST} and {@link #CANCELLED} */
     public boolean accepted() {
-        return this != LEASE_LOST;
+        return this != LEASE_LOST && this != CANCELLED;
     }
 }

@@ -109,7 +109,9 @@ final class ShardFanOut {
 
     QueueStats stats() {
         long[] sum = new long[7];
+        boolean paused = false;
         for (QueueStats s : partitionStats()) {
+            paused |= s.paused();
             sum[0] += s.pending();
             sum[1] += s.active();
             sum[2] += s.delayed();
@@ -118,7 +120,7 @@ final class ShardFanOut {
             sum[5] += s.failed();
             sum[6] += s.overdue();
         }
-        return new QueueStats(sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6]);
+        return new QueueStats(sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], paused);
     }
 
     /** @return each partition's counts, index i for partition i, read in parallel */

@@ -47,7 +47,7 @@ import java.util.zip.CRC32;
  *
  * <p>It is a facade: the mark and the partitions are {@code PartitionSpan}'s, where a job goes and
  * where an id lives {@code ShardRouting}'s, claim rounds {@code ClaimRound}'s and the calls to many
- * partitions {@code ShardFanOut}'s (all package-private); each partition is a plain {@link Queue}.
+ * partitions {@code ShardFanOut}'s, pause and cancel {@code ShardControl}'s (all package-private); each partition is a plain {@link Queue}.
  */
 public final class ShardedQueue implements QueueOperations {
     /** Most partitions one queue may have. */
@@ -59,6 +59,7 @@ public final class ShardedQueue implements QueueOperations {
     private final ShardRouting routing;
     private final ClaimRound claims;
     private final ShardFanOut fanOut;
+    private final ShardControl control;
 
     private ShardedQueue(QueueClient client, String name, int declared, int mark) {
         this.client = client;
@@ -67,6 +68,7 @@ public final class ShardedQueue implements QueueOperations {
         this.routing = new ShardRouting(declared, span);
         this.claims = new ClaimRound(span);
         this.fanOut = new ShardFanOut(name, span, routing);
+        this.control = new ShardControl(span, routing);
     }
 
     /** Declares {@code partitions} in the mark (one round trip) and returns the queue; see {@link PartitionSpan#declare}. */
@@ -284,6 +286,27 @@ public final class ShardedQueue implements QueueOperations {
     @Override
     public QueueStats stats() {
         return fanOut.stats();
+    }
+
+    /** Pauses each partition of the mark, one call each (see {@link QueueOperations#pause()}). */
+    @Override
+    public boolean pause() {
+        return control.pause(true);
+    }
+
+    @Override
+    public boolean resume() {
+        return control.pause(false);
+    }
+
+    @Override
+    public boolean isPaused() {
+        return control.isPaused();
+    }
+
+    @Override
+    public CancelOutcome cancel(String id) {
+        return control.cancel(id);
     }
 
     /**

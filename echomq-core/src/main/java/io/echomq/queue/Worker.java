@@ -35,6 +35,10 @@ import org.slf4j.LoggerFactory;
  *       handler's own {@link Job#leaseLost()}) interrupts its handler, marks the {@link Job}, and
  *       is reported to {@link WorkerListener#onLeaseLost} once; the worker then settles the job
  *       {@link SettleOutcome#LEASE_LOST} without completing it.</li>
+ *   <li><b>Pause and cancel.</b> A paused queue's claim answers "paused": the dispatcher waits as
+ *       on an empty queue, and a resume's wake message starts it again. A cancel message makes the
+ *       lease keeper renew at once; the cancelled attempt's refusal interrupts its handler
+ *       ({@link Job#cancelled()}), settled as {@link SettleOutcome#CANCELLED}.</li>
  *   <li><b>Maintenance.</b> Every worker tries, once per maintenance interval, to take the
  *       queue's maintenance lock ({@code SET NX PX}, our lock's plain acquire, never released so
  *       it runs out after one interval); the holder reaps expired leases and promotes due delayed
@@ -64,7 +68,8 @@ import org.slf4j.LoggerFactory;
  * scheduler thread; the work is done by package-private parts, each with one role: the
  * {@code Dispatcher} claims through a {@code ClaimSource} (one queue, or a sharded queue's
  * partitions), the {@code JobRunner} runs handlers and settles their jobs, the
- * {@code LeaseKeeper} renews leases and reports their loss, {@code Maintenance} schedules
+ * {@code LeaseKeeper} renews leases and reports their loss ({@code CancelWatch} makes it renew at
+ * once on a cancel message), {@code Maintenance} schedules
  * reaping and promotion, and {@code LeaseReturns} gives unfinished leases back at shutdown. {@code docs/architecture.md} maps them. Time is read from the
  * client's {@link io.echomq.MonotonicClock} only.
  */
@@ -101,6 +106,7 @@ public final class Worker implements AutoCloseable {
     private final JobRunner runner;
     private final Dispatcher dispatcher;
     private final Maintenance maintenance;
+    private final CancelWatch cancels;
     private final LongAdder returned = new LongAdder();
     private ShutdownReport report;   // guarded by this
     private volatile boolean graceCut;
@@ -128,13 +134,16 @@ public final class Worker implements AutoCloseable {
         this.dispatcher = new Dispatcher(name, client, source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
         this.maintenance = new Maintenance(name, client, source, dispatcher::span, this::isIdle, state::running,
                 maintenanceMs);
+        this.cancels = new CancelWatch(name, client, source::queues, leases);
     }
 
     private void begin() {
         try {
             dispatcher.subscribe();
+            cancels.cover(true);
         } catch (RuntimeException e) {
             dispatcher.span().close();
+            cancels.close();
             scheduler.shutdownNow();
             if (ownExecutor) {
                 executor.shutdownNow();
@@ -145,6 +154,7 @@ public final class Worker implements AutoCloseable {
         scheduler.scheduleAtFixedRate(leases::tick, tick, tick, TimeUnit.MILLISECONDS);
         long firstMaintenance = ThreadLocalRandom.current().nextLong(1, maintenanceMs + 1);
         scheduler.scheduleAtFixedRate(maintenance::tick, firstMaintenance, maintenanceMs, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(cancels::refresh, maintenanceMs, maintenanceMs, TimeUnit.MILLISECONDS);
         client.register(this);
         dispatcher.start();
         LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
@@ -250,6 +260,7 @@ public final class Worker implements AutoCloseable {
         }
         if (unsubscribe) {
             dispatcher.span().close();
+            cancels.close();
         }
         client.unregister(this);
     }

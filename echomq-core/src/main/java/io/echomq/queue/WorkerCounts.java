@@ -6,7 +6,8 @@ package io.echomq.queue;
  * @param completed   completions the server accepted
  * @param retrying    failures sent to a backoff retry
  * @param dead        failures sent to dead
- * @param leaseLost   jobs whose lease was lost (a settling call refused, or renewal refused or late)
+ * @param leaseLost   jobs whose lease was lost (a settling call refused, or renewal refused or late),
+ *                    cancelled attempts ({@link SettleOutcome#CANCELLED}) included
  * @param returned    leases given back unspent at shutdown
  * @param ackErrors   settling calls that failed on a Redis error (the lease then runs out and is reaped)
  */

@@ -32,6 +32,7 @@ class SnippetCoverageTest {
             Map.entry("RetryPolicies", "QueueDocsExamplesTest"),
             Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
             Map.entry("RecurringSchedules", "QueueDocsExamplesTest"),
+            Map.entry("PauseAndCancel", "ControlDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),

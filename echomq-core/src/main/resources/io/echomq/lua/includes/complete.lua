@@ -3,7 +3,8 @@
 -- Each job is answered with its own code, in the order given:
 --    1  COMPLETED
 --   -5  the job key holds another type than a hash: checked first; nothing of that job changes
---   then the fence check's codes, in its order: -4 MISSING, -1 SUPERSEDED, -3 NOT_ACTIVE, -2 EXPIRED
+--   then the fence check's codes, in its order: -4 MISSING, -1 SUPERSEDED, -6 CANCELLED,
+--   -3 NOT_ACTIVE, -2 EXPIRED
 -- The same id twice in one call is completed once; a later pair is answered as a later call
 -- would be: -4 with no retention, else -1 when its attempt differs, else -3.
 -- Defines:

@@ -4,6 +4,7 @@
 -- with its own code:
 --   -4 MISSING     the job hash has neither state nor attempts
 --   -1 SUPERSEDED  attempts differs from A (compared as text): the job was claimed again
+--   -6 CANCELLED   state is 'cancelled': an operator cancelled attempt A (cancel-6.lua ended it)
 --   -3 NOT_ACTIVE  state is not 'active'
 --   -2 EXPIRED     the job has no score in active, or its score (the deadline) is at or before
 --                  now: the lease ran out, even if no reaper has run
@@ -15,6 +16,7 @@
 local function fenceCheck(h, attempt, active, id, now, deadline)
   if not h[1] and not h[2] then return -4 end
   if h[2] ~= attempt then return -1 end
+  if h[1] == 'cancelled' then return -6 end
   if h[1] ~= 'active' then return -3 end
   if deadline == nil then deadline = redis.call('ZSCORE', active, id) end
   if not deadline or tonumber(deadline) <= now then return -2 end

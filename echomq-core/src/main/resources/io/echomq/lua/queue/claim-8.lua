@@ -4,6 +4,9 @@
 --   2. promote due delayed jobs, at most ARGV[4] (promote-5.lua alone; includes/promote.lua);
 --   3. claim up to N pending jobs, in claim order (includes/claim.lua).
 -- One call instead of three: a worker's complete and its next claim share a round trip.
+-- While the queue is paused (the key emq:{q}:paused exists, pause-4.lua), steps 2 and 3 are skipped:
+-- the completes of step 1 still happen, and next_due_ms answers -2. The check is one EXISTS, made
+-- only by a call that asks to claim.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when a key it is about to touch holds
 -- another type (a job key that is not a hash only refuses its own complete, code -5). All reads come
@@ -30,9 +33,10 @@
 -- Returns an array: {completes, next_due_ms, dead, promoted, id1, payload1, attempt1, spent1, max1, id2, ...}
 --   completes    an array of k codes, one per pair in order: 1 COMPLETED · -5 NOT_A_HASH: the job
 --                key holds another type (nothing of it changed) · then, in the fence check's order,
---                -4 MISSING · -1 SUPERSEDED · -3 NOT_ACTIVE · -2 EXPIRED
+--                -4 MISSING · -1 SUPERSEDED · -6 CANCELLED · -3 NOT_ACTIVE · -2 EXPIRED
 --   next_due_ms  -1 when the call claimed all N it asked for (or N is 0); else ms from now until
---                the earliest delayed job is due (0 when one is due already), or -1 when none waits
+--                the earliest delayed job is due (0 when one is due already), or -1 when none waits;
+--                -2 when N > 0 and the queue is paused: nothing was promoted or claimed
 --   dead         how many malformed jobs the claim moved to dead during this call
 --   promoted     how many delayed jobs were promoted to pending during this call
 --   then five values per claimed job: id, payload, attempt (the fence), spent attempts, max
@@ -59,6 +63,13 @@ local nCompletes = tonumber(ARGV[7])
 --@include claim
 local now = serverNow()
 
+-- a paused queue completes, but neither promotes nor claims
+local paused = want > 0 and redis.call('EXISTS', prefix .. 'paused') == 1
+if paused then
+  want = 0
+  promoteMax = 0
+end
+
 -- reads: every complete's fence, and the due delayed jobs
 local plan, err = readCompletes(active, prefix, retain, ARGV, 8, nCompletes, now)
 if not plan then return err end
@@ -81,7 +92,9 @@ local out = {plan.codes, -1, 0, promoted}
 local claimed, deadCount = claimJobs(want, lease, prefix, pending, wait, active, dead, now, out)
 out[3] = deadCount
 
-if claimed < want then
+if paused then
+  out[2] = -2
+elseif claimed < want then
   local first = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
   if first[2] then out[2] = math.max(0, tonumber(first[2]) - now) end
 end

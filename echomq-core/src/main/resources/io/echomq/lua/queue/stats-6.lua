@@ -6,15 +6,17 @@
 -- KEYS[4] dead      emq:{q}:dead     ZSET
 -- KEYS[5] stats     emq:{q}:stats    HASH of counters
 -- KEYS[6] wait      emq:{q}:wait     LIST of priority-0 pending ids
+-- ARGV[1] prefix    emq:{q}: (optional; when given, the reply gains an eighth value, paused)
 --
--- Returns an array of seven integers:
---   {pending, active, delayed, dead, completed, failed, overdue}
+-- Returns an array of seven integers, or eight with the prefix:
+--   {pending, active, delayed, dead, completed, failed, overdue, paused}
+--   paused is 1 while emq:{q}:paused exists (pause-4.lua), else 0
 --   pending is ZCARD pending + LLEN wait
 --   overdue counts active leases whose deadline has passed (the reaper's next work)
 --@include server-time
 local now = serverNow()
 local c = redis.call('HMGET', KEYS[5], 'completed', 'failed')
-return {
+local out = {
   redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[6]),
   redis.call('ZCARD', KEYS[2]),
   redis.call('ZCARD', KEYS[3]),
@@ -23,3 +25,5 @@ return {
   tonumber(c[2] or '0'),
   redis.call('ZCOUNT', KEYS[2], '-inf', now)
 }
+if ARGV[1] then out[8] = redis.call('EXISTS', ARGV[1] .. 'paused') end
+return out

@@ -1,0 +1,80 @@
+-- cancel-6.lua: cancels one job, wherever it is, in one step on the server clock.
+--   - pending (the wait LIST or the pending ZSET) or delayed: the id leaves its set and the hash
+--     gets state cancelled and finished_at. A priority-0 pending job costs an LREM of the wait
+--     LIST, O(n) in its length, as remove-5.lua does; a job in a ZSET costs O(log n).
+--   - active: the running attempt ends now, fenced by the attempts it holds: the id leaves active,
+--     its lock subkey is deleted, the hash gets state cancelled, cancel <that attempt> and
+--     finished_at, and "<id> <attempt>" is published on the cancel channel. The holder learns of
+--     it by that message or by its next lease renewal, both answered by the fence check: every
+--     later call of that attempt (complete, fail, extend, progress, return, a claim's complete)
+--     answers -6 CANCELLED and changes nothing. A later attempt cannot exist: a cancelled job is in
+--     no set, so nothing claims it again.
+-- The hash is kept for ARGV[3] ms, as a done job's; with 0 the hash of a job that was not running
+-- is deleted at once, and a running job's is kept until its lease would have ended, so that its
+-- holder's late calls are still answered -6. Its idempotency key is left to expire in its window.
+--
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its sets, or the job key,
+-- holds another type.
+--
+-- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0
+-- KEYS[2] active    emq:{q}:active   ZSET, score = lease deadline in server ms
+-- KEYS[3] delayed   emq:{q}:delayed  ZSET
+-- KEYS[4] dead      emq:{q}:dead     ZSET
+-- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids
+-- KEYS[6] cancel    emq:{q}:cancel   pub/sub channel, told "<id> <attempt>" when a running job is cancelled
+-- ARGV[1] prefix    emq:{q}:
+-- ARGV[2] id        the job id
+-- ARGV[3] retain    ms to keep the cancelled job's hash; 0: see above
+-- ARGV[4] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else PUBLISH
+--
+-- Returns an integer:
+--    2  SIGNALLED         the job was running: its attempt is ended and its holder told
+--    1  CANCELLED         the job was pending or delayed: it will not run
+--    0  ALREADY_FINISHED  the job is done, dead or cancelled already; nothing changed
+--   -1  NOT_FOUND         no such job in any set, or an id holding ':'; nothing changed
+local pending, active, delayed, dead, wait, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local prefix, id = ARGV[1], ARGV[2]
+local retain = tonumber(ARGV[3]) or 0
+local publish = 'PUBLISH'
+if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
+
+--@include server-time
+--@include type-guard
+local now = serverNow()
+
+-- an id holding ':' has no keys of its own ('7:lock' would be job 7's lock subkey)
+if string.find(id, ':', 1, true) then return -1 end
+local refused = guard(pending, 'zset') or guard(active, 'zset') or guard(delayed, 'zset') or guard(dead, 'zset')
+  or guard(wait, 'list') or guard(prefix .. 'job:' .. id, 'hash')
+if refused then return refused end
+
+local jk = prefix .. 'job:' .. id
+local h = redis.call('HMGET', jk, 'state', 'attempts')
+local deadline = redis.call('ZSCORE', active, id)
+
+local function finish(keepFor)
+  if keepFor > 0 then
+    redis.call('PEXPIRE', jk, keepFor)
+  else
+    redis.call('DEL', jk)
+  end
+end
+
+if deadline then
+  local attempt = h[2] or '0'
+  redis.call('ZREM', active, id)
+  redis.call('DEL', jk .. ':lock')
+  redis.call('HSET', jk, 'state', 'cancelled', 'cancel', attempt, 'finished_at', now)
+  finish(math.max(retain, tonumber(deadline) - now))
+  redis.call(publish, channel, id .. ' ' .. attempt)
+  return 2
+end
+if h[1] == 'done' or h[1] == 'dead' or h[1] == 'cancelled' or redis.call('ZSCORE', dead, id) then
+  return 0
+end
+local found = redis.call('ZREM', delayed, id) + redis.call('ZREM', pending, id)
+if found == 0 then found = redis.call('LREM', wait, 0, id) end
+if found == 0 then return -1 end
+redis.call('HSET', jk, 'state', 'cancelled', 'finished_at', now)
+finish(retain)
+return 1

@@ -1,0 +1,22 @@
+package io.echomq.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.echomq.testkit.RedisExtension;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The pause, resume and cancel program of docs/queue.md, run exactly as it stands. */
+class ControlDocsExamplesTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+    private static final Duration RUN = Duration.ofSeconds(30);
+
+    @Test
+    void pauseStopsTheClaimAndCancelAnswersEachCase() throws Exception {
+        REDIS.flushAll();
+        String out = ProgramRunner.start(Snippets.named("PauseAndCancel").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("paused true, claimed false\nCANCELLED SIGNALLED CANCELLED true\n");
+    }
+}
