@@ -138,6 +138,24 @@ class LockInstrumentationTest extends LockTestBase {
     }
 
     @Test
+    void withoutInstrumentationNoClockReadIsAdded() throws Exception {
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        io.echomq.MonotonicClock counting = () -> {
+            reads.incrementAndGet();
+            return System.nanoTime();
+        };
+        LockClient plain = client(b -> b.clock(counting));
+        Lease lease = plain.tryAcquire("n", TTL).orElseThrow();
+        lease.release();
+        assertThat(reads).as("the one read of the acquire's start, as before the hook").hasValue(1);
+
+        reads.set(0);
+        LockClient observed = client(b -> b.clock(counting).instrumentation(new RecordingInstrumentation()));
+        observed.tryAcquire("o", TTL).orElseThrow().release();
+        assertThat(reads).as("the acquire's start, and the timing's start and end").hasValue(3);
+    }
+
+    @Test
     void aClientWithoutInstrumentationHoldsTheSharedNoOp() {
         assertThat(LockClient.builder().observations(false)).isSameAs(LockObservations.NONE);
         assertThat(LockClient.builder().instrumentation(Instrumentation.NONE).observations(false))
