@@ -306,10 +306,10 @@ class QueueCommandsTest extends QueueCliTestBase {
         List<String> lines = List.of(run.out().split("\n"));
         assertThat(lines).startsWith("state=pending", "attempts=0", "priority=3");
         assertThat(lines).contains("payload={\"to\":\"ada\"}");
-        // the hash of a fresh job holds payload and priority; state and attempts show their defaults
+        // the hash of a fresh job holds payload, priority and created_at; state and attempts show their defaults
         Object fields = REDIS.raw().call("HLEN", "emq:{q}:job:1");
-        assertThat(fields).isEqualTo(2L);
-        assertThat(lines).hasSize(4);
+        assertThat(fields).isEqualTo(3L);
+        assertThat(lines).hasSize(5).anyMatch(l -> l.matches("created_at=\\d{13}"));
     }
 
     @Test

@@ -49,6 +49,7 @@ public final class Lease implements AutoCloseable {
     private final CompletableFuture<LossReason> lost = new CompletableFuture<>();
     private final AtomicBoolean deadlineGuarded = new AtomicBoolean();
     private final AtomicReference<ReleaseOutcome> releaseOutcome = new AtomicReference<>();
+    private final Object held;   // the instrumentation's handle, or null when nobody listens
 
     Lease(LeaseBackend backend, String resource, String token, long fence, long ttlMillis, long startNanos,
           boolean watchdog) {
@@ -62,6 +63,7 @@ public final class Lease implements AutoCloseable {
         if (watchdog) {
             deadlineGuarded.set(true);
         }
+        this.held = backend.held(this);
     }
 
     /** @return start + ttl − (ttl/100 + 2 ms), in nanoseconds */
@@ -225,6 +227,11 @@ public final class Lease implements AutoCloseable {
         }
         long sentAt = backend.clock().nanoTime();
         return backend.renew(resource, token, ms, sentAt)
+                .whenComplete((outcome, error) -> {
+                    if (error != null) {
+                        onRenewError();
+                    }
+                })
                 .thenApply(outcome -> {
                     onRenewReply(outcome, sentAt, ms);
                     return outcome;
@@ -249,6 +256,8 @@ public final class Lease implements AutoCloseable {
 
     /** Applies a renewal's reply: move the deadline, or mark the lease lost. */
     void onRenewReply(RenewOutcome outcome, long sentAtNanos, long newTtlMillis) {
+        backend.renewal(this, outcome == RenewOutcome.RENEWED
+                ? io.echomq.Instrumentation.RenewalResult.RENEWED : io.echomq.Instrumentation.RenewalResult.REFUSED);
         if (outcome == RenewOutcome.RENEWED) {
             if (status.get() == Status.HELD) {
                 ttlMillis = newTtlMillis;
@@ -285,7 +294,9 @@ public final class Lease implements AutoCloseable {
         }
         return backend.release(resource, token).thenApply(outcome -> {
             if (outcome == ReleaseOutcome.RELEASED) {
-                status.compareAndSet(Status.HELD, Status.RELEASED);
+                if (status.compareAndSet(Status.HELD, Status.RELEASED) && held != null) {
+                    backend.ended(this, held, null);
+                }
             } else if (releaseOutcome.get() == null) {
                 markLost(outcome == ReleaseOutcome.NOT_OWNER ? LossReason.NOT_OWNER : LossReason.EXPIRED);
             }
@@ -313,8 +324,14 @@ public final class Lease implements AutoCloseable {
     void markLost(LossReason reason) {
         if (status.compareAndSet(Status.HELD, Status.LOST)) {
             log.debug("lease on '{}' (fence {}) lost: {}", resource, fence, reason);
+            backend.ended(this, held, reason);
             lost.complete(reason);
         }
+    }
+
+    /** A renewal sent for this lease failed in Redis: its outcome is unknown. */
+    void onRenewError() {
+        backend.renewal(this, io.echomq.Instrumentation.RenewalResult.ERROR);
     }
 
     /** @return whether the watchdog or deadline timer should still look after this lease */

@@ -31,4 +31,27 @@ interface LeaseBackend {
 
     /** Arms the timer that marks {@code lease} lost when its local deadline passes. */
     void guardDeadline(Lease lease);
+
+    /**
+     * Tells the client's instrumentation that {@code lease} is now held; called once, at the end
+     * of the lease's constructor.
+     *
+     * @return the handle to pass to {@link #ended}, or null when nobody listens
+     */
+    default Object held(Lease lease) {
+        return null;
+    }
+
+    /**
+     * Tells the client's instrumentation that {@code lease} was released ({@code reason} null) or
+     * lost; called once per lease, and only when {@link #held} returned a handle or the lease was lost.
+     *
+     * @param handle what {@link #held} returned, or null
+     */
+    default void ended(Lease lease, Object handle, LossReason reason) {
+    }
+
+    /** Tells the client's instrumentation how a renewal of {@code lease} that was sent ended. */
+    default void renewal(Lease lease, io.echomq.Instrumentation.RenewalResult result) {
+    }
 }

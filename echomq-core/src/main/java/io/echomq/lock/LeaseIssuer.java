@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  *   <li>Is the leases' {@link LeaseBackend}: their renewals and releases go to the client's
  *       {@link Commands}, and their deadline timers to the watchdog.</li>
  *   <li>Owns the client's {@link Watchdog}: started on first use, stopped by {@link #close()}.</li>
+ *   <li>Passes what its leases report (held, released or lost, renewed) to the client's
+ *       {@link LockObservations}.</li>
  * </ol>
  *
  * <p>What differs between the clients (one server or a quorum of masters) is only in the
@@ -38,6 +40,7 @@ final class LeaseIssuer implements LeaseBackend, AutoCloseable {
     private final MonotonicClock clock;
     private final Commands commands;
     private final Supplier<Watchdog.Batch> batches;
+    private final LockObservations observations;
     private volatile Watchdog watchdog;
 
     /**
@@ -45,20 +48,29 @@ final class LeaseIssuer implements LeaseBackend, AutoCloseable {
      *
      * @param clock the monotonic clock of every lease's local deadline
      * @param commands where leases' renewals and releases go
+     * @param observations what the client's instrumentation hears
      */
-    LeaseIssuer(MonotonicClock clock, Commands commands) {
-        this(clock, commands, unbatched(commands));
+    LeaseIssuer(MonotonicClock clock, Commands commands, LockObservations observations) {
+        this(clock, commands, unbatched(commands), observations);
     }
 
     /**
      * @param clock the monotonic clock of every lease's local deadline
      * @param commands where leases' renewals and releases go
      * @param batches opens one watchdog pass's batch of renewals (see {@link Watchdog})
+     * @param observations what the client's instrumentation hears
      */
-    LeaseIssuer(MonotonicClock clock, Commands commands, Supplier<Watchdog.Batch> batches) {
+    LeaseIssuer(MonotonicClock clock, Commands commands, Supplier<Watchdog.Batch> batches,
+                LockObservations observations) {
         this.clock = clock;
         this.commands = commands;
         this.batches = batches;
+        this.observations = observations;
+    }
+
+    /** @return what the client's instrumentation hears */
+    LockObservations observations() {
+        return observations;
     }
 
     private static Supplier<Watchdog.Batch> unbatched(Commands commands) {
@@ -114,6 +126,26 @@ final class LeaseIssuer implements LeaseBackend, AutoCloseable {
     @Override
     public void guardDeadline(Lease lease) {
         watchdog().guardDeadline(lease);
+    }
+
+    @Override
+    public Object held(Lease lease) {
+        return observations.held(lease);
+    }
+
+    @Override
+    public void ended(Lease lease, Object handle, LossReason reason) {
+        if (reason != null) {
+            observations.lost(lease, reason);
+        }
+        if (handle != null) {
+            observations.ended(handle);
+        }
+    }
+
+    @Override
+    public void renewal(Lease lease, io.echomq.Instrumentation.RenewalResult result) {
+        observations.renewal(lease, result);
     }
 
     /** @return the watchdog, started on first use */

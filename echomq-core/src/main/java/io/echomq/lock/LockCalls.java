@@ -47,7 +47,8 @@ final class LockCalls implements LeaseIssuer.Commands {
     record Attempt(Lease lease, long pttlMillis) {
     }
 
-    LockCalls(RedisEngine engine, LockKeys keys, MonotonicClock clock, WaitLine waitLine) {
+    LockCalls(RedisEngine engine, LockKeys keys, MonotonicClock clock, WaitLine waitLine,
+              LockObservations observations) {
         this.engine = engine;
         this.keys = keys;
         this.clock = clock;
@@ -65,7 +66,7 @@ final class LockCalls implements LeaseIssuer.Commands {
                     conn.flushCommands();
                 }
             };
-        });
+        }, observations);
     }
 
     LeaseIssuer issuer() {

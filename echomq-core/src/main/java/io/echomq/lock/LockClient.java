@@ -59,13 +59,15 @@ public final class LockClient implements Locks {
     private final LeaseIssuer issuer;
     private final WaitingAcquires waits;
     private final FencedStore fencedStore;
+    private final LockObservations observations;
 
     private LockClient(Builder b, RedisEngine engine) {
         this.engine = engine;
         this.commandTimeout = b.commandTimeout;
         this.keys = new LockKeys(b.namespace);
         WaitLine waitLine = new WaitLine();
-        this.calls = new LockCalls(engine, keys, b.clock, waitLine);
+        this.observations = b.observations(false);
+        this.calls = new LockCalls(engine, keys, b.clock, waitLine, observations);
         this.issuer = calls.issuer();
         this.waits = new WaitingAcquires(calls, keys, b.clock, new ChannelSignals(engine), waitLine,
                 b.pollInterval.toNanos());
@@ -128,7 +130,9 @@ public final class LockClient implements Locks {
         String r = Checks.resource(resource);
         long ttlMs = checkTtl(ttl);
         checkOptions(options);
-        return calls.attempt(r, ttlMs, options).thenApply(a -> Optional.ofNullable(a.lease()));
+        long start = observations.start();
+        return observations.tried(calls.attempt(r, ttlMs, options).thenApply(a -> Optional.ofNullable(a.lease())),
+                options, start);
     }
 
     /**
@@ -161,7 +165,16 @@ public final class LockClient implements Locks {
         long ttlMs = checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         checkOptions(options);
-        return waits.acquire(r, ttlMs, waitNanos, maxWait, options);
+        long start = observations.start();
+        Lease lease;
+        try {
+            lease = waits.acquire(r, ttlMs, waitNanos, maxWait, options);
+        } catch (InterruptedException | RuntimeException e) {
+            observations.waited(options, start, LockObservations.outcomeOf(e));
+            throw e;
+        }
+        observations.waited(options, start, io.echomq.Instrumentation.AcquireOutcome.ACQUIRED);
+        return lease;
     }
 
     /**

@@ -1,13 +1,15 @@
 package io.echomq.lock;
 
+import io.echomq.Instrumentation;
 import io.echomq.MonotonicClock;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.Checks;
+import io.echomq.internal.GuardedInstrumentation;
 import io.echomq.internal.LockKeys;
 
 /**
- * The settings that every lock client's builder shares: the key namespace and the monotonic
- * clock. Each setting is checked as it is given, with a message that names it. The builders
+ * The settings that every lock client's builder shares: the key namespace, the monotonic
+ * clock and the instrumentation. Each setting is checked as it is given, with a message that names it. The builders
  * themselves are {@link LockClient.Builder} (one server) and {@link RedlockClient.Builder} (N
  * masters), which add how to connect.
  *
@@ -16,6 +18,7 @@ import io.echomq.internal.LockKeys;
 public abstract sealed class LocksBuilder<B extends LocksBuilder<B>> permits LockClient.Builder, RedlockClient.Builder {
     String namespace = LockKeys.DEFAULT_NAMESPACE;
     MonotonicClock clock = MonotonicClock.SYSTEM;
+    Instrumentation instrumentation = Instrumentation.NONE;
 
     LocksBuilder() {
     }
@@ -41,6 +44,24 @@ public abstract sealed class LocksBuilder<B extends LocksBuilder<B>> permits Loc
     public B clock(MonotonicClock clock) {
         this.clock = Checks.notNull(clock, "clock");
         return self();
+    }
+
+    /**
+     * @param instrumentation told of every acquire, held lease, loss and renewal (see
+     *     {@link Instrumentation} and {@code echomq-micrometer}); default {@link Instrumentation#NONE},
+     *     which costs nothing. Whatever it throws is logged once per method and ignored.
+     * @return this builder
+     * @throws IllegalArgumentException if null
+     */
+    public B instrumentation(Instrumentation instrumentation) {
+        this.instrumentation = GuardedInstrumentation.of(instrumentation);
+        return self();
+    }
+
+    /** @return the observations of a client built with these settings */
+    LockObservations observations(boolean redlock) {
+        return instrumentation == Instrumentation.NONE ? LockObservations.NONE
+                : new LockObservations(instrumentation, clock, redlock);
     }
 
     /**

@@ -89,7 +89,7 @@ public final class RedlockClient implements Locks {
         this.clock = b.clock;
         this.retryDelayNanos = b.retryDelay.toNanos();
         this.rounds = new RedlockRounds(masters, keys, clock);
-        this.issuer = new LeaseIssuer(clock, rounds);
+        this.issuer = new LeaseIssuer(clock, rounds, b.observations(true));
     }
 
     /**
@@ -152,7 +152,8 @@ public final class RedlockClient implements Locks {
         String r = Checks.resource(resource);
         long ttlMs = LockClient.checkTtl(ttl);
         checkOptions(options);
-        return attempt(r, ttlMs, options);
+        LockObservations observations = issuer.observations();
+        return observations.tried(attempt(r, ttlMs, options), options, observations.start());
     }
 
     /**
@@ -177,6 +178,21 @@ public final class RedlockClient implements Locks {
         long ttlMs = LockClient.checkTtl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         checkOptions(options);
+        LockObservations observations = issuer.observations();
+        long observedStart = observations.start();
+        try {
+            Lease lease = acquireWaiting(r, ttlMs, waitNanos, maxWait, options);
+            observations.waited(options, observedStart, io.echomq.Instrumentation.AcquireOutcome.ACQUIRED);
+            return lease;
+        } catch (InterruptedException | RuntimeException e) {
+            observations.waited(options, observedStart, LockObservations.outcomeOf(e));
+            throw e;
+        }
+    }
+
+    /** The retry loop of {@link #acquire(String, Duration, Duration, AcquireOptions)}, its arguments checked. */
+    private Lease acquireWaiting(String r, long ttlMs, long waitNanos, Duration maxWait, AcquireOptions options)
+            throws InterruptedException {
         long start = clock.nanoTime();
         while (true) {
             Optional<Lease> lease = RedisEngine.awaitInterruptibly(attempt(r, ttlMs, options), "REDLOCK acquire", r);

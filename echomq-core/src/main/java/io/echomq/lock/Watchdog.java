@@ -187,6 +187,7 @@ final class Watchdog implements AutoCloseable {
             conn.renew(lease, ttl, now).whenComplete((outcome, err) -> {
                 e.inFlight = false;
                 if (err != null) {
+                    lease.onRenewError();
                     log.debug("renewal of '{}' failed; retrying", lease.resource(), err);
                     long retry = Math.min(TimeUnit.MILLISECONDS.toNanos(ttl) / 10, MAX_RETRY_NANOS);
                     long next = clock.nanoTime() + retry;

@@ -16,7 +16,8 @@ import java.util.concurrent.CompletableFuture;
  *       every payload within the client's limit.</li>
  *   <li>Encodes it as script calls of at most {@link #CHUNK} jobs, each one atomic script, and
  *       writes them all before any answer is awaited ({@link #send}).</li>
- *   <li>Decodes the replies, in order, into one result per job ({@link #collect}).</li>
+ *   <li>Decodes the replies, in order, into one result per job ({@link #collect}), and reports
+ *       the jobs created to the client's instrumentation.</li>
  * </ol>
  *
  * <p>Sending and collecting are apart so that a {@link ShardedQueue} can write the calls of every
@@ -29,10 +30,12 @@ final class Enqueuer {
     private final QueueClient client;
     private final QueueWire wire;
     private final String[] keys;
+    private final QueueObservations observations;
 
-    Enqueuer(QueueClient client, QueueWire wire) {
+    Enqueuer(QueueClient client, QueueWire wire, QueueObservations observations) {
         this.client = client;
         this.wire = wire;
+        this.observations = observations;
         QueueKeys k = wire.keys();
         this.keys = new String[] {k.pending(), k.delayed(), k.seq(), k.wake(), k.waitList()};
     }
@@ -82,6 +85,7 @@ final class Enqueuer {
                 out.add(new EnqueueResult(QueueWire.text(reply.get(i)), ((Long) reply.get(i + 1)) == 1L));
             }
         }
+        observations.enqueued(out);
         return out;
     }
 

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *       it as the handler's signal, then the worker's {@link RetryPolicy}, then the job's own
  *       backoff decide (retry after a delay, or dead). A job the handler settled itself, or whose loss was seen,
  *       is not settled again: the latter is {@link SettleOutcome#LEASE_LOST}.</li>
- *   <li>Counts each outcome and tells the listener; a throwing listener is logged and ignored. A
+ *   <li>Counts each outcome and tells the client's instrumentation (the handler's time to the
+ *       server's answer) and the listener; a throwing listener is logged and ignored. A
  *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
  * </ol>
@@ -159,6 +160,8 @@ final class JobRunner {
     /** @return the job claimed with this one's complete, or null */
     private Job runOne(Job job) {
         Throwable error = null;
+        QueueObservations observations = job.queue().observations();
+        long started = observations.start(job.queue().client());
         job.leaseState().bindHandlerThread(Thread.currentThread());
         try {
             if (!job.leaseLost()) {   // its deadline may have passed while it waited for a thread
@@ -208,6 +211,7 @@ final class JobRunner {
         }
         if (outcome != null) {
             count(outcome);
+            observations.settled(job.queue().client(), outcome, started);
             if (logFailures && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
                 LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
                         outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.settlement().failText()));

@@ -54,6 +54,7 @@ public final class Queue implements QueueOperations {
     private final QueueReads reads;
     private final QueueAdmin admin;
     private final QueueControl control;
+    private final QueueObservations observations;
 
     Queue(QueueClient client, QueueKeys keys, RedisEngine engine) {
         this(client, keys, engine, keys.queue(), "");
@@ -65,10 +66,11 @@ public final class Queue implements QueueOperations {
         this.logicalName = logicalName;
         this.idPrefix = idPrefix;
         this.wire = new QueueWire(keys, engine);
-        this.enqueuer = new Enqueuer(client, wire);
+        this.observations = client.observations(logicalName);
+        this.enqueuer = new Enqueuer(client, wire, observations);
         this.claims = new Claims(this, client, wire);
         this.attempts = new AttemptCalls(client, wire);
-        this.sweeps = new Sweeps(wire);
+        this.sweeps = new Sweeps(wire, observations);
         this.reads = new QueueReads(wire);
         this.admin = new QueueAdmin(wire);
         this.control = new QueueControl(client, wire);
@@ -296,6 +298,10 @@ public final class Queue implements QueueOperations {
 
     QueueReads reads() {
         return reads;
+    }
+
+    QueueObservations observations() {
+        return observations;
     }
 
     // ------------------------------------------------------------------ plumbing for Job

@@ -47,6 +47,7 @@ public final class QueueClient implements AutoCloseable {
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final List<Scheduler> schedulers = new CopyOnWriteArrayList<>();
     private final ChannelSignals wakeSignals;
+    private final io.echomq.Instrumentation instrumentation;
 
     private QueueClient(Builder b, RedisEngine engine) {
         this.engine = engine;
@@ -54,6 +55,7 @@ public final class QueueClient implements AutoCloseable {
         this.retainCompletedMs = b.retainCompleted.toMillis();
         this.clock = b.clock;
         this.wakeSignals = new ChannelSignals(engine);
+        this.instrumentation = b.instrumentation;
     }
 
     /**
@@ -258,6 +260,11 @@ public final class QueueClient implements AutoCloseable {
         return wakeSignals;
     }
 
+    /** @return what the queue named {@code queue} (a sharded queue's name, for a partition) reports */
+    QueueObservations observations(String queue) {
+        return new QueueObservations(instrumentation, queue);
+    }
+
     void register(Worker w) {
         workers.add(w);
     }
@@ -274,8 +281,21 @@ public final class QueueClient implements AutoCloseable {
         private Duration retainCompleted = DEFAULT_RETAIN_COMPLETED;
         private MonotonicClock clock = MonotonicClock.SYSTEM;
         private java.nio.file.Path trustedCertificates;
+        private io.echomq.Instrumentation instrumentation = io.echomq.Instrumentation.NONE;
 
         private Builder() {
+        }
+
+        /**
+         * @param instrumentation told of enqueues, first claims' waits, settled attempts and reaped
+         *     leases of every queue and worker of this client (see {@link io.echomq.Instrumentation}
+         *     and {@code echomq-micrometer}); default {@link io.echomq.Instrumentation#NONE}, which
+         *     costs nothing. Whatever it throws is logged once per method and ignored.
+         * @throws IllegalArgumentException if null
+         */
+        public Builder instrumentation(io.echomq.Instrumentation instrumentation) {
+            this.instrumentation = io.echomq.internal.GuardedInstrumentation.of(instrumentation);
+            return this;
         }
 
         /**

@@ -25,18 +25,27 @@ final class Sweeps {
     private final QueueWire wire;
     private final String[] reapKeys;
     private final String[] promoteKeys;
+    private final QueueObservations observations;
 
-    Sweeps(QueueWire wire) {
+    Sweeps(QueueWire wire, QueueObservations observations) {
         this.wire = wire;
+        this.observations = observations;
         QueueKeys k = wire.keys();
         this.reapKeys = new String[] {k.active(), k.pending(), k.dead(), k.wake(), k.waitList()};
         this.promoteKeys = new String[] {k.pending(), k.delayed(), k.seq(), k.wake(), k.waitList()};
     }
 
-    /** One reap-5 call: {returned, dead}. */
+    /** One reap-5 call: {returned, dead}; its moves are reported to the client's instrumentation. */
     CompletableFuture<List<Object>> reapAsync(int limit) {
-        return wire.run(Scripts.REAP, ScriptOutputType.MULTI, reapKeys, wire.prefix(), EnqueueOptions.num(limit),
-                wire.publish());
+        CompletableFuture<List<Object>> f = wire.run(Scripts.REAP, ScriptOutputType.MULTI, reapKeys, wire.prefix(),
+                EnqueueOptions.num(limit), wire.publish());
+        if (!observations.observed()) {
+            return f;
+        }
+        return f.thenApply(reply -> {
+            observations.reaped((Long) reply.get(0), (Long) reply.get(1));
+            return reply;
+        });
     }
 
     ReapResult reap(int limit) {

@@ -36,7 +36,8 @@ class SnippetCoverageTest {
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
-            Map.entry("TlsClients", "SecurityDocsExamplesTest"));
+            Map.entry("TlsClients", "SecurityDocsExamplesTest"),
+            Map.entry("OwnInstrumentation", "ObservabilityDocsExamplesTest"));
 
     @Test
     void everySnippetIsRunOrMarkedNotRun() {

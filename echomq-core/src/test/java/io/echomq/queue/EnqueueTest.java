@@ -36,10 +36,12 @@ class EnqueueTest extends SemanticsTestBase {
 
         assertThat(id).isEqualTo("1");
         assertThat(get(P + "seq")).isEqualTo("1");
-        // a small pending job is its payload alone: state (pending) and attempts (0) are the
-        // protocol's defaults when absent, so they cost no bytes per job
+        // a small pending job is its payload and its enqueue time: state (pending) and attempts (0)
+        // are the protocol's defaults when absent, so they cost no bytes per job
         Map<String, String> h = hash(id);
-        assertThat(h).containsOnly(Map.entry("payload", "hello"));
+        assertThat(h).containsOnlyKeys("payload", "created_at").containsEntry("payload", "hello");
+        assertThat(Long.parseLong(h.get("created_at"))).as("server epoch ms")
+                .isBetween(System.currentTimeMillis() - 60_000, System.currentTimeMillis() + 60_000);
         JobInfo info = queue.inspect(id).orElseThrow();
         assertThat(info.state()).isEqualTo("pending");
         assertThat(info.attempts()).isZero();
@@ -65,7 +67,7 @@ class EnqueueTest extends SemanticsTestBase {
         List<EnqueueResult> bulk = queue.enqueueAll(List.of(
                 JobRequest.of("a", EnqueueOptions.defaults().withPriority(9)), JobRequest.of("b")));
         assertThat(hash(bulk.get(0).id())).containsEntry("payload", "a").containsEntry("priority", "9");
-        assertThat(hash(bulk.get(1).id())).containsOnly(Map.entry("payload", "b"));
+        assertThat(hash(bulk.get(1).id())).containsOnlyKeys("payload", "created_at").containsEntry("payload", "b");
 
         long before = card(PENDING) + waiting().size();
         assertThatThrownBy(() -> queue.enqueue((String) null, EnqueueOptions.defaults()))

@@ -21,7 +21,7 @@ class JobInfoTest extends SemanticsTestBase {
         assertThat(info.lastError()).isEmpty();
         assertThat(info.deadReason()).isEmpty();
         assertThat(info.payloadUtf8()).isEqualTo("hello");
-        assertThat(info.toString()).isEqualTo("JobInfo[id=" + id + ", state=pending, attempts=0, payload=hello]");
+        assertThat(info.toString()).matches("JobInfo\\[id=" + id + ", state=pending, attempts=0, payload=hello, created_at=\\d{13}]");
     }
 
     @Test

@@ -14,7 +14,9 @@
 --     pending and wait are checked first; when both are absent and nothing is being promoted,
 --     the claim pops nothing, and active, dead and stats are not checked.
 --   claimJobs(want, lease, prefix, pending, wait, active, dead, now, out) -> claimed, dead count.
---     Appends five values per claimed job to out: id, payload, attempt, spent, max attempts.
+--     Appends six values per claimed job to out: id, payload, attempt, spent, max attempts, and
+--     waited: ms from created_at to now for a first attempt (attempt 1) of a job that never had a
+--     state (so not delayed), else -1 (also when created_at is absent or not an integer).
 local function guardClaim(pending, wait, active, dead, stats, delayed, promoting)
   local refused = guard(pending, 'zset') or guard(wait, 'list')
   if not refused and (provenType(pending) ~= 'none' or provenType(wait) ~= 'none' or promoting) then
@@ -80,7 +82,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       reason = "job id contains ':'"
     else
       ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
-        'priority', 'backoff_ms', 'backoff_max_ms')
+        'priority', 'backoff_ms', 'backoff_max_ms', 'created_at', 'state')
       if not ok then reason = 'job key is not a hash' else reason = malformed(h) end
     end
     if reason then
@@ -118,6 +120,9 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       out[#out + 1] = attempt
       out[#out + 1] = spent
       out[#out + 1] = tonumber(h[4] or '3')
+      local waited = -1
+      if attempt == 1 and not h[9] and h[8] and #h[8] <= 15 and isInt(h[8]) then waited = math.max(0, now - tonumber(h[8])) end
+      out[#out + 1] = waited
       claimed = claimed + 1
     end
   end

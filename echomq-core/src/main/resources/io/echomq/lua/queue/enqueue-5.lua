@@ -71,8 +71,9 @@ for i = 0, count - 1 do
     local delay = tonumber(ARGV[b + 2])
     local runAt = tonumber(ARGV[b + 3])
     -- One HSET per job, and only what differs from the defaults (docs/protocol.md, "when absent"):
-    -- a small pending job is the hash {payload} alone, which keeps it a small listpack.
-    local fields = {'payload', ARGV[b]}
+    -- a small pending job is the hash {payload, created_at}, which keeps it a small listpack.
+    -- created_at (server ms) gives a first claim its wait; a listpack stores it as an integer.
+    local fields = {'payload', ARGV[b], 'created_at', now}
     if priority ~= 0 then fields[#fields + 1] = 'priority'; fields[#fields + 1] = priority end
     if ARGV[b + 4] ~= '0' then fields[#fields + 1] = 'max_attempts'; fields[#fields + 1] = ARGV[b + 4] end
     if ARGV[b + 5] ~= '0' then fields[#fields + 1] = 'backoff_ms'; fields[#fields + 1] = ARGV[b + 5] end

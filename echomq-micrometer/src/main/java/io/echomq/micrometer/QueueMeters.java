@@ -1,0 +1,78 @@
+package io.echomq.micrometer;
+
+import io.echomq.queue.SettleOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The queue meters fed by the client's events, one set per queue name, made on the queue's first
+ * event and then found in a map: {@code echomq.queue.enqueued} (counter), {@code
+ * echomq.queue.processed} (timer, tag {@code outcome}), {@code echomq.queue.wait} (timer) and
+ * {@code echomq.queue.reaped} (counter, tag {@code to}: {@code pending} or {@code dead}), each
+ * tagged {@code queue}. A sharded queue is one name, never one per partition; no tag names a job.
+ */
+final class QueueMeters {
+    /** The meters of one queue. */
+    private static final class PerQueue {
+        final Counter enqueued;
+        final Timer[] processed = new Timer[SettleOutcome.values().length];
+        final Timer wait;
+        final Counter reapedToPending;
+        final Counter reapedToDead;
+
+        PerQueue(MeterRegistry registry, String queue) {
+            enqueued = Counter.builder("echomq.queue.enqueued").description("Jobs created by enqueue calls")
+                    .tag("queue", queue).register(registry);
+            for (SettleOutcome o : SettleOutcome.values()) {
+                processed[o.ordinal()] = Timer.builder("echomq.queue.processed")
+                        .description("Attempts a worker settled: from the handler's start to the server's answer")
+                        .tags("queue", queue, "outcome", LockMeters.tag(o)).register(registry);
+            }
+            wait = Timer.builder("echomq.queue.wait")
+                    .description("From enqueue to first claim, on the server's clock (jobs enqueued without a delay)")
+                    .tag("queue", queue).register(registry);
+            reapedToPending = Counter.builder("echomq.queue.reaped")
+                    .description("Expired leases reaped").tags("queue", queue, "to", "pending").register(registry);
+            reapedToDead = Counter.builder("echomq.queue.reaped")
+                    .description("Expired leases reaped").tags("queue", queue, "to", "dead").register(registry);
+        }
+    }
+
+    private final MeterRegistry registry;
+    private final Map<String, PerQueue> queues = new ConcurrentHashMap<>();
+
+    QueueMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    private PerQueue of(String queue) {
+        PerQueue q = queues.get(queue);
+        return q != null ? q : queues.computeIfAbsent(queue, n -> new PerQueue(registry, n));
+    }
+
+    void enqueued(String queue, int count) {
+        of(queue).enqueued.increment(count);
+    }
+
+    void waited(String queue, long millis) {
+        of(queue).wait.record(millis, TimeUnit.MILLISECONDS);
+    }
+
+    void settled(String queue, SettleOutcome outcome, long nanos) {
+        of(queue).processed[outcome.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void reaped(String queue, long returned, long dead) {
+        PerQueue q = of(queue);
+        if (returned > 0) {
+            q.reapedToPending.increment(returned);
+        }
+        if (dead > 0) {
+            q.reapedToDead.increment(dead);
+        }
+    }
+}
