@@ -52,6 +52,10 @@ public final class Scripts {
     public static final LuaScript PURGE = LuaScript.load(LuaScript.QUEUE, "purge", 1);
     /** Queue: one snapshot of the counts. */
     public static final LuaScript STATS = LuaScript.load(LuaScript.QUEUE, "stats", 6);
+    /** Queue: one page of the jobs in one state, from a cursor. Read-only. */
+    public static final LuaScript LIST = LuaScript.load(LuaScript.QUEUE, "list", 2);
+    /** Queue: the atomic first step of deleting a queue: refuse while jobs are active, else drop its sets. */
+    public static final LuaScript DELETE = LuaScript.load(LuaScript.QUEUE, "delete", 9);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
     public static final LuaScript PARTITIONS = LuaScript.load(LuaScript.QUEUE, "partitions", 1);
 
@@ -62,6 +66,6 @@ public final class Scripts {
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
-                PARTITIONS, FENCE_RAISE);
+                PARTITIONS, FENCE_RAISE, LIST, DELETE);
     }
 }

@@ -1,5 +1,6 @@
 package io.echomq.queue;
 
+import io.echomq.internal.Checks;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
@@ -7,6 +8,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * One named job queue: enqueue, claim under a lease, and the operator's calls (stats, reap,
@@ -28,7 +30,8 @@ import java.util.Optional;
  * <p>It is a facade over package-private parts sharing one {@code QueueWire}: {@code Enqueuer},
  * {@code Claims} (claim-8), {@code AttemptCalls} (a claimed job's fenced calls), {@code Sweeps}
  * (reap, promote), {@code QueueReads} (stats, dead, inspect), {@code QueueAdmin} (remove,
- * redrive, purge); {@code QueueLimits} checks the arguments.
+ * redrive, purge), {@code QueueListing} (list), {@code RetentionStore}, {@code QueueDeletion}
+ * (delete); {@code QueueLimits} checks the arguments.
  */
 public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */
@@ -52,6 +55,9 @@ public final class Queue implements QueueOperations {
     private final Sweeps sweeps;
     private final QueueReads reads;
     private final QueueAdmin admin;
+    private final QueueListing listing;
+    private final RetentionStore retention;
+    private final QueueDeletion deletion;
 
     Queue(QueueClient client, QueueKeys keys, RedisEngine engine) {
         this(client, keys, engine, keys.queue(), "");
@@ -69,6 +75,9 @@ public final class Queue implements QueueOperations {
         this.sweeps = new Sweeps(wire);
         this.reads = new QueueReads(wire);
         this.admin = new QueueAdmin(wire);
+        this.listing = new QueueListing(wire, idPrefix);
+        this.retention = new RetentionStore(wire);
+        this.deletion = new QueueDeletion(wire);
     }
 
     /** @return the queue name */
@@ -253,7 +262,37 @@ public final class Queue implements QueueOperations {
         return reads.inspect(id);
     }
 
+    @Override
+    public JobPage list(JobState state, int limit, String cursor) {
+        Checks.notNull(state, "state");
+        QueueLimits.batch(limit);
+        return listing.list(state, limit, cursor);
+    }
+
+    @Override
+    public Optional<QueueRetention> retention() {
+        return retention.read();
+    }
+
+    @Override
+    public void setRetention(QueueRetention settings) {
+        retention.write(Checks.notNull(settings, "retention"));
+    }
+
+    @Override
+    public DeleteResult delete(boolean force, LongConsumer progress) {
+        return deletion.delete(force, Checks.notNull(progress, "progress"));
+    }
+
     // ------------------------------------------------------------------ the parts, for Worker and ShardedQueue
+
+    QueueListing listing() {
+        return listing;
+    }
+
+    QueueDeletion deletion() {
+        return deletion;
+    }
 
     Enqueuer enqueuer() {
         return enqueuer;

@@ -59,6 +59,7 @@ public final class ShardedQueue implements QueueOperations {
     private final ShardRouting routing;
     private final ClaimRound claims;
     private final ShardFanOut fanOut;
+    private final ShardListing whole;
 
     private ShardedQueue(QueueClient client, String name, int declared, int mark) {
         this.client = client;
@@ -67,6 +68,7 @@ public final class ShardedQueue implements QueueOperations {
         this.routing = new ShardRouting(declared, span);
         this.claims = new ClaimRound(span);
         this.fanOut = new ShardFanOut(name, span, routing);
+        this.whole = new ShardListing(name, span);
     }
 
     /** Declares {@code partitions} in the mark (one round trip) and returns the queue; see {@link PartitionSpan#declare}. */
@@ -358,6 +360,29 @@ public final class ShardedQueue implements QueueOperations {
     @Override
     public long purgeDead(Collection<String> ids) {
         return fanOut.perPartition(ids, (p, own) -> p.purgeDead(own));
+    }
+
+    /** Partitions one after the other, 0 first, each in its own order; the cursor names its partition. */
+    @Override
+    public JobPage list(JobState state, int limit, String cursor) {
+        Checks.notNull(state, "state");
+        QueueLimits.batch(limit);
+        return whole.list(state, limit, cursor);
+    }
+
+    @Override
+    public Optional<QueueRetention> retention() {
+        return whole.retention();
+    }
+
+    @Override
+    public void setRetention(QueueRetention settings) {
+        whole.setRetention(Checks.notNull(settings, "retention"));
+    }
+
+    @Override
+    public DeleteResult delete(boolean force, java.util.function.LongConsumer progress) {
+        return whole.delete(force, Checks.notNull(progress, "progress"));
     }
 
     @Override
