@@ -202,4 +202,34 @@ class ListingTest extends SemanticsTestBase {
             assertThat(page.next()).isEmpty();
         }
     }
+
+    @Test
+    void aShardedQueueListsItsPartitionsOneAfterTheOther() {
+        ShardedQueue sq = client.shardedQueue("orders", 3);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            sq.enqueue(("o" + i).getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withPriority(i % 3 - 1));
+        }
+        for (int p = 0; p < 3; p++) {
+            Queue part = sq.partitionQueues().get(p);
+            String prefix = p + "-";
+            part.list(JobState.PENDING, 100, null).jobs().forEach(j -> expected.add(j.id()));
+            assertThat(part.list(JobState.PENDING, 100, null).jobs()).allMatch(j -> j.id().startsWith(prefix));
+        }
+        assertThat(expected).hasSize(20);
+        for (int limit : new int[] {1, 3, 7, 20, 50}) {
+            List<String> ids = new ArrayList<>();
+            String cursor = null;
+            do {
+                JobPage page = sq.list(JobState.PENDING, limit, cursor);
+                page.jobs().forEach(j -> ids.add(j.id()));
+                cursor = page.next().orElse(null);
+            } while (cursor != null);
+            assertThat(ids).as("limit " + limit).isEqualTo(expected);
+        }
+        List<String> claimedFromPartition0 = new ArrayList<>();
+        sq.partitionQueues().get(0).claim(100, LONG_LEASE).forEach(j -> claimedFromPartition0.add(j.id()));
+        assertThat(expected.subList(0, claimedFromPartition0.size()))
+                .as("within a partition, claim order").isEqualTo(claimedFromPartition0);
+    }
 }
