@@ -49,6 +49,7 @@ final class ExitCodes {
         "     worker: it stopped cleanly, and with --exit-when-idle no job went dead",
         "  1  lock acquire: the lock is held, nil was printed (also when --wait ran",
         "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
+        "     queue delete: jobs are active and --force was not given;",
         "     demo: an act failed",
         "  2  bad input: a missing or invalid option or argument, a malformed URL",
         "  3  Redis failure: unreachable, wrong password, a command failed, or",
@@ -87,6 +88,10 @@ final class ExitCodes {
             "  0  REMOVED", "  1  LOCKED (a worker holds it; add --force) or MISSING"});
         BY_COMMAND.put("queue dead", new String[] {"  0  the dead jobs were listed, redriven or purged"});
         BY_COMMAND.put("queue inspect", new String[] {"  0  the job was printed", "  1  no such job"});
+        BY_COMMAND.put("queue list", new String[] {"  0  the page (or, with --all, every page) was printed"});
+        BY_COMMAND.put("queue retention", new String[] {"  0  the settings were printed (and stored, with options)"});
+        BY_COMMAND.put("queue delete", new String[] {
+            "  0  deleted keys=<n> was printed", "  1  jobs are active (add --force); nothing was deleted"});
         BY_COMMAND.put("worker", new String[] {
             "  0  it stopped cleanly; with --exit-when-idle: the queue drained and no",
             "     job went dead",
