@@ -30,6 +30,7 @@ class SnippetCoverageTest {
             Map.entry("DeadLetters", "QueueDocsExamplesTest"),
             Map.entry("RetryPolicies", "QueueDocsExamplesTest"),
             Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
+            Map.entry("ListingAndRetention", "ListingDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
