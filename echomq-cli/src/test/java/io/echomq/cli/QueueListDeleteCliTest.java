@@ -99,10 +99,10 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
     @Test
     void retentionShowsDefaultsThenStoresChanges() {
         EmqRun shown = emq("queue", "retention", "q");
-        assertThat(shown.out()).isEqualTo("done-max=10000 done-age=3600000 dead-max=10000 dead-age=15552000000\n");
+        assertThat(shown.out()).isEqualTo("done-max=100000000 done-age=3600000 dead-max=10000 dead-age=15552000000\n");
         assertThat(shown.err()).contains("stores no settings");
         EmqRun set = emq("queue", "retention", "q", "--dead-max", "5", "--done-age", "60000");
-        assertThat(set).isEqualTo(new EmqRun(0, "done-max=10000 done-age=60000 dead-max=5 dead-age=15552000000\n", ""));
+        assertThat(set).isEqualTo(new EmqRun(0, "done-max=100000000 done-age=60000 dead-max=5 dead-age=15552000000\n", ""));
         assertThat(client.queue("q").retention()).contains(QueueRetention.defaults().withDeadMax(5)
                 .withDoneAge(Duration.ofMinutes(1)));
         assertThat(emq("queue", "retention", "q", "--dead-max", "-1").code()).isEqualTo(2);

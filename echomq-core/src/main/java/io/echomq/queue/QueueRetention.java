@@ -11,8 +11,8 @@ import java.time.Duration;
  * <ul>
  *   <li><b>Completed jobs</b> are kept at most {@link #doneAge()} after they finished, and only
  *       the last {@link #doneMax()} of them. A queue with no stored settings keeps them for the
- *       client's {@code QueueClient.Builder.retainCompleted} (1 h by default) and caps them at
- *       {@link #DEFAULT_DONE_MAX}. {@code doneMax} 0 or a zero age keeps none.</li>
+ *       client's {@code QueueClient.Builder.retainCompleted} (1 h by default), with no count cap
+ *       ({@link #DEFAULT_DONE_MAX}). {@code doneMax} 0 or a zero age keeps none.</li>
  *   <li><b>Dead jobs</b> are kept at most {@link #deadAge()} after their death, and only the last
  *       {@link #deadMax()}: by default {@link #DEFAULT_DEAD_MAX} and {@link #DEFAULT_DEAD_AGE},
  *       Sidekiq's figures, stored or not.</li>
@@ -23,16 +23,19 @@ import java.time.Duration;
  * and a lowered cap is reached over the next calls (docs/queue.md, "Retention").
  */
 public final class QueueRetention {
-    /** Most completed jobs kept by default. */
-    public static final long DEFAULT_DONE_MAX = 10_000;
+    /** Largest count cap accepted. */
+    public static final long MAX_COUNT = 100_000_000;
+    /**
+     * Most completed jobs kept by default: {@link #MAX_COUNT}, no count cap in practice; the age
+     * bounds them, so a queue keeps every job it completed within the age, as before it had caps.
+     */
+    public static final long DEFAULT_DONE_MAX = MAX_COUNT;
     /** How long completed jobs are kept by a queue that stores its settings, by default. */
     public static final Duration DEFAULT_DONE_AGE = Duration.ofHours(1);
     /** Most dead jobs kept by default. */
     public static final long DEFAULT_DEAD_MAX = 10_000;
     /** How long dead jobs are kept by default. */
     public static final Duration DEFAULT_DEAD_AGE = Duration.ofDays(180);
-    /** Largest count cap accepted. */
-    public static final long MAX_COUNT = 100_000_000;
     /** Longest age accepted. */
     public static final Duration MAX_AGE = Duration.ofDays(3650);
 
@@ -48,7 +51,7 @@ public final class QueueRetention {
         this.deadAge = deadAge;
     }
 
-    /** @return the defaults: 10,000 completed jobs for 1 h, 10,000 dead jobs for 180 days */
+    /** @return the defaults: completed jobs for 1 h (no count cap), 10,000 dead jobs for 180 days */
     public static QueueRetention defaults() {
         return new QueueRetention(DEFAULT_DONE_MAX, DEFAULT_DONE_AGE, DEFAULT_DEAD_MAX, DEFAULT_DEAD_AGE);
     }

@@ -54,6 +54,7 @@ class RetentionTest extends SemanticsTestBase {
         for (Job j : jobs) {
             assertThat(j.complete()).isEqualTo(SettleOutcome.COMPLETED);
             at.put(j.id(), score(DONE, j.id()));
+            awaitServerTimePast(at.get(j.id()));            // one millisecond each: the order is the completion order
             assertThat(card(DONE)).isLessThanOrEqualTo(5);
         }
         List<String> order = inSetOrder(at);
@@ -94,6 +95,7 @@ class RetentionTest extends SemanticsTestBase {
         for (Job j : claimed(10, 1)) {
             assertThat(j.fail("boom")).isEqualTo(SettleOutcome.DEAD);
             at.put(j.id(), score(DEAD, j.id()));
+            awaitServerTimePast(at.get(j.id()));
             assertThat(card(DEAD)).isLessThanOrEqualTo(3);
         }
         List<String> order = inSetOrder(at);

@@ -16,11 +16,11 @@
 --     to the done index <prefix>done (score = finished_at), then the index's trim.
 --   plan.codes: the k codes
 -- Retention: the queue's settings in the HASH <prefix>retention win over the caller's retain:
--- done_age_ms is the retain used, done_max the most jobs the done index keeps (default 10000; 0
--- keeps none, as retain 0 does). After each call with n completes kept, the index drops at most
+-- done_age_ms is the retain used, done_max the most jobs the done index keeps (default 100000000: no
+-- count cap, the age bounds it; 0 keeps none, as retain 0 does). After each call with n completes kept, the index drops at most
 -- n + 64 of its oldest entries over done_max and n + 64 older than the retain (their hashes too),
 -- so each call's work stays bounded and a queue whose caps were lowered catches up over calls.
-local DONE_MAX = 10000
+local DONE_MAX = 100000000
 local function doneSettings(plan, prefix, retain)
   local ok, rs = pcall(redis.call, 'HMGET', prefix .. 'retention', 'done_max', 'done_age_ms')
   if not ok then return refuse(prefix .. 'retention', 'hash', rs) end
