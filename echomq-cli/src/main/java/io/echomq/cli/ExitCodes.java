@@ -52,6 +52,7 @@ final class ExitCodes {
         "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
         "     schedule remove: MISSING; schedule next: no such schedule;",
         "     queue cancel: ALREADY_FINISHED or NOT_FOUND;",
+        "     queue delete: jobs are active and --force was not given;",
         "     demo: an act failed",
         "  2  bad input: a missing or invalid option or argument, a malformed URL",
         "  3  Redis failure: unreachable, wrong password, a command failed, or",
@@ -102,6 +103,10 @@ final class ExitCodes {
         BY_COMMAND.put("queue resume", new String[] {"  0  RESUMED or NOT_PAUSED"});
         BY_COMMAND.put("queue cancel", new String[] {
             "  0  CANCELLED or SIGNALLED", "  1  ALREADY_FINISHED or NOT_FOUND"});
+        BY_COMMAND.put("queue list", new String[] {"  0  the page (or, with --all, every page) was printed"});
+        BY_COMMAND.put("queue retention", new String[] {"  0  the settings were printed (and stored, with options)"});
+        BY_COMMAND.put("queue delete", new String[] {
+            "  0  deleted keys=<n> was printed", "  1  jobs are active (add --force); nothing was deleted"});
         BY_COMMAND.put("worker", new String[] {
             "  0  it stopped cleanly; with --exit-when-idle: the queue drained and no",
             "     job went dead",

@@ -56,6 +56,10 @@ public final class Scripts {
     public static final LuaScript PAUSE = LuaScript.load(LuaScript.QUEUE, "pause", 4);
     /** Queue: cancel one job: pending or delayed, removed; running, its attempt ended and its holder told. */
     public static final LuaScript CANCEL = LuaScript.load(LuaScript.QUEUE, "cancel", 6);
+    /** Queue: one page of the jobs in one state, from a cursor. Read-only. */
+    public static final LuaScript LIST = LuaScript.load(LuaScript.QUEUE, "list", 2);
+    /** Queue: the atomic first step of deleting a queue: refuse while jobs are active, else drop its sets. */
+    public static final LuaScript DELETE = LuaScript.load(LuaScript.QUEUE, "delete", 9);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
     public static final LuaScript PARTITIONS = LuaScript.load(LuaScript.QUEUE, "partitions", 1);
     /** Schedules: create or replace one recurring schedule, keeping its next fire time when its timing is unchanged. */
@@ -75,6 +79,6 @@ public final class Scripts {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
-                CANCEL);
+                CANCEL, LIST, DELETE);
     }
 }

@@ -139,7 +139,7 @@ final class AckBatcher {
         for (int i = 0; i < batch.size(); i++) {
             Waiting w = batch.get(i);
             Job next = w.claimNext() && given < got.size() ? got.get(given++) : null;
-            w.answer().complete(new Answer(claimed.ackCodes().get(i), next));
+            w.answer().complete(new Answer(claimed.completeCodes().get(i), next));
         }
     }
 }

@@ -21,7 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *       ({@code fail-4.lua}), return without spending it ({@code return-4.lua}).</li>
  *   <li>Keeps one going: extend leases, one call for many jobs ({@code extend-1.lua}), and
  *       record progress ({@code progress-1.lua}).</li>
- *   <li>Turns the complete code {@link Queue#ACK_NOT_A_HASH} (the job key holds another type)
+ *   <li>Turns the complete code {@link Queue#NOT_A_HASH_CODE} (the job key holds another type)
  *       into the failure Redis itself would give ({@link #checkCompleteCode}), for claim-8's codes too.</li>
  * </ol>
  *
@@ -60,12 +60,22 @@ final class AttemptCalls {
     }
 
     /**
+     * As {@link #checkCompleteCode} for a complete made by claim-8 (group commit, or complete and
+     * claim the next).
+     *
+     * @throws RedisCommandException if {@code code} is {@link Queue#NOT_A_HASH_CODE}
+     */
+    long checkClaimCompleteCode(Job job, long code) {
+        return checkCompleteCode(job, code, Scripts.CLAIM);
+    }
+
+    /**
      * @param script the script that answered {@code code}, named in the failure
      * @return {@code code}, unless it says the job key is not a hash: then the failure, as Redis's own
-     * @throws RedisCommandException if {@code code} is {@link Queue#ACK_NOT_A_HASH}
+     * @throws RedisCommandException if {@code code} is {@link Queue#NOT_A_HASH_CODE}
      */
     long checkCompleteCode(Job job, long code, LuaScript script) {
-        if (code == Queue.ACK_NOT_A_HASH) {
+        if (code == Queue.NOT_A_HASH_CODE) {
             throw new RedisCommandException(script.label(), wire.name(), new RedisCommandExecutionException(
                     "WRONGTYPE " + wire.keys().job(job.localId()) + " is not a hash; nothing of it was changed"));
         }

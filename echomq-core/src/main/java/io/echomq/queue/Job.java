@@ -214,7 +214,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public SettleOutcome complete() {
-        return settlement.settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.completeCode(this));
+        return settlement.settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.attempts().complete(this));
     }
 
     /**
@@ -290,7 +290,7 @@ public final class Job {
             return false;   // sticky: a lost lease is never renewed
         }
         long start = queue.clockNanos();
-        long code = queue.extendCodes(ms, java.util.List.of(this)).get(0);
+        long code = queue.attempts().extend(ms, java.util.List.of(this)).get(0);
         return localLease.onExtended(code, start, ms);
     }
 
@@ -303,7 +303,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public boolean progress(byte[] progress) {
-        long code = queue.progressCode(this, progress);
+        long code = queue.attempts().progress(this, progress);
         if (code == 1) {
             return true;
         }
@@ -331,7 +331,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public SettleOutcome returnLease() {
-        return settlement.settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.returnCode(this));
+        return settlement.settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.attempts().returnLease(this));
     }
 
     // ----- package-private plumbing for Queue and Worker -----

@@ -192,7 +192,7 @@ final class JobRunner {
                 if (chain && next == null) {
                     state.queueDry(true);
                 }
-                job.queue().checkAck(job, answer.code());
+                job.queue().attempts().checkClaimCompleteCode(job, answer.code());
                 outcome = job.outcome().orElse(null);
             } else {
                 outcome = job.fail(error, retryPolicy);

@@ -73,15 +73,15 @@ final class JobSettlement {
         String kept = FailureText.kept(error);
         failText = kept;
         return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
-                () -> job.queue().failCode(job, kept, retry, delayMs));
+                () -> job.queue().attempts().fail(job, kept, retry, delayMs));
     }
 
     /** See {@link Job#completeAndClaimNext}; {@code leaseMs} is already checked. */
     Optional<Job> completeAndClaimNext(long leaseMs) {
         Queue.Claimed[] box = new Queue.Claimed[1];
         settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
-            box[0] = job.queue().claimBatch(1, leaseMs, job);
-            return job.queue().checkAck(job, box[0].ackCodes().get(0));
+            box[0] = job.queue().claims().claim(1, leaseMs, job);
+            return job.queue().attempts().checkClaimCompleteCode(job, box[0].completeCodes().get(0));
         });
         Queue.Claimed c = box[0];
         return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
@@ -93,7 +93,7 @@ final class JobSettlement {
      *
      * @param claimNext whether the call also claims one job for this handler
      * @return the answer: this job's ack code and the job claimed for it, if any. A code of
-     *     {@link Queue#ACK_NOT_A_HASH} leaves the job unsettled; the caller reports it.
+     *     {@link Queue#NOT_A_HASH_CODE} leaves the job unsettled; the caller reports it.
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if the call fails; the job stays unsettled
      */
@@ -106,7 +106,7 @@ final class JobSettlement {
             settling.set(false);
             throw e;
         }
-        if (answer.code() == Queue.ACK_NOT_A_HASH) {
+        if (answer.code() == Queue.NOT_A_HASH_CODE) {
             settling.set(false);
         } else {
             settle(SettleOutcome.COMPLETED, answer.code());

@@ -1,5 +1,6 @@
 package io.echomq.queue;
 
+import io.echomq.internal.Checks;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
@@ -7,6 +8,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * One named job queue: enqueue, claim under a lease, and the operator's calls (stats, reap,
@@ -28,8 +30,8 @@ import java.util.Optional;
  * <p>It is a facade over package-private parts sharing one {@code QueueWire}: {@code Enqueuer},
  * {@code Claims} (claim-8), {@code AttemptCalls} (a claimed job's fenced calls), {@code Sweeps}
  * (reap, promote), {@code QueueReads} (stats, dead, inspect), {@code QueueAdmin} (remove,
- * redrive, purge), {@code QueueControl} (pause, resume, cancel); {@code QueueLimits} checks the
- * arguments.
+ * redrive, purge), {@code QueueControl} (pause, resume, cancel), {@code QueueListing} (list),
+ * {@code RetentionStore}, {@code QueueDeletion} (delete); {@code QueueLimits} checks the arguments.
  */
 public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */
@@ -41,7 +43,7 @@ public final class Queue implements QueueOperations {
     /** Most entries one reap, promote, redrive, purge or dead listing handles. */
     public static final int MAX_BATCH = 10_000;
     /** The complete code of claim-8 and complete-2 for a job key that holds another type than a hash. */
-    static final long ACK_NOT_A_HASH = -5;
+    static final long NOT_A_HASH_CODE = -5;
 
     private final QueueClient client;
     private final String logicalName;   // the sharded queue's name for a partition, else the queue's name
@@ -55,6 +57,9 @@ public final class Queue implements QueueOperations {
     private final QueueAdmin admin;
     private final QueueControl control;
     private final QueueObservations observations;
+    private final QueueListing listing;
+    private final RetentionStore retention;
+    private final QueueDeletion deletion;
 
     Queue(QueueClient client, QueueKeys keys, RedisEngine engine) {
         this(client, keys, engine, keys.queue(), "");
@@ -74,6 +79,9 @@ public final class Queue implements QueueOperations {
         this.reads = new QueueReads(wire);
         this.admin = new QueueAdmin(wire);
         this.control = new QueueControl(client, wire);
+        this.listing = new QueueListing(wire, idPrefix);
+        this.retention = new RetentionStore(wire);
+        this.deletion = new QueueDeletion(wire);
     }
 
     /** @return the queue name */
@@ -110,20 +118,6 @@ public final class Queue implements QueueOperations {
     }
 
     // ------------------------------------------------------------------ claim
-
-    /**
-     * Claims the next job in claim order (highest priority first, oldest first within a priority;
-     * docs/protocol.md, "Claim order"), if any.
-     *
-     * @param lease how long the claim holds without an extend, on the server clock
-     * @return the job, or empty when none is pending
-     * @throws IllegalArgumentException if the lease is null or outside {@link #MIN_LEASE}..{@link #MAX_LEASE}
-     * @throws io.echomq.RedisCommandException if Redis fails; a job claimed in that call comes back by reaping
-     */
-    public Optional<Job> claim(Duration lease) {
-        List<Job> jobs = claim(1, lease);
-        return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.get(0));
-    }
 
     /**
      * Claims up to {@code max} jobs in one script, in claim order.
@@ -278,7 +272,37 @@ public final class Queue implements QueueOperations {
         return reads.inspect(id);
     }
 
+    @Override
+    public JobPage list(JobState state, int limit, String cursor) {
+        Checks.notNull(state, "state");
+        QueueLimits.batch(limit);
+        return listing.list(state, limit, cursor);
+    }
+
+    @Override
+    public Optional<QueueRetention> retention() {
+        return retention.read();
+    }
+
+    @Override
+    public void setRetention(QueueRetention settings) {
+        retention.write(Checks.notNull(settings, "retention"));
+    }
+
+    @Override
+    public DeleteResult delete(boolean force, LongConsumer progress) {
+        return deletion.delete(force, Checks.notNull(progress, "progress"));
+    }
+
     // ------------------------------------------------------------------ the parts, for Worker and ShardedQueue
+
+    QueueListing listing() {
+        return listing;
+    }
+
+    QueueDeletion deletion() {
+        return deletion;
+    }
 
     Enqueuer enqueuer() {
         return enqueuer;
@@ -310,43 +334,11 @@ public final class Queue implements QueueOperations {
      * The decoded answer of claim-8: one complete code per job it completed (in the order given),
      * the earliest due time, the malformed jobs it moved to dead, and the jobs it claimed.
      */
-    record Claimed(List<Long> ackCodes, long nextDueMs, long deadCount, List<Job> jobs) {
+    record Claimed(List<Long> completeCodes, long nextDueMs, long deadCount, List<Job> jobs) {
         /** @return whether claim-8 found the queue paused (next_due_ms -2): it claimed and promoted nothing */
         boolean paused() {
             return nextDueMs == -2;
         }
-    }
-
-    /** Claims up to {@code n} jobs, first completing {@code complete} when it is not null. */
-    Claimed claimBatch(int n, long leaseMs, Job complete) {
-        return claims.claim(n, leaseMs, complete);
-    }
-
-    /** @return the complete code of complete-2 (1, or a negative lease code) */
-    long completeCode(Job job) {
-        return attempts.complete(job);
-    }
-
-    /** @return {@code code} of a claim-8 complete, unless it says the job key is not a hash: then the failure */
-    long checkAck(Job job, long code) {
-        return attempts.checkCompleteCode(job, code, Scripts.CLAIM);
-    }
-
-    /** @param delayMs the retry's exact delay in ms, or -1 to let the script use the job's backoff */
-    long failCode(Job job, String error, boolean retry, long delayMs) {
-        return attempts.fail(job, error, retry, delayMs);
-    }
-
-    List<Long> extendCodes(long leaseMs, List<Job> jobs) {
-        return attempts.extend(leaseMs, jobs);
-    }
-
-    long progressCode(Job job, byte[] progress) {
-        return attempts.progress(job, progress);
-    }
-
-    long returnCode(Job job) {
-        return attempts.returnLease(job);
     }
 
     long clockNanos() {

@@ -346,7 +346,8 @@ public final class QueueClient implements AutoCloseable {
 
         /**
          * @param retain how long a completed job's hash stays readable (state {@code done});
-         *     zero deletes it at completion. At most 365 days.
+         *     zero deletes it at completion. At most 365 days. A queue that stores its own
+         *     {@link QueueRetention} ({@link QueueOperations#setRetention}) uses that instead.
          * @throws IllegalArgumentException if null, negative or too long
          */
         public Builder retainCompleted(Duration retain) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /**
  * What a producer, a consumer claiming by hand, and an operator can do with a queue, whether it is
@@ -77,14 +78,19 @@ public interface QueueOperations {
     List<EnqueueResult> enqueueAll(List<JobRequest> requests);
 
     /**
-     * Claims one job, if any is pending.
+     * Claims one job, if any is pending: the next in claim order (highest priority first, oldest
+     * first within a priority; docs/protocol.md, "Claim order"); on a sharded queue, from the
+     * first partition, in a rotating order, that has one. It is {@code claim(1, lease)}.
      *
      * @param lease how long the claim holds without an extend, on the server clock
      * @return the job, or empty when none is pending
      * @throws IllegalArgumentException if the lease is null or outside {@link Queue#MIN_LEASE}..{@link Queue#MAX_LEASE}
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis fails; a job claimed in that call comes back by reaping
      */
-    Optional<Job> claim(Duration lease);
+    default Optional<Job> claim(Duration lease) {
+        List<Job> jobs = claim(1, lease);
+        return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.get(0));
+    }
 
     /**
      * Claims up to {@code max} jobs.
@@ -229,4 +235,64 @@ public interface QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     Optional<JobInfo> inspect(String id);
+
+    /**
+     * One page of the jobs in {@code state}, in that state's order: claim order for pending,
+     * lease deadline for active, due time for delayed, time of death for dead, time of
+     * completion for done. The page is one atomic read; over a walk of many pages, a job that
+     * stays in the state and keeps its place is listed exactly once (docs/queue.md, "Listing
+     * jobs", says what "keeps its place" means per state). A sharded queue lists its partitions
+     * one after the other, each in its own order.
+     *
+     * @param limit  1..{@link Queue#MAX_BATCH}
+     * @param cursor null for the first page, else a page's {@link JobPage#next()} of the same
+     *               queue and state, as it was
+     * @throws IllegalArgumentException if state is null, limit is out of range, or the cursor is
+     *     malformed or belongs to another state's listing
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    JobPage list(JobState state, int limit, String cursor);
+
+    /**
+     * @return the retention settings stored with the queue, or empty when it stores none (then
+     *     completed jobs are kept as each client's {@code retainCompleted} says, at most
+     *     {@link QueueRetention#DEFAULT_DONE_MAX}, and dead ones by the defaults)
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    Optional<QueueRetention> retention();
+
+    /**
+     * Stores the retention settings with the queue (every partition of a sharded queue), where
+     * every client's scripts read them. Sets over their caps shrink over the next completes and
+     * deaths, a bounded number per call.
+     *
+     * @throws IllegalArgumentException if settings is null
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    void setRetention(QueueRetention settings);
+
+    /**
+     * Deletes the queue and every key of it, as {@link #delete(boolean, LongConsumer)} with no
+     * progress report.
+     *
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    default DeleteResult delete(boolean force) {
+        return delete(force, n -> { });
+    }
+
+    /**
+     * Deletes the queue and every key of it: first, in one script, its sets, counters and
+     * settings (refused, changing nothing, while jobs are active and {@code force} is false);
+     * then, in batches, every other key under its prefix. Stop producers and workers first: a
+     * worker's later fenced calls on a deleted queue are refused. A sharded queue deletes each
+     * partition, then its partition count.
+     *
+     * @param force    delete even while jobs are active
+     * @param progress told the running count of deleted keys after each batch
+     * @throws IllegalArgumentException if progress is null
+     * @throws io.echomq.RedisCommandException if Redis fails; the delete may be part done, and can
+     *     be run again
+     */
+    DeleteResult delete(boolean force, LongConsumer progress);
 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -114,5 +115,18 @@ final class ShardRouting {
             }
         }
         return out;
+    }
+
+    /**
+     * @return the job's hash read from its partition, its id in the {@code <partition>-<id>} form;
+     *     empty for a partition beyond the mark or a missing job
+     * @throws IllegalArgumentException if the id is not of the form {@code <partition>-<id>}
+     */
+    Optional<JobInfo> inspect(String id) {
+        Located at = locate(id);
+        if (at == null) {
+            return Optional.empty();
+        }
+        return at.partition().inspect(at.localId()).map(i -> new JobInfo(id, i.state(), i.attempts(), i.fields()));
     }
 }

@@ -45,9 +45,10 @@ import java.util.zip.CRC32;
  *
  * <p>Obtained from {@link QueueClient#shardedQueue(String, int)}; thread-safe.
  *
- * <p>It is a facade: the mark and the partitions are {@code PartitionSpan}'s, where a job goes and
- * where an id lives {@code ShardRouting}'s, claim rounds {@code ClaimRound}'s and the calls to many
- * partitions {@code ShardFanOut}'s, pause and cancel {@code ShardControl}'s (all package-private); each partition is a plain {@link Queue}.
+ * <p>A facade over package-private parts: {@code PartitionSpan} (the mark, the partitions),
+ * {@code ShardRouting} (where a job goes, where an id lives), {@code ClaimRound}, {@code ShardFanOut}
+ * (calls to many partitions), {@code ShardControl} (pause, cancel), {@code ShardListing} (list,
+ * retention, delete). Each partition is a plain {@link Queue}.
  */
 public final class ShardedQueue implements QueueOperations {
     /** Most partitions one queue may have. */
@@ -60,6 +61,7 @@ public final class ShardedQueue implements QueueOperations {
     private final ClaimRound claims;
     private final ShardFanOut fanOut;
     private final ShardControl control;
+    private final ShardListing whole;
 
     private ShardedQueue(QueueClient client, String name, int declared, int mark) {
         this.client = client;
@@ -69,6 +71,7 @@ public final class ShardedQueue implements QueueOperations {
         this.claims = new ClaimRound(span);
         this.fanOut = new ShardFanOut(name, span, routing);
         this.control = new ShardControl(span, routing);
+        this.whole = new ShardListing(name, span);
     }
 
     /** Declares {@code partitions} in the mark (one round trip) and returns the queue; see {@link PartitionSpan#declare}. */
@@ -121,8 +124,7 @@ public final class ShardedQueue implements QueueOperations {
         return client;
     }
 
-    // ------------------------------------------------------------------ enqueue (enqueue(String) and
-    // enqueue(byte[]) are QueueOperations' defaults: round-robin, or by idempotency key, as below)
+    // ------------------------------------------------------------------ enqueue (and QueueOperations' defaults)
 
     /**
      * Enqueues one job in one round trip, to the partition its idempotency key hashes to, or
@@ -187,18 +189,6 @@ public final class ShardedQueue implements QueueOperations {
     }
 
     // ------------------------------------------------------------------ claim
-
-    /**
-     * Claims one job from the first partition, in a rotating order, that has one.
-     *
-     * @throws IllegalArgumentException if the lease is invalid
-     * @throws io.echomq.RedisCommandException if Redis fails
-     */
-    @Override
-    public Optional<Job> claim(Duration lease) {
-        List<Job> jobs = claim(1, lease);
-        return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.get(0));
-    }
 
     /**
      * Claims up to {@code max} jobs: from the partitions in turn, starting one partition further
@@ -270,11 +260,7 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public Optional<JobInfo> inspect(String id) {
-        ShardRouting.Located at = routing.locate(id);
-        if (at == null) {
-            return Optional.empty();
-        }
-        return at.partition().inspect(at.localId()).map(i -> new JobInfo(id, i.state(), i.attempts(), i.fields()));
+        return routing.inspect(id);
     }
 
     /**
@@ -381,6 +367,29 @@ public final class ShardedQueue implements QueueOperations {
     @Override
     public long purgeDead(Collection<String> ids) {
         return fanOut.perPartition(ids, (p, own) -> p.purgeDead(own));
+    }
+
+    /** Partitions one after the other, 0 first, each in its own order; the cursor names its partition. */
+    @Override
+    public JobPage list(JobState state, int limit, String cursor) {
+        Checks.notNull(state, "state");
+        QueueLimits.batch(limit);
+        return whole.list(state, limit, cursor);
+    }
+
+    @Override
+    public Optional<QueueRetention> retention() {
+        return whole.retention();
+    }
+
+    @Override
+    public void setRetention(QueueRetention settings) {
+        whole.setRetention(Checks.notNull(settings, "retention"));
+    }
+
+    @Override
+    public DeleteResult delete(boolean force, java.util.function.LongConsumer progress) {
+        return whole.delete(force, Checks.notNull(progress, "progress"));
     }
 
     @Override

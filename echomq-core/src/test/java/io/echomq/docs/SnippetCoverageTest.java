@@ -33,6 +33,7 @@ class SnippetCoverageTest {
             Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
             Map.entry("RecurringSchedules", "QueueDocsExamplesTest"),
             Map.entry("PauseAndCancel", "ControlDocsExamplesTest"),
+            Map.entry("ListingAndRetention", "ListingDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),

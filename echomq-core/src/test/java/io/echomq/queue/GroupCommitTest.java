@@ -51,7 +51,7 @@ class GroupCommitTest extends SemanticsTestBase {
 
         Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
 
-        assertThat(answer.ackCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, Queue.ACK_NOT_A_HASH);
+        assertThat(answer.completeCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, Queue.NOT_A_HASH_CODE);
         assertThat(answer.jobs()).isEmpty();
         assertThat(members(ACTIVE)).as("only the completed job left active")
                 .containsExactlyInAnyOrder(expired.localId(), superseded.localId(), notActive.localId(),
@@ -70,7 +70,7 @@ class GroupCommitTest extends SemanticsTestBase {
         Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
                 "claim", "q");
         long retained = client.retainCompletedMillis();
-        assertThat(answer.ackCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);
+        assertThat(answer.completeCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);
         assertThat(queue.stats().completed()).isEqualTo(1);
         assertThat(card(ACTIVE)).isZero();
     }

@@ -13,11 +13,44 @@
 --     ZMSCORE of active (proving its type) and one HMGET per distinct job.
 --   writeCompletes(plan, active, stats, prefix, retain, now) -> nil, or the error reply (nothing
 --     changed). HINCRBY stats completed, ZREM active, DEL of the lock subkeys (and of the hashes
---     when retain is 0), else state done, finished_at and PEXPIRE retain per job.
+--     when retain is 0), else state done, finished_at and PEXPIRE retain per job, ZADD of each id
+--     to the done index <prefix>done (score = finished_at), then the index's trim.
 --   plan.codes: the k codes
+-- Retention: the queue's settings in the HASH <prefix>retention win over the caller's retain:
+-- done_age_ms is the retain used, done_max the most jobs the done index keeps (default 100000000: no
+-- count cap, the age bounds it; 0 keeps none, as retain 0 does). After each call with n completes kept, the index drops at most
+-- n + 64 of its oldest entries over done_max and n + 64 older than the retain (their hashes too),
+-- so each call's work stays bounded and a queue whose caps were lowered catches up over calls.
+local DONE_MAX = 100000000
+local function doneSettings(plan, prefix, retain)
+  local ok, rs = pcall(redis.call, 'HMGET', prefix .. 'retention', 'done_max', 'done_age_ms')
+  if not ok then return refuse(prefix .. 'retention', 'hash', rs) end
+  plan.doneMax = tonumber(rs[1]) or DONE_MAX
+  plan.retain = tonumber(rs[2]) or retain
+  if plan.doneMax <= 0 then plan.retain = 0 end
+  return nil
+end
+local function dropDone(done, prefix, ids)
+  if #ids == 0 then return end
+  redis.call('ZREM', done, unpack(ids))
+  local keys = {}
+  for _, id in ipairs(ids) do
+    if not string.find(id, ':', 1, true) then keys[#keys + 1] = prefix .. 'job:' .. id end
+  end
+  if #keys > 0 then redis.call('DEL', unpack(keys)) end
+end
+local function trimDone(plan, done, prefix, now)
+  local budget = #plan.done + 64
+  local over = redis.call('ZCARD', done) - plan.doneMax
+  if over > 0 then dropDone(done, prefix, redis.call('ZRANGE', done, 0, math.min(over, budget) - 1)) end
+  dropDone(done, prefix, redis.call('ZRANGEBYSCORE', done, '-inf', now - plan.retain, 'LIMIT', 0, budget))
+end
 local function readCompletes(active, prefix, retain, args, first, k, now)
-  local plan = {codes = {}, done = {}, dels = {}}
+  local plan = {codes = {}, done = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
   if k == 0 then return plan end
+  local bad = doneSettings(plan, prefix, retain)
+  if bad then return nil, bad end
+  retain = plan.retain
   local ids = {}
   for i = 1, k do ids[i] = args[first + 2 * i - 2] end
   local ok, deadlines = pcall(redis.call, 'ZMSCORE', active, unpack(ids))
@@ -46,6 +79,12 @@ local function readCompletes(active, prefix, retain, args, first, k, now)
 end
 local function writeCompletes(plan, active, stats, prefix, retain, now)
   if #plan.done == 0 then return nil end
+  retain = plan.retain
+  local done = prefix .. 'done'
+  if retain > 0 then
+    local bad = guard(done, 'zset')
+    if bad then return bad end
+  end
   -- the counter first, as the one write that can still fail, so that a refusal changes nothing
   local ok, err = pcall(redis.call, 'HINCRBY', stats, 'completed', #plan.done)
   if not ok then return refuse(stats, 'hash', err) end
@@ -56,7 +95,9 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
       local jk = prefix .. 'job:' .. id
       redis.call('HSET', jk, 'state', 'done', 'finished_at', now)
       redis.call('PEXPIRE', jk, retain)
+      redis.call('ZADD', done, now, id)
     end
+    trimDone(plan, done, prefix, now)
   end
   return nil
 end

@@ -25,7 +25,8 @@
 -- ARGV[2] lease     lease in ms for the jobs claimed
 -- ARGV[3] claim     N, how many jobs to claim at most (0 = none)
 -- ARGV[4] promote   how many due delayed jobs to promote at most (0 = none)
--- ARGV[5] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once
+-- ARGV[5] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once. The
+--                   queue's own done_age_ms and done_max in <prefix>retention win (includes/complete.lua)
 -- ARGV[6] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else PUBLISH
 -- ARGV[7] completes k, how many jobs to complete first, 0..256
 -- ARGV[8..7+2k]     k pairs: the id of a job to complete, and the attempt it was granted

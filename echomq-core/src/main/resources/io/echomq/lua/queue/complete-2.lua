@@ -9,7 +9,8 @@
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] stats     emq:{q}:stats    HASH of counters (completed)
 -- ARGV[1] prefix    emq:{q}:
--- ARGV[2] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once
+-- ARGV[2] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once. The
+--                   queue's own done_age_ms and done_max in <prefix>retention win (includes/complete.lua)
 -- ARGV[3] count     k, how many jobs to complete, 1..256
 -- ARGV[4..3+2k]     k pairs: the id of a job to complete, and the attempt it was granted
 --

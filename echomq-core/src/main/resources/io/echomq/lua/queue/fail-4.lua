@@ -1,7 +1,8 @@
 -- fail-4.lua: the fenced failure of an attempt. If the attempt is still current and its lease
 -- still runs, the job either waits in delayed for a retry (exponential backoff with jitter, on the
 -- server clock) or, once it has spent max_attempts or the caller forbids a retry, goes to dead.
--- Either way the error is kept in last_error.
+-- Either way the error is kept in last_error. A move to dead then applies the dead set's caps
+-- (includes/dead-cap.lua: the queue's dead_max and dead_age_ms in <prefix>retention).
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type
 -- (includes/type-guard.lua). The fence check and its codes are includes/fence-check.lua.
@@ -36,9 +37,11 @@ local jk = prefix .. 'job:' .. id
 --@include server-time
 --@include type-guard
 --@include fence-check
+--@include dead-cap
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(delayed, 'zset') or guard(dead, 'zset') or guard(stats, 'hash')
+  or guardDeadCap(prefix)
 if refused then return refused end
 
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms')
@@ -55,6 +58,7 @@ if ARGV[6] ~= '1' or spent >= maxAttempts then
   if ARGV[6] ~= '1' then reason = 'failed without retry on attempt ' .. spent end
   redis.call('HSET', jk, 'state', 'dead', 'last_error', ARGV[4], 'dead_reason', reason, 'finished_at', now)
   redis.call('ZADD', dead, now, id)
+  capDead(dead, prefix, now, 1)
   return {3, 0}
 end
 

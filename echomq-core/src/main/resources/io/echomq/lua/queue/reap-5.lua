@@ -5,7 +5,8 @@
 -- lease extended in time has a later score and is never touched. The reaped attempt counts: a
 -- job that has spent max_attempts goes to dead with the reason instead. Safe to run from every
 -- worker at once: each expired id is moved by exactly one call. An id holding ':' (which would
--- alias another job's keys) goes to dead without any of its would-be keys being touched.
+-- alias another job's keys) goes to dead without any of its would-be keys being touched. Moves
+-- to dead then apply the dead set's caps (includes/dead-cap.lua).
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 -- The read of active proves its type; pending, dead and wait are checked with TYPE only when there is
@@ -29,6 +30,7 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include server-time
 --@include type-guard
 --@include job-fields
+--@include dead-cap
 local now = serverNow()
 
 
@@ -37,7 +39,7 @@ local front = {}   -- priority-0 ids to LPUSH, in expiry order
 local ok, expired = pcall(redis.call, 'ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 if not ok then return refuse(active, 'zset', expired) end
 if #expired == 0 then return {0, 0} end
-local refused = guard(pending, 'zset') or guard(dead, 'zset') or guard(wait, 'list')
+local refused = guard(pending, 'zset') or guard(dead, 'zset') or guard(wait, 'list') or guardDeadCap(prefix)
 if refused then return refused end
 for _, id in ipairs(expired) do
   local jk = prefix .. 'job:' .. id
@@ -75,4 +77,5 @@ end
 -- the first to expire ends up first in the LIST
 for i = #front, 1, -1 do redis.call('LPUSH', wait, front[i]) end
 if returned > 0 then redis.call(publish, wake, returned) end
+if died > 0 then capDead(dead, prefix, now, died) end
 return {returned, died}

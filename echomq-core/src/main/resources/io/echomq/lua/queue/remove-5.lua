@@ -28,7 +28,7 @@ local lk = jk .. ':lock'
 
 --@include type-guard
 local refused = guard(KEYS[1], 'zset') or guard(KEYS[2], 'zset') or guard(KEYS[3], 'zset') or guard(KEYS[4], 'zset')
-  or guard(KEYS[5], 'list')
+  or guard(KEYS[5], 'list') or guard(prefix .. 'done', 'zset')
 if refused then return refused end
 
 -- an id holding ':' has no keys of its own ('7:lock' would be job 7's lock subkey): only drop it from the sets
@@ -56,4 +56,5 @@ if redis.call('TYPE', jk)['ok'] == 'hash' then
   end
 end
 redis.call('DEL', jk, lk)
+redis.call('ZREM', prefix .. 'done', id)   -- a done job's entry in the done index (retention)
 return 1

@@ -1,0 +1,88 @@
+package io.echomq.cli;
+
+import io.echomq.queue.JobPage;
+import io.echomq.queue.JobState;
+import io.echomq.queue.JobSummary;
+import io.echomq.queue.Queue;
+import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueOperations;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code emq queue list <queue> [--state s] [--limit n] [--after cursor | --all]}. */
+@Command(name = "list",
+        description = {"Lists the jobs in one state, in that state's order, one per line, tab-separated:",
+            "  <id>  <state>  attempts=<n>  priority=<p>  <where>  claimed=<time|->  finished=<time|->",
+            "where <where> is score=<pending score> (score=- for a priority-0 job in the wait list) for pending, "
+                + "and the time of the state's score for the others: the lease deadline (active), the due time "
+                + "(delayed), the time of death (dead) or of completion (done). Times are ISO-8601 UTC.",
+            "Orders: pending in claim order; active by deadline; delayed by due time; dead and done oldest first. "
+                + "A sharded queue lists its partitions one after the other.",
+            "When more jobs follow, the last line on stderr is next=<cursor>: pass it to --after for the next "
+                + "page. stdout holds only jobs, so '| wc -l' counts them. A job that stays in the state for the "
+                + "whole walk is listed exactly once (docs/queue.md, \"Listing jobs\")."})
+final class QueueListCommand extends QueueSubcommand {
+    /** What a cursor may hold: checked before connecting; the queue checks its form before it reads. */
+    private static final Pattern CURSOR = Pattern.compile("[A-Za-z0-9_,.+-]{1,4000}");
+
+    @Option(names = "--state", paramLabel = "<state>", defaultValue = "pending",
+            description = "pending, active, delayed, dead or done. Default: ${DEFAULT-VALUE}.")
+    String state;
+    @Option(names = "--limit", paramLabel = "<n>", defaultValue = "100",
+            description = "Most jobs per page, 1.." + Queue.MAX_BATCH + ". Default: ${DEFAULT-VALUE}.")
+    int limit;
+    @Option(names = "--after", paramLabel = "<cursor>",
+            description = "Start after the page that printed next=<cursor>.")
+    String after;
+    @Option(names = "--all", description = "Follow the cursor to the end: every page of --limit jobs, no next= line.")
+    boolean all;
+
+    @Override
+    public Integer call() {
+        QueueArgs.checkQueue(spec, queue);
+        JobState s;
+        try {
+            s = JobState.parse(state);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--state': " + e.getMessage());
+        }
+        QueueArgs.inRange(spec, "--limit", limit, 1, Queue.MAX_BATCH, "");
+        if (after != null && !CURSOR.matcher(after).matches()) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--after': not a cursor "
+                    + "that emq queue list printed");
+        }
+        try (QueueClient client = connect()) {
+            QueueOperations q = open(client);
+            String cursor = after;
+            do {
+                JobPage page = q.list(s, limit, cursor);
+                for (JobSummary j : page.jobs()) {
+                    out().println(line(j));
+                }
+                out().flush();
+                cursor = page.next().orElse(null);
+            } while (all && cursor != null);
+            if (cursor != null) {
+                err().println("next=" + cursor);
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    /** @return the listing line of one job */
+    static String line(JobSummary j) {
+        String where = j.state() == JobState.PENDING
+                ? "score=" + (j.score().isPresent() ? Long.toString(j.score().getAsLong()) : "-")
+                : time(j.score());
+        return j.id() + '\t' + j.state().wireName() + "\tattempts=" + j.attempts() + "\tpriority=" + j.priority()
+                + '\t' + where + "\tclaimed=" + time(j.claimedAt()) + "\tfinished=" + time(j.finishedAt());
+    }
+
+    private static String time(OptionalLong ms) {
+        return ms.isPresent() ? Instant.ofEpochMilli(ms.getAsLong()).toString() : "-";
+    }
+}
