@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
  *       jobs. So maintenance runs at most once per interval across all processes, and a crashed
  *       worker's job is back in pending at most one interval (2 s by default) after its lease
  *       ran out. An idle holder does not promote: its own claim does, at the earliest due time.</li>
+ *   <li><b>Timeout.</b> With {@link Builder#timeout}, a handler that runs past it is interrupted and
+ *       its job failed with a {@link JobTimeoutException}, retried or dead as the retry policy
+ *       says; the lease alone never ends a handler, since it is renewed while the handler runs.</li>
  *   <li><b>Failures.</b> A handler that throws fails its job with the stack trace (retry with
  *       backoff, or dead); a poison job never stops the loop. A malformed job hash never reaches
  *       a handler: the claim script moves it to dead with a reason.</li>
@@ -95,6 +98,7 @@ public final class Worker implements AutoCloseable {
     private final String name;
     private final int concurrency;
     private final long leaseMs;
+    private final long timeoutMs;
     private final long maintenanceMs;
     private final Duration defaultGrace;
     private final MonotonicClock clock;
@@ -116,6 +120,7 @@ public final class Worker implements AutoCloseable {
         this.source = b.source;
         this.concurrency = b.concurrency;
         this.leaseMs = b.leaseMs;
+        this.timeoutMs = b.timeoutMs;
         this.maintenanceMs = b.maintenanceInterval.toMillis();
         this.defaultGrace = b.shutdownGrace;
         this.clock = client.clock();
@@ -130,7 +135,7 @@ public final class Worker implements AutoCloseable {
         this.state = new WorkerState(concurrency);
         this.leases = new LeaseKeeper(name, leaseMs, clock, b.listener);
         this.runner = new JobRunner(name, b.handler, b.listener, b.logFailures, b.retryPolicy, state, leases, source, leaseMs,
-                executor, clock);
+                executor, clock, b.timeoutMs);
         this.dispatcher = new Dispatcher(name, client, source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
         this.maintenance = new Maintenance(name, client, source, dispatcher::span, this::isIdle, state::running,
                 maintenanceMs);
@@ -145,6 +150,7 @@ public final class Worker implements AutoCloseable {
             dispatcher.span().close();
             cancels.close();
             scheduler.shutdownNow();
+            runner.close();
             if (ownExecutor) {
                 executor.shutdownNow();
             }
@@ -157,7 +163,8 @@ public final class Worker implements AutoCloseable {
         scheduler.scheduleAtFixedRate(cancels::refresh, maintenanceMs, maintenanceMs, TimeUnit.MILLISECONDS);
         client.register(this);
         dispatcher.start();
-        LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
+        LOG.info("{} started: concurrency {}, lease {} ms{}", name, concurrency, leaseMs,
+                timeoutMs > 0 ? ", timeout " + timeoutMs + " ms" : "");
     }
 
     /** @return the queue this worker works (for a sharded queue, its name) */
@@ -255,6 +262,7 @@ public final class Worker implements AutoCloseable {
 
     private void finish(boolean unsubscribe) {
         scheduler.shutdownNow();
+        runner.close();
         if (ownExecutor) {
             executor.shutdownNow();
         }
@@ -287,6 +295,7 @@ public final class Worker implements AutoCloseable {
         private WorkerListener listener = new WorkerListener() { };
         private boolean logFailures = true;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private long timeoutMs;   // 0: none
 
         Builder(QueueClient client, Queue queue, JobHandler handler) {
             this(client, ClaimSource.of(queue), handler);
@@ -376,6 +385,18 @@ public final class Worker implements AutoCloseable {
          */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Checks.notNull(policy, "retryPolicy");
+            return this;
+        }
+
+        /**
+         * @param timeout how long a handler may run, measured on the client's monotonic clock from
+         *     its start, 1 ms..1 day; none by default. Past it the handler is interrupted and its job
+         *     failed with a {@link JobTimeoutException} ({@link Job#timedOut()} reads true), which the
+         *     retry policy treats as any failure; the lease, renewed meanwhile, is not the limit.
+         * @throws IllegalArgumentException if {@code timeout} is null, zero, negative, under 1 ms or over a day
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeoutMs = Checks.ttlMillis(timeout, Duration.ofDays(1), "timeout");
             return this;
         }
 
