@@ -4,8 +4,15 @@ import java.time.Duration;
 
 /**
  * The error a {@link Worker} fails a job with when its handler runs past the worker's timeout
- * ({@link Worker.Builder#timeout(Duration)}). Its message starts with {@code TIMEOUT}, and its
- * stack trace is what the job's {@code last_error} keeps, so an operator reads the reason there.
+ * ({@link Worker.Builder#timeout(Duration)}), measured on the client's monotonic clock from the
+ * handler's start. The lease, renewed while the handler runs, is not the limit. Its message starts
+ * with {@code TIMEOUT}, and its stack trace is what the job's {@code last_error} keeps, so an
+ * operator reads the reason there.
+ *
+ * <p>At the timeout the worker interrupts the handler ({@link Job#timedOut()} reads true) and
+ * fails the job from a thread of its own, unless the handler's own settle began first: each
+ * attempt ends once, completed or timed out. A handler that ignores the interrupt keeps running
+ * and holds its worker slot until it returns; what it returns or settles then is not kept.
  *
  * <p>It is a failure like any other: the worker's {@link RetryPolicy} decides whether the job is
  * retried or goes to dead (a rule may name this class), and the job's {@code max_attempts}

@@ -45,9 +45,6 @@ import org.slf4j.LoggerFactory;
  *       jobs. So maintenance runs at most once per interval across all processes, and a crashed
  *       worker's job is back in pending at most one interval (2 s by default) after its lease
  *       ran out. An idle holder does not promote: its own claim does, at the earliest due time.</li>
- *   <li><b>Timeout.</b> With {@link Builder#timeout}, a handler that runs past it is interrupted and
- *       its job failed with a {@link JobTimeoutException}, retried or dead as the retry policy
- *       says; the lease alone never ends a handler, since it is renewed while the handler runs.</li>
  *   <li><b>Failures.</b> A handler that throws fails its job with the stack trace (retry with
  *       backoff, or dead); a poison job never stops the loop. A malformed job hash never reaches
  *       a handler: the claim script moves it to dead with a reason.</li>
@@ -98,7 +95,6 @@ public final class Worker implements AutoCloseable {
     private final String name;
     private final int concurrency;
     private final long leaseMs;
-    private final long timeoutMs;
     private final long maintenanceMs;
     private final Duration defaultGrace;
     private final MonotonicClock clock;
@@ -120,7 +116,6 @@ public final class Worker implements AutoCloseable {
         this.source = b.source;
         this.concurrency = b.concurrency;
         this.leaseMs = b.leaseMs;
-        this.timeoutMs = b.timeoutMs;
         this.maintenanceMs = b.maintenanceInterval.toMillis();
         this.defaultGrace = b.shutdownGrace;
         this.clock = client.clock();
@@ -147,13 +142,7 @@ public final class Worker implements AutoCloseable {
             dispatcher.subscribe();
             cancels.cover(true);
         } catch (RuntimeException e) {
-            dispatcher.span().close();
-            cancels.close();
-            scheduler.shutdownNow();
-            runner.close();
-            if (ownExecutor) {
-                executor.shutdownNow();
-            }
+            finish(true);   // nothing was scheduled or registered yet; unregister is a no-op
             throw e;
         }
         long tick = leases.tickMillis();
@@ -163,8 +152,7 @@ public final class Worker implements AutoCloseable {
         scheduler.scheduleAtFixedRate(cancels::refresh, maintenanceMs, maintenanceMs, TimeUnit.MILLISECONDS);
         client.register(this);
         dispatcher.start();
-        LOG.info("{} started: concurrency {}, lease {} ms{}", name, concurrency, leaseMs,
-                timeoutMs > 0 ? ", timeout " + timeoutMs + " ms" : "");
+        LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
     }
 
     /** @return the queue this worker works (for a sharded queue, its name) */
@@ -388,13 +376,7 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /**
-         * @param timeout how long a handler may run, measured on the client's monotonic clock from
-         *     its start, 1 ms..1 day; none by default. Past it the handler is interrupted and its job
-         *     failed with a {@link JobTimeoutException} ({@link Job#timedOut()} reads true), which the
-         *     retry policy treats as any failure; the lease, renewed meanwhile, is not the limit.
-         * @throws IllegalArgumentException if {@code timeout} is null, zero, negative, under 1 ms or over a day
-         */
+        /** @param timeout how long a handler may run, 1 ms..1 day; none by default (see {@link JobTimeoutException}) */
         public Builder timeout(Duration timeout) {
             this.timeoutMs = Checks.ttlMillis(timeout, Duration.ofDays(1), "timeout");
             return this;
