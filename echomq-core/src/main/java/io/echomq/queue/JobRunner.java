@@ -283,6 +283,9 @@ final class JobRunner {
         if (outcome == null || !job.markTold()) {
             return;
         }
+        if (job.timedOut() && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
+            error = timeoutError(job, error);   // the handler's thread may tell a fail the timeout made
+        }
         QueueObservations observations = job.queue().observations();
         if (outcome == SettleOutcome.RETRYING) {
             state.retryScheduled();
