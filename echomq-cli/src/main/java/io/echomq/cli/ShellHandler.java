@@ -24,7 +24,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Runs the shell command for one job. Three helper threads per job feed stdin, pass stdout
  * through line by line and keep the tail of stderr, so the handler thread only waits for the
- * process, interruptibly: a lost lease interrupts it, and the process tree is killed.
+ * process, interruptibly: a lost lease or the worker's timeout interrupts it, and the process
+ * tree is killed.
  */
 final class ShellHandler implements JobHandler {
     /** Most stderr kept per command, in bytes. */
@@ -64,7 +65,7 @@ final class ShellHandler implements JobHandler {
             try {
                 status = process.waitFor();
             } catch (InterruptedException lost) {
-                kill(process);   // the lease is lost, or the shutdown's grace ran out
+                kill(process);   // the lease is lost, the timeout passed, or the shutdown's grace ran out
                 throw lost;
             }
             drain(stdout);

@@ -48,9 +48,10 @@ import picocli.CommandLine.Spec;
                 + "environment. Its stdout is passed through to the worker's stdout, line by line; its stderr is "
                 + "captured. Exit status 0 completes the job; any other fails it (retry after a backoff, or dead "
                 + "once its attempts are spent) with the last 16 KiB of stderr and 'exit status N' as the error. "
-                + "The lease is renewed while the command runs; if it is lost, the command and its children are "
-                + "killed (SIGKILL).",
-            "On stderr: a start line (worker <queue>: concurrency N, lease M ms, server <server>), a summary "
+                + "The lease is renewed while the command runs; if it is lost, or the command runs past --timeout, "
+                + "the command and its children are killed (SIGKILL).",
+            "On stderr: a start line (worker <queue>: concurrency N, lease M ms[, timeout T ms], server <server>), "
+                + "a summary "
                 + "every 5 s while there is work (completed=N retrying=N dead=N lost=N running=N), and a final "
                 + "summary that adds returned=N (leases given back unspent at shutdown).",
             "Runs until SIGTERM or SIGINT (Ctrl-C), then prints 'stopping: waiting up to <grace> for N running "
@@ -98,6 +99,11 @@ final class WorkerCommand implements Callable<Integer> {
             description = "At shutdown, how long running commands may take to finish, 0..86400000 ms. "
                 + "Default: ${DEFAULT-VALUE}.")
     long graceMillis;
+    @Option(names = "--timeout", paramLabel = "<ms>",
+            description = "How long one command may run, 1..86400000 ms from its start; none by default. Past it, "
+                + "the command and its children are killed and the job fails with TIMEOUT in its last_error "
+                + "(retry after a backoff, or dead once its attempts are spent), although its lease was renewed.")
+    Long timeoutMillis;
     /** The partition count of a sharded queue, or null for a plain queue. */
     Integer partitions;
 
@@ -142,6 +148,8 @@ final class WorkerCommand implements Callable<Integer> {
                 Queue.MAX_LEASE.toMillis(), " milliseconds");
         long grace = QueueArgs.inRange(spec, "--grace", graceMillis, 0, Queue.MAX_LEASE.toMillis(),
                 " milliseconds");
+        Long timeout = timeoutMillis == null ? null
+                : QueueArgs.inRange(spec, "--timeout", timeoutMillis, 1, Queue.MAX_LEASE.toMillis(), " milliseconds");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String who = "worker " + queue;
@@ -176,6 +184,9 @@ final class WorkerCommand implements Callable<Integer> {
                     }
                 });
             }
+            if (timeout != null) {
+                builder.timeout(Duration.ofMillis(timeout));
+            }
             Worker worker = builder
                     .concurrency(n)
                     .lease(Duration.ofMillis(lease))
@@ -202,7 +213,8 @@ final class WorkerCommand implements Callable<Integer> {
                 worker.cutGrace();   // the second signal came while the worker was starting
             }
             try {
-                err.println(who + ": concurrency " + n + ", lease " + lease + " ms, server "
+                err.println(who + ": concurrency " + n + ", lease " + lease + " ms"
+                        + (timeout == null ? "" : ", timeout " + timeout + " ms") + ", server "
                         + describeServer(client.serverDescription()));
                 err.flush();
                 run(worker, q, who, err);

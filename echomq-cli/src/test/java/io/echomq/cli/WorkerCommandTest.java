@@ -187,6 +187,27 @@ class WorkerCommandTest extends QueueCliTestBase {
     }
 
     @Test
+    void aCommandPastItsTimeoutIsKilledWithItsChildrenAndTheJobRetriedThenDeadWithTimeout() {
+        String id = client.queue("slow").enqueue("x",
+                EnqueueOptions.defaults().withMaxAttempts(2).withBackoff(Duration.ofMillis(10), Duration.ofMillis(10)))
+                .id();
+        Path pids = dir.resolve("pids");
+        // each attempt appends its shell's and its background child's pids, then waits for the child
+        EmqRun run = emq("worker", "slow", "--lease", "5000", "--timeout", "400", "--exit-when-idle", "--exec",
+                "sleep 60 & echo $$ $! >> " + sh(pids) + "; wait");
+
+        assertThat(run.code()).as("stderr: %s", run.err()).isEqualTo(ExitCodes.JOBS_DIED);
+        assertThat(run.err()).contains("lease 5000 ms, timeout 400 ms", "completed=0 retrying=1 dead=1 lost=0");
+        assertThat(hget("slow", id, "state")).isEqualTo("dead");
+        assertThat(hget("slow", id, "attempts")).isEqualTo("2");
+        assertThat(String.valueOf(hget("slow", id, "last_error")))
+                .startsWith("io.echomq.queue.JobTimeoutException: TIMEOUT: job " + id + " attempt 2");
+        List<Long> started = java.util.Arrays.stream(read(pids).split("\\s+")).map(Long::parseLong).toList();
+        assertThat(started).as("two attempts, a shell and a child each").hasSize(4);
+        await().atMost(PATIENCE).until(() -> started.stream().noneMatch(WorkerCommandTest::alive));
+    }
+
+    @Test
     void aStopGivesUnfinishedLeasesBackAfterTheGrace() throws Exception {
         String id = client.queue("q").enqueue("x");
         Path pid = dir.resolve("pid");
@@ -306,6 +327,12 @@ class WorkerCommandTest extends QueueCliTestBase {
                                 + "(see 'emq worker --help')"),
                 Arguments.of(new String[] {"worker", "q", "--exec", "true", "--grace", "-1"},
                         "emq worker: Invalid value for option '--grace': -1 is outside 0..86400000 milliseconds "
+                                + "(see 'emq worker --help')"),
+                Arguments.of(new String[] {"worker", "q", "--exec", "true", "--timeout", "0"},
+                        "emq worker: Invalid value for option '--timeout': 0 is outside 1..86400000 milliseconds "
+                                + "(see 'emq worker --help')"),
+                Arguments.of(new String[] {"worker", "q", "--exec", "true", "--timeout", "-5"},
+                        "emq worker: Invalid value for option '--timeout': -5 is outside 1..86400000 milliseconds "
                                 + "(see 'emq worker --help')"),
                 Arguments.of(new String[] {"worker", "q", "--exec", " "},
                         "emq worker: --exec must not be empty (see 'emq worker --help')"),

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -41,6 +42,8 @@ public final class Job {
     private final long leaseMs;
     private final JobSettlement settlement = new JobSettlement(this);   // the once-only settling record
     private final JobLease localLease;   // the local deadline and the loss
+    private final AtomicBoolean timedOut = new AtomicBoolean();   // a worker's timeout fired
+    private final AtomicBoolean told = new AtomicBoolean();   // the worker counted and reported its settle
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
@@ -184,6 +187,19 @@ public final class Job {
      */
     public boolean cancelled() {
         return localLease.reason() == LeaseLossReason.CANCELLED;
+    }
+
+    /**
+     * Whether the worker's timeout ({@link Worker.Builder#timeout}) fired for this attempt: its
+     * handler has been interrupted, and the worker fails the job with a
+     * {@link JobTimeoutException} (unless the handler's own settle had begun first). A handler
+     * that sees true should stop: whatever it returns or settles later is not kept. The lease is
+     * not lost by a timeout; {@link #leaseLost()} stays false.
+     *
+     * @return true once the timeout fired; no clock is read
+     */
+    public boolean timedOut() {
+        return timedOut.get();
     }
 
     /**
@@ -338,6 +354,16 @@ public final class Job {
 
     String attemptText() {
         return attemptText;
+    }
+
+    /** Marks the timeout fired. @return false if it was marked already */
+    boolean markTimedOut() {
+        return timedOut.compareAndSet(false, true);
+    }
+
+    /** @return true for the first caller only: the one that counts and reports this job's settle */
+    boolean markTold() {
+        return told.compareAndSet(false, true);
     }
 
     /**

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  *   <li>The loss, sticky: the first reason wins, and no later answer revives it. Finding the
  *       deadline passed ({@link #checkDeadline}) is a loss like a refusal, and so is a refused
  *       extend ({@link #onExtended}).</li>
- *   <li>On loss, interrupts the thread bound as the job's handler.</li>
+ *   <li>On loss, interrupts the thread bound as the job's handler (and on the worker's timeout,
+ *       {@link #interruptHandler}).</li>
  *   <li>Tells the reporter a worker set, once, on whichever thread saw the loss first; never for
  *       a job whose settle was accepted first.</li>
  * </ol>
@@ -112,16 +113,21 @@ final class JobLease {
     /** Marks the lease lost (first reason wins), interrupts a bound handler, and tells the reporter once. */
     void markLost(LeaseLossReason reason) {
         if (lost.complete(reason)) {
-            Thread t = handlerThread;
-            if (t != null) {
-                synchronized (this) {
-                    if (handlerThread == t) {
-                        t.interrupt();
-                    }
+            interruptHandler();
+        }
+        report();
+    }
+
+    /** Interrupts the thread bound as the job's handler, if one is bound now (a loss, or the worker's timeout). */
+    void interruptHandler() {
+        Thread t = handlerThread;
+        if (t != null) {
+            synchronized (this) {
+                if (handlerThread == t) {
+                    t.interrupt();
                 }
             }
         }
-        report();
     }
 
     /** Sets who hears of the loss; a loss seen before this call is told now. */

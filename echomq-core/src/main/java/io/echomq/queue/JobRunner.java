@@ -1,6 +1,7 @@
 package io.echomq.queue;
 
 import io.echomq.MonotonicClock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,7 +33,14 @@ import org.slf4j.LoggerFactory;
  *       server's answer) and the listener; a throwing listener is logged and ignored. A
  *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
+ *   <li>With a timeout, ends a handler that runs past it ({@link JobTimeouts} watches): interrupts
+ *       it and fails its job with a {@link JobTimeoutException} through the retry policy, unless
+ *       the handler's own settle began first. A handler that ignores the interrupt keeps its thread
+ *       and its slot until it returns; its result is then not kept.</li>
  * </ol>
+ *
+ * <p>Each job's outcome is counted and told once ({@link Job#markTold}), by whichever of the
+ * handler's thread and the timeout's thread saw the answer first.
  */
 final class JobRunner {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
@@ -48,6 +56,8 @@ final class JobRunner {
     private final long leaseMs;
     private final ExecutorService executor;
     private final MonotonicClock clock;
+    private final long timeoutMs;
+    private final JobTimeouts timeouts;   // null without a timeout
     private final Map<Queue, AckBatcher> batchers = new ConcurrentHashMap<>();
     private final AtomicInteger busy = new AtomicInteger();
     private final Object idleMonitor = new Object();
@@ -59,7 +69,8 @@ final class JobRunner {
 
     JobRunner(String name, JobHandler handler, WorkerListener listener, boolean logFailures, RetryPolicy retryPolicy,
               WorkerState state,
-              LeaseKeeper leases, ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock) {
+              LeaseKeeper leases, ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock,
+              long timeoutMs) {
         this.name = name;
         this.handler = handler;
         this.listener = listener;
@@ -71,6 +82,8 @@ final class JobRunner {
         this.leaseMs = leaseMs;
         this.executor = executor;
         this.clock = clock;
+        this.timeoutMs = timeoutMs;
+        this.timeouts = timeoutMs > 0 ? new JobTimeouts(name, timeoutMs, clock, this::timedOut) : null;
         for (Queue q : source.queues()) {
             batchers.put(q, new AckBatcher(q, leaseMs));
         }
@@ -128,6 +141,13 @@ final class JobRunner {
         }
     }
 
+    /** Stops the timeout's thread, if any; a handler still running is no longer timed. */
+    void close() {
+        if (timeouts != null) {
+            timeouts.close();
+        }
+    }
+
     /** Sends no more completes, as a killed process would. */
     void abandon() {
         batchers.values().forEach(AckBatcher::abandon);
@@ -163,6 +183,9 @@ final class JobRunner {
         QueueObservations observations = job.queue().observations();
         long started = observations.start(job.queue().client());
         job.leaseState().bindHandlerThread(Thread.currentThread());
+        if (timeouts != null) {
+            timeouts.watch(job, started);
+        }
         try {
             if (!job.leaseLost()) {   // its deadline may have passed while it waited for a thread
                 handler.handle(job);
@@ -170,6 +193,9 @@ final class JobRunner {
         } catch (Throwable t) {
             error = t;
         } finally {
+            if (timeouts != null) {
+                timeouts.unwatch(job);
+            }
             job.leaseState().bindHandlerThread(null);
             Thread.interrupted();   // a loss interrupt must not leak into the next job
         }
@@ -185,6 +211,11 @@ final class JobRunner {
                 // never complete (or fail) a job whose loss was seen: its handler may have stopped
                 // early on seeing it, and the server may still accept within the drift allowance
                 outcome = job.cancelled() ? SettleOutcome.CANCELLED : SettleOutcome.LEASE_LOST;
+            } else if (job.timedOut()) {
+                // the timeout fired but its fail was not sent (or failed): whatever the handler
+                // returned late, the attempt fails as timed out
+                error = timeoutError(job, error);
+                outcome = job.fail(error, retryPolicy);
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
                 AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.queue()), chain);
@@ -206,23 +237,70 @@ final class JobRunner {
         } finally {
             leases.untrack(job);
         }
+        finish(job, outcome, error, started);
+        return next;
+    }
+
+    /**
+     * Told by {@link JobTimeouts} on its thread when {@code job}'s handler ran past the timeout:
+     * unless the job's settle began (the handler's own, or a loss), marks it timed out, interrupts
+     * its handler, and fails it with a {@link JobTimeoutException}. A fail that Redis refuses to
+     * answer leaves the job to its handler's return or, failing that, to its lease: it is no longer
+     * renewed, so the reaper returns it.
+     */
+    private void timedOut(Job job, long observed) {
+        if (job.settlement().started() || job.leaseState().isLost() || !job.markTimedOut()) {
+            return;
+        }
+        job.leaseState().interruptHandler();
+        if (state.abandoned()) {
+            return;
+        }
+        JobTimeoutException error = timeoutError(job, null);
+        SettleOutcome outcome;
+        try {
+            outcome = job.fail(error, retryPolicy);
+        } catch (IllegalStateException settledConcurrently) {
+            return;   // the handler's settle began first: its thread counts and tells it
+        } catch (RuntimeException e) {
+            ackErrors.increment();
+            leases.untrack(job);
+            LOG.warn("{}: could not fail {} after its timeout; its lease runs out and the reaper returns it: {}", name,
+                    job, e.toString());
+            return;
+        }
+        leases.untrack(job);
+        finish(job, outcome, error, observed);
+    }
+
+    private JobTimeoutException timeoutError(Job job, Throwable handlerError) {
+        return handlerError instanceof JobTimeoutException t ? t
+                : new JobTimeoutException(job.id(), job.attempt(), Duration.ofMillis(timeoutMs), handlerError);
+    }
+
+    /** Counts {@code outcome} and tells the instrumentation, the log and the listener, once per job. */
+    private void finish(Job job, SettleOutcome outcome, Throwable error, long started) {
+        if (outcome == null || !job.markTold()) {
+            return;
+        }
+        if (job.timedOut() && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
+            error = timeoutError(job, error);   // the handler's thread may tell a fail the timeout made
+        }
+        QueueObservations observations = job.queue().observations();
         if (outcome == SettleOutcome.RETRYING) {
             state.retryScheduled();
         }
-        if (outcome != null) {
-            count(outcome);
-            observations.settled(job.queue().client(), outcome, started);
-            if (logFailures && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
-                LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
-                        outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.settlement().failText()));
-            }
-            try {
-                listener.onSettled(job, outcome, error);
-            } catch (RuntimeException e) {
-                LOG.warn("{}: listener failed on {}", name, job, e);
-            }
+        count(outcome);
+        observations.settled(job.queue().client(), outcome, started);
+        if (logFailures && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
+            LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
+                    outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.settlement().failText()));
         }
-        return next;
+        try {
+            listener.onSettled(job, outcome, error);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: listener failed on {}", name, job, e);
+        }
     }
 
     /** Longest error summary in a failure's log line; the whole trace is kept in the job's {@code last_error}. */

@@ -130,7 +130,7 @@ public final class Worker implements AutoCloseable {
         this.state = new WorkerState(concurrency);
         this.leases = new LeaseKeeper(name, leaseMs, clock, b.listener);
         this.runner = new JobRunner(name, b.handler, b.listener, b.logFailures, b.retryPolicy, state, leases, source, leaseMs,
-                executor, clock);
+                executor, clock, b.timeoutMs);
         this.dispatcher = new Dispatcher(name, client, source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
         this.maintenance = new Maintenance(name, client, source, dispatcher::span, this::isIdle, state::running,
                 maintenanceMs);
@@ -142,12 +142,7 @@ public final class Worker implements AutoCloseable {
             dispatcher.subscribe();
             cancels.cover(true);
         } catch (RuntimeException e) {
-            dispatcher.span().close();
-            cancels.close();
-            scheduler.shutdownNow();
-            if (ownExecutor) {
-                executor.shutdownNow();
-            }
+            finish(true);   // nothing was scheduled or registered yet; unregister is a no-op
             throw e;
         }
         long tick = leases.tickMillis();
@@ -255,6 +250,7 @@ public final class Worker implements AutoCloseable {
 
     private void finish(boolean unsubscribe) {
         scheduler.shutdownNow();
+        runner.close();
         if (ownExecutor) {
             executor.shutdownNow();
         }
@@ -287,6 +283,7 @@ public final class Worker implements AutoCloseable {
         private WorkerListener listener = new WorkerListener() { };
         private boolean logFailures = true;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private long timeoutMs;   // 0: none
 
         Builder(QueueClient client, Queue queue, JobHandler handler) {
             this(client, ClaimSource.of(queue), handler);
@@ -376,6 +373,12 @@ public final class Worker implements AutoCloseable {
          */
         public Builder retryPolicy(RetryPolicy policy) {
             this.retryPolicy = Checks.notNull(policy, "retryPolicy");
+            return this;
+        }
+
+        /** @param timeout how long a handler may run, 1 ms..1 day; none by default (see {@link JobTimeoutException}) */
+        public Builder timeout(Duration timeout) {
+            this.timeoutMs = Checks.ttlMillis(timeout, Duration.ofDays(1), "timeout");
             return this;
         }
 

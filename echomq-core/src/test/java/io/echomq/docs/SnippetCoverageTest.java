@@ -34,6 +34,7 @@ class SnippetCoverageTest {
             Map.entry("RecurringSchedules", "QueueDocsExamplesTest"),
             Map.entry("PauseAndCancel", "ControlDocsExamplesTest"),
             Map.entry("ListingAndRetention", "ListingDocsExamplesTest"),
+            Map.entry("Timeouts", "TimeoutDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
