@@ -76,6 +76,7 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
         assertThat(cols[4]).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
         assertThat(cols[5]).startsWith("claimed=20");
         assertThat(emq("queue", "list", "q", "--state", "done").out()).isEmpty();
+        assertThat(emq("queue", "retention", "q", "--done-max", "1000").code()).isZero();   // keeps the done index
         job.complete();
         assertThat(emq("queue", "list", "q", "--state", "done").out()).startsWith(job.id() + "\tdone\t");
     }

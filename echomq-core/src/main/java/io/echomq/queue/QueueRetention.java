@@ -13,6 +13,11 @@ import java.time.Duration;
  *       the last {@link #doneMax()} of them. A queue with no stored settings keeps them for the
  *       client's {@code QueueClient.Builder.retainCompleted} (1 h by default), with no count cap
  *       ({@link #DEFAULT_DONE_MAX}). {@code doneMax} 0 or a zero age keeps none.</li>
+ *   <li><b>The done index.</b> Only a queue with stored settings indexes its completed jobs
+ *       (the ZSET {@code emq:{q}:done}), which the count cap and a listing of
+ *       {@link JobState#DONE} read. The index costs one {@code ZADD} per completed job, about a
+ *       tenth of a worker's throughput, so a queue that stores no settings does not keep it and
+ *       lists no done jobs; its completed hashes still expire after the age.</li>
  *   <li><b>Dead jobs</b> are kept at most {@link #deadAge()} after their death, and only the last
  *       {@link #deadMax()}: by default {@link #DEFAULT_DEAD_MAX} and {@link #DEFAULT_DEAD_AGE},
  *       Sidekiq's figures, stored or not.</li>

@@ -105,6 +105,8 @@ class ListingTest extends SemanticsTestBase {
         }
         assertThat(walk(JobState.DEAD, 2, p -> { })).isEqualTo(members(DEAD)).containsExactlyInAnyOrderElementsOf(deaths);
 
+        assertThat(walk(JobState.DONE, 2, p -> { })).as("no done index before settings are stored").isEmpty();
+        queue.setRetention(QueueRetention.defaults());   // a queue with stored settings keeps the done index
         List<String> completions = new ArrayList<>();
         for (int i = 5; i >= 3; i--) {
             assertThat(jobs.get(i).complete()).isEqualTo(SettleOutcome.COMPLETED);

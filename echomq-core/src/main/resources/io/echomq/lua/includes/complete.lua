@@ -13,9 +13,13 @@
 --     ZMSCORE of active (proving its type) and one HMGET per distinct job.
 --   writeCompletes(plan, active, stats, prefix, retain, now) -> nil, or the error reply (nothing
 --     changed). HINCRBY stats completed, ZREM active, DEL of the lock subkeys (and of the hashes
---     when retain is 0), else state done, finished_at and PEXPIRE retain per job, ZADD of each id
---     to the done index <prefix>done (score = finished_at), then the index's trim.
+--     when retain is 0), else state done, finished_at and PEXPIRE retain per job; and, when the
+--     queue keeps a done index, ZADD of each id to <prefix>done (score = finished_at), then the
+--     index's trim.
 --   plan.codes: the k codes
+-- The done index is kept only by a queue with stored done settings (done_max or done_age_ms in
+-- <prefix>retention): a ZADD per job costs about a tenth of a worker's throughput, so a queue
+-- that never asked for caps or a listing of its done jobs does not pay it.
 -- Retention: the queue's settings in the HASH <prefix>retention win over the caller's retain:
 -- done_age_ms is the retain used, done_max the most jobs the done index keeps (default 100000000: no
 -- count cap, the age bounds it; 0 keeps none, as retain 0 does). After each call with n completes kept, the index drops at most
@@ -25,6 +29,7 @@ local DONE_MAX = 100000000
 local function doneSettings(plan, prefix, retain)
   local ok, rs = pcall(redis.call, 'HMGET', prefix .. 'retention', 'done_max', 'done_age_ms')
   if not ok then return refuse(prefix .. 'retention', 'hash', rs) end
+  plan.index = rs[1] ~= false or rs[2] ~= false
   plan.doneMax = tonumber(rs[1]) or DONE_MAX
   plan.retain = tonumber(rs[2]) or retain
   if plan.doneMax <= 0 then plan.retain = 0 end
@@ -81,7 +86,8 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
   if #plan.done == 0 then return nil end
   retain = plan.retain
   local done = prefix .. 'done'
-  if retain > 0 then
+  local index = retain > 0 and plan.index
+  if index then
     local bad = guard(done, 'zset')
     if bad then return bad end
   end
@@ -95,9 +101,9 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
       local jk = prefix .. 'job:' .. id
       redis.call('HSET', jk, 'state', 'done', 'finished_at', now)
       redis.call('PEXPIRE', jk, retain)
-      redis.call('ZADD', done, now, id)
+      if index then redis.call('ZADD', done, now, id) end
     end
-    trimDone(plan, done, prefix, now)
+    if index then trimDone(plan, done, prefix, now) end
   end
   return nil
 end
