@@ -150,6 +150,10 @@ abstract class SemanticsTestBase extends QueueTestBase {
         }
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
                 .until(() -> serverMillis() > deadline);
+        // the lock subkey ends with the lease; read it until it is gone (a read deletes an expired
+        // key), so that a keyspace snapshot taken next cannot see it vanish on its own afterwards
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .until(() -> get(lockKey(id)) == null);
     }
 
     /** Waits until the server clock has passed {@code serverMs}. */
