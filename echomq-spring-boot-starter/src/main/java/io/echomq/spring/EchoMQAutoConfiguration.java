@@ -12,6 +12,7 @@ import io.echomq.spring.queue.JobHandlerRegistry;
 import io.echomq.spring.queue.PayloadCodec;
 import io.echomq.spring.queue.PlainPayloadCodec;
 import io.echomq.spring.queue.WorkerLifecycle;
+import io.echomq.spring.queue.WorkerThreads;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -35,7 +36,9 @@ import org.springframework.core.env.Environment;
  *   <li>the advisor that runs {@link Locked} methods under a lock ({@link LockedConfiguration});</li>
  *   <li>a worker per {@link EchoJobHandler} method, started and stopped with the context
  *       ({@link JobHandlerRegistry}, {@link WorkerLifecycle}), unless {@code echomq.worker.enabled}
- *       is false;</li>
+ *       is false; their handlers run on virtual threads when Spring Boot's
+ *       {@code spring.threads.virtual.enabled} is true on Java 21+, else on platform threads
+ *       ({@link WorkerThreads});</li>
  *   <li>an {@link EchoMQTemplate} and the {@link PayloadCodec} it shares with the handlers: JSON
  *       through the application's Jackson 3 {@code JsonMapper} when Jackson is on the class path,
  *       else bytes and strings only. Each is replaced by an application's own bean of its type.</li>
@@ -88,18 +91,21 @@ public class EchoMQAutoConfiguration {
     /**
      * @return the lifecycle that runs the handlers' workers
      * @throws InvalidEchoMQPropertyException if a worker property is refused
+     * @throws org.springframework.core.convert.ConversionFailedException if
+     *     {@code spring.threads.virtual.enabled} is not a boolean
      */
     @Bean
     @ConditionalOnProperty(name = "echomq.worker.enabled", matchIfMissing = true)
     public WorkerLifecycle echomqWorkerLifecycle(JobHandlerRegistry registry, QueueClient client,
-                                                 EchoMQProperties properties, ConfigurableListableBeanFactory beanFactory) {
+                                                 EchoMQProperties properties, ConfigurableListableBeanFactory beanFactory,
+                                                 Environment environment) {
         EchoMQProperties.WorkerProperties w = properties.getWorker();
         PropertyChecks.notNegative("echomq.worker.shutdown-grace", w.getShutdownGrace());
         java.time.Duration min = java.time.Duration.ofMillis(10);
         java.time.Duration max = java.time.Duration.ofHours(1);
         PropertyChecks.between("echomq.worker.maintenance-interval", w.getMaintenanceInterval(), min, max);
         PropertyChecks.between("echomq.worker.idle-poll", w.getIdlePoll(), min, max);
-        return new WorkerLifecycle(registry, client, properties, beanFactory);
+        return new WorkerLifecycle(registry, client, properties, beanFactory, WorkerThreads.from(environment));
     }
 
     /** @return the enqueue helper */

@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,10 +29,12 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
 /**
- * With {@code spring.threads.virtual.enabled=true} on a JDK that has virtual threads, handlers and
- * {@code @Locked} scheduled methods run on virtual threads, and many virtual threads waiting for
- * one lock all get it in turn. Tagged {@code jdk21}: excluded on JDK 17 (where it would fail, not
- * skip), run by {@code .ci/run}'s JDK 25 pass.
+ * Spring Boot's {@code spring.threads.virtual.enabled} switches EchoMQ's handlers, with no EchoMQ
+ * property: when true on a JDK that has virtual threads, handlers and {@code @Locked} scheduled
+ * methods run on virtual threads, and many virtual threads waiting for one lock all get it in
+ * turn; when absent, handlers run on platform threads although the JDK has virtual threads.
+ * Tagged {@code jdk21}: excluded on JDK 17 (where it would fail, not skip), run by
+ * {@code .ci/run}'s JDK 25 pass. {@link VirtualThreadPinningTest} checks that their waits do not pin.
  */
 @Tag("jdk21")
 class VirtualThreadsTest {
@@ -39,6 +42,7 @@ class VirtualThreadsTest {
     static final RedisExtension REDIS = new RedisExtension();
 
     static final List<Boolean> HANDLER_THREADS = new CopyOnWriteArrayList<>();
+    static final List<String> HANDLER_THREAD_NAMES = new CopyOnWriteArrayList<>();
     static final List<Boolean> SCHEDULED_THREADS = new CopyOnWriteArrayList<>();
     static final AtomicInteger RUNNING = new AtomicInteger();
     static final AtomicInteger MOST_AT_ONCE = new AtomicInteger();
@@ -65,6 +69,7 @@ class VirtualThreadsTest {
         @EchoJobHandler(queue = "virtual")
         public void handle(String text) {
             HANDLER_THREADS.add(isVirtual(Thread.currentThread()));
+            HANDLER_THREAD_NAMES.add(Thread.currentThread().getName());
         }
 
         @Scheduled(fixedDelay = 20)
@@ -82,12 +87,20 @@ class VirtualThreadsTest {
         }
     }
 
+    @BeforeEach
+    void clear() {
+        HANDLER_THREADS.clear();
+        HANDLER_THREAD_NAMES.clear();
+        SCHEDULED_THREADS.clear();
+    }
+
     @Test
     void handlersAndLockedMethodsRunOnVirtualThreads() throws Exception {
         try (ConfigurableApplicationContext ctx = TestApps.start(App.class, REDIS.url(), "spring.threads.virtual.enabled=true")) {
             ctx.getBean(EchoMQTemplate.class).enqueue("virtual", "a");
             await().atMost(Duration.ofSeconds(10)).until(() -> !HANDLER_THREADS.isEmpty() && !SCHEDULED_THREADS.isEmpty());
             assertThat(HANDLER_THREADS).containsOnly(true);
+            assertThat(HANDLER_THREAD_NAMES).allMatch(n -> n.startsWith("emq-handler-virtual-"));
             assertThat(SCHEDULED_THREADS).containsOnly(true);
 
             Beans beans = ctx.getBean(Beans.class);
@@ -108,6 +121,18 @@ class VirtualThreadsTest {
                 virtualThreads.shutdownNow();
             }
             assertThat(MOST_AT_ONCE.get()).isEqualTo(1);
+        }
+    }
+
+    /** Without the property, Boot's default, the handlers stay on platform threads on this JDK too. */
+    @Test
+    void withoutThePropertyHandlersRunOnPlatformThreads() {
+        try (ConfigurableApplicationContext ctx = TestApps.start(App.class, REDIS.url())) {
+            ctx.getBean(EchoMQTemplate.class).enqueue("virtual", "b");
+            await().atMost(Duration.ofSeconds(10)).until(() -> !HANDLER_THREADS.isEmpty() && !SCHEDULED_THREADS.isEmpty());
+            assertThat(HANDLER_THREADS).containsOnly(false);
+            assertThat(HANDLER_THREAD_NAMES).allMatch(n -> n.startsWith("emq-handler-virtual-"));
+            assertThat(SCHEDULED_THREADS).containsOnly(false);
         }
     }
 }

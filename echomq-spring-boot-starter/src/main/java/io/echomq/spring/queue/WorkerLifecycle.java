@@ -4,9 +4,11 @@ import io.echomq.queue.QueueClient;
 import io.echomq.queue.RetryPolicy;
 import io.echomq.queue.Worker;
 import io.echomq.spring.EchoMQProperties;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
@@ -18,6 +20,10 @@ import org.springframework.context.SmartLifecycle;
  * {@code echomq.worker.shutdown-grace} for its running jobs, then gives the rest back without
  * spending their attempt. Spring waits for that within its
  * {@code spring.lifecycle.timeout-per-shutdown-phase}.
+ *
+ * <p>Each worker's handlers run on an executor of its own from {@link WorkerThreads}: virtual
+ * threads when {@code spring.threads.virtual.enabled} is true on Java 21+, else platform threads;
+ * it is shut down after its worker.
  *
  * <p>Its phase, {@link #PHASE}, is below the web server's, so workers start before the server
  * takes requests and stop after it has drained them.
@@ -32,7 +38,8 @@ public final class WorkerLifecycle implements SmartLifecycle {
     private final QueueClient client;
     private final EchoMQProperties properties;
     private final BeanFactory beanFactory;
-    private final List<Worker> workers = new ArrayList<>();   // guarded by this
+    private final WorkerThreads threads;
+    private final Map<Worker, ExecutorService> workers = new LinkedHashMap<>();   // guarded by this; each with its handlers' executor
     private volatile boolean running;
 
     /**
@@ -40,12 +47,15 @@ public final class WorkerLifecycle implements SmartLifecycle {
      * @param client the queue client the workers run on
      * @param properties the worker settings, already checked
      * @param beanFactory where named retry policies are looked up
+     * @param threads where the handlers run
      */
-    public WorkerLifecycle(JobHandlerRegistry registry, QueueClient client, EchoMQProperties properties, BeanFactory beanFactory) {
+    public WorkerLifecycle(JobHandlerRegistry registry, QueueClient client, EchoMQProperties properties, BeanFactory beanFactory,
+                           WorkerThreads threads) {
         this.registry = registry;
         this.client = client;
         this.properties = properties;
         this.beanFactory = beanFactory;
+        this.threads = threads;
     }
 
     /**
@@ -59,16 +69,27 @@ public final class WorkerLifecycle implements SmartLifecycle {
             return;
         }
         EchoMQProperties.WorkerProperties w = properties.getWorker();
+        List<JobHandlerRegistry.Registration> registrations = registry.registrations();
+        if (!registrations.isEmpty() && threads.notice() != null) {
+            LOG.info(threads.notice());
+        }
         try {
-            for (JobHandlerRegistry.Registration r : registry.registrations()) {
-                Worker.Builder b = client.worker(r.queue(), r.handler()).concurrency(r.concurrency()).lease(r.lease())
-                        .shutdownGrace(w.getShutdownGrace()).maintenanceInterval(w.getMaintenanceInterval())
-                        .idlePoll(w.getIdlePoll());
-                if (!r.retryPolicy().isEmpty()) {
-                    b.retryPolicy(beanFactory.getBean(r.retryPolicy(), RetryPolicy.class));
+            for (JobHandlerRegistry.Registration r : registrations) {
+                ExecutorService executor = threads.create(r.queue(), r.concurrency());
+                try {
+                    Worker.Builder b = client.worker(r.queue(), r.handler()).concurrency(r.concurrency()).lease(r.lease())
+                            .shutdownGrace(w.getShutdownGrace()).maintenanceInterval(w.getMaintenanceInterval())
+                            .idlePoll(w.getIdlePoll()).executor(executor);
+                    if (!r.retryPolicy().isEmpty()) {
+                        b.retryPolicy(beanFactory.getBean(r.retryPolicy(), RetryPolicy.class));
+                    }
+                    workers.put(b.start(), executor);
+                } catch (RuntimeException e) {
+                    executor.shutdownNow();
+                    throw e;
                 }
-                workers.add(b.start());
-                LOG.debug("started a worker on '{}' for {}", r.queue(), r.handler().describe());
+                LOG.debug("started a worker on '{}' for {}, on {} threads", r.queue(), r.handler().describe(),
+                        threads.virtual() ? "virtual" : "platform");
             }
         } catch (RuntimeException e) {
             shutdownAll();
@@ -79,10 +100,10 @@ public final class WorkerLifecycle implements SmartLifecycle {
 
     @Override
     public void stop(Runnable callback) {
-        List<Worker> stopping;
+        Map<Worker, ExecutorService> stopping;
         synchronized (this) {
             running = false;
-            stopping = List.copyOf(workers);
+            stopping = Map.copyOf(workers);
             workers.clear();
         }
         CompletableFuture.runAsync(() -> shutdown(stopping)).whenComplete((ok, error) -> callback.run());
@@ -90,26 +111,35 @@ public final class WorkerLifecycle implements SmartLifecycle {
 
     @Override
     public void stop() {
-        List<Worker> stopping;
+        Map<Worker, ExecutorService> stopping;
         synchronized (this) {
             running = false;
-            stopping = List.copyOf(workers);
+            stopping = Map.copyOf(workers);
             workers.clear();
         }
         shutdown(stopping);
     }
 
     private synchronized void shutdownAll() {
-        shutdown(List.copyOf(workers));
+        shutdown(Map.copyOf(workers));
         workers.clear();
     }
 
-    /** Shuts the workers down in parallel, so the grace is spent once, not once per worker. */
-    private void shutdown(List<Worker> stopping) {
+    /**
+     * Shuts the workers down in parallel, so the grace is spent once, not once per worker, and
+     * then each one's executor, which a worker leaves running when it was given one.
+     */
+    private void shutdown(Map<Worker, ExecutorService> stopping) {
         var grace = properties.getWorker().getShutdownGrace();
-        CompletableFuture.allOf(stopping.stream()
-                .map(worker -> CompletableFuture.runAsync(() -> worker.shutdown(grace), r -> {
-                    Thread t = new Thread(r, "emq-stop-" + worker.queueName());
+        CompletableFuture.allOf(stopping.entrySet().stream()
+                .map(e -> CompletableFuture.runAsync(() -> {
+                    try {
+                        e.getKey().shutdown(grace);
+                    } finally {
+                        e.getValue().shutdownNow();
+                    }
+                }, r -> {
+                    Thread t = new Thread(r, "emq-stop-" + e.getKey().queueName());
                     t.setDaemon(true);
                     t.start();
                 }))
@@ -128,6 +158,6 @@ public final class WorkerLifecycle implements SmartLifecycle {
 
     /** @return the workers running now, for tests and tools */
     public synchronized List<Worker> workers() {
-        return List.copyOf(workers);
+        return List.copyOf(workers.keySet());
     }
 }
