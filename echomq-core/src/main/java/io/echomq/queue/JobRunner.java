@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
  *   <li>With a timeout, ends a handler that runs past it ({@link JobTimeouts} watches): the job's
  *       own, else its queue's default (both carried by the claim, {@link Job#timeout()}), else the
- *       worker's; a job with none is not watched. At the timeout, interrupts
- *       it and fails its job with a {@link JobTimeoutException} through the retry policy, unless
+ *       worker's; a job with none is not watched. At the timeout, interrupts the handler and
+ *       fails its job with a {@link JobTimeoutException} through the retry policy, unless
  *       the handler's own settle began first. A handler that ignores the interrupt keeps its thread
  *       and its slot until it returns; its result is then not kept.</li>
  * </ol>

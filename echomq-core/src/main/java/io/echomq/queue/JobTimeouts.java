@@ -12,10 +12,9 @@ import java.util.concurrent.TimeUnit;
  * Watches how long each running handler of one worker has run, against that job's timeout.
  *
  * <ol>
- *   <li>Starts a watch when a handler starts ({@link #watch}), with the job's own timeout (the
- *       runner resolves it: the job's, else its queue's default, else the worker's), and drops it
- *       when the handler
- *       returns ({@link #unwatch}); a dropped watch never fires.</li>
+ *   <li>Starts a watch when a handler starts ({@link #watch}), with that job's timeout (the
+ *       runner resolves it: the job's own, else its queue's default, else the worker's), and drops
+ *       it when the handler returns ({@link #unwatch}); a dropped watch never fires.</li>
  *   <li>Measures from the handler's start on the worker's {@link MonotonicClock}: the timer thread
  *       only wakes it up, and a watch that wakes early (the clock behind the timer's own) sleeps
  *       again for what is left.</li>
