@@ -9,6 +9,8 @@ import picocli.CommandLine.Command;
  *
  * <pre>
  * emq queue enqueue emails '{"to":"ada@example.com"}' --priority 10   # 17
+ * emq queue enqueue emails '{"to":"bob@example.com"}' --timeout 60000 # 18: a handler may run 60 s on it
+ * emq queue timeout emails 30000                                      # timeout=30000, for jobs without their own
  * emq queue stats emails      # pending=3 active=1 delayed=0 dead=2 completed=40 failed=5 overdue=0 paused=0
  * emq queue pause emails      # PAUSED
  * emq queue cancel emails 17  # SIGNALLED
@@ -20,11 +22,11 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect, pause, "
-            + "resume, cancel, list, retention, delete.",
+            + "resume, cancel, list, retention, timeout, delete.",
         subcommands = {QueueEnqueueCommand.class, QueueStatsCommand.class, QueueReapCommand.class,
             QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class, QueuePauseCommand.class,
             QueueResumeCommand.class, QueueCancelCommand.class, QueueListCommand.class,
-            QueueRetentionCommand.class, QueueDeleteCommand.class})
+            QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueDeleteCommand.class})
 final class QueueCommands {
     private QueueCommands() {
     }

@@ -58,6 +58,12 @@ final class QueueEnqueueCommand extends QueueSubcommand {
             description = "1..1000 attempts before the job goes to dead. Default: "
                 + EnqueueOptions.DEFAULT_MAX_ATTEMPTS + ".")
     Integer maxAttempts;
+    @Option(names = "--timeout", paramLabel = "<ms>",
+            description = "How long a worker's handler (an 'emq worker --exec' command) may run on this job, 1.."
+                + QueueTimeoutCommand.MAX_MS + " ms from its start; past it the command is killed and the job "
+                + "fails with TIMEOUT. It wins over the queue's default (emq queue timeout) and the worker's own "
+                + "--timeout. None by default.")
+    Long timeoutMs;
     @Option(names = "--key", paramLabel = "<idempotency-key>",
             description = "Enqueue once per key: while the key's window runs, the same key names the "
                 + "same job.")
@@ -159,6 +165,10 @@ final class QueueEnqueueCommand extends QueueSubcommand {
         if (maxAttempts != null) {
             o = o.withMaxAttempts((int) QueueArgs.inRange(spec, "--max-attempts", maxAttempts, 1,
                     EnqueueOptions.MAX_ATTEMPTS, ""));
+        }
+        if (timeoutMs != null) {
+            o = o.withTimeout(Duration.ofMillis(QueueArgs.inRange(spec, "--timeout", timeoutMs, 1,
+                    QueueTimeoutCommand.MAX_MS, " milliseconds")));
         }
         if (key == null) {
             if (keyWindowMs != null) {

@@ -28,8 +28,8 @@ final class QueueInspectCommand extends QueueSubcommand {
     private static final String PRINTABLE_CONTROLS = "\t";
     /** The job hash fields in the order inspect prints them; any others follow, sorted. */
     private static final List<String> FIELD_ORDER = List.of("state", "attempts", "spent", "max_attempts", "priority",
-            "score", "backoff_ms", "backoff_max_ms", "created_at", "claimed_at", "finished_at", "idem", "dead_reason",
-            "last_error", "progress", "payload");
+            "score", "backoff_ms", "backoff_max_ms", "timeout_ms", "created_at", "claimed_at", "finished_at", "idem",
+            "dead_reason", "last_error", "progress", "payload");
 
     @Parameters(index = "1", paramLabel = "<id>", parameterConsumer = DashValue.class, description = "The job id.")
     String id;

@@ -24,8 +24,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Runs the shell command for one job. Three helper threads per job feed stdin, pass stdout
  * through line by line and keep the tail of stderr, so the handler thread only waits for the
- * process, interruptibly: a lost lease or the worker's timeout interrupts it, and the process
- * tree is killed.
+ * process, interruptibly: a lost lease or the job's timeout (its own, its queue's or the
+ * worker's) interrupts it, and the process tree is killed.
  */
 final class ShellHandler implements JobHandler {
     /** Most stderr kept per command, in bytes. */

@@ -48,8 +48,9 @@ import picocli.CommandLine.Spec;
                 + "environment. Its stdout is passed through to the worker's stdout, line by line; its stderr is "
                 + "captured. Exit status 0 completes the job; any other fails it (retry after a backoff, or dead "
                 + "once its attempts are spent) with the last 16 KiB of stderr and 'exit status N' as the error. "
-                + "The lease is renewed while the command runs; if it is lost, or the command runs past --timeout, "
-                + "the command and its children are killed (SIGKILL).",
+                + "The lease is renewed while the command runs; if it is lost, or the command runs past its timeout "
+                + "(the job's own, else its queue's default, else --timeout), the command and its children are "
+                + "killed (SIGKILL).",
             "On stderr: a start line (worker <queue>: concurrency N, lease M ms[, timeout T ms], server <server>), "
                 + "a summary "
                 + "every 5 s while there is work (completed=N retrying=N dead=N lost=N running=N), and a final "
@@ -102,7 +103,9 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "<ms>",
             description = "How long one command may run, 1..86400000 ms from its start; none by default. Past it, "
                 + "the command and its children are killed and the job fails with TIMEOUT in its last_error "
-                + "(retry after a backoff, or dead once its attempts are spent), although its lease was renewed.")
+                + "(retry after a backoff, or dead once its attempts are spent), although its lease was renewed. "
+                + "A job's own timeout (emq queue enqueue --timeout), else its queue's default (emq queue "
+                + "timeout), wins over this one, and applies even without it.")
     Long timeoutMillis;
     /** The partition count of a sharded queue, or null for a plain queue. */
     Integer partitions;

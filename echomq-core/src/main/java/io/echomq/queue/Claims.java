@@ -15,13 +15,14 @@ import java.util.concurrent.CompletableFuture;
  *       fenced by its own attempt; then a promotion of at most {@link #PROMOTE_PER_CLAIM} due
  *       jobs and a claim of up to {@code n} jobs (neither when {@code n} is 0).</li>
  *   <li>Decodes the reply into a {@link Queue.Claimed}: one complete code per job completed, the
- *       earliest due time, the malformed jobs moved to dead, and the jobs claimed. Each job's
+ *       earliest due time, the malformed jobs moved to dead, and the jobs claimed, each with the
+ *       timeout the script found for it (its own, else its queue's default). Each job's
  *       local lease counts from the clock reading taken before the call was sent; each first
  *       claim's wait goes to the client's instrumentation.</li>
  * </ol>
  *
  * <p>One class for both directions because the reply's layout follows the call's: k codes for k
- * completes, then six values per job claimed. Its callers are a hand claim ({@link Queue#claim}),
+ * completes, then seven values per job claimed. Its callers are a hand claim ({@link Queue#claim}),
  * {@link Job#completeAndClaimNext}, a worker's {@link Dispatcher} (through {@link ClaimSource}) and
  * its group commit ({@link AckBatcher}).
  */
@@ -87,11 +88,11 @@ final class Claims {
 
     @SuppressWarnings("unchecked")
     private Queue.Claimed decode(List<Object> r, long leaseMs, long start) {
-        List<Job> jobs = new ArrayList<>((r.size() - 4) / 6);
+        List<Job> jobs = new ArrayList<>((r.size() - 4) / 7);
         QueueObservations observations = queue.observations();
-        for (int i = 4; i + 5 < r.size(); i += 6) {
+        for (int i = 4; i + 6 < r.size(); i += 7) {
             jobs.add(new Job(queue, QueueWire.text(r.get(i)), (byte[]) r.get(i + 1), (Long) r.get(i + 2),
-                    (Long) r.get(i + 3), (Long) r.get(i + 4), leaseMs, start));
+                    (Long) r.get(i + 3), (Long) r.get(i + 4), (Long) r.get(i + 6), leaseMs, start));
             observations.claimed((Long) r.get(i + 5));
         }
         return new Queue.Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);

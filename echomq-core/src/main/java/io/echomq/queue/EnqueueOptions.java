@@ -4,6 +4,7 @@ import io.echomq.internal.Checks;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * How to enqueue one job. Immutable: each {@code with…} returns a copy. Every value is checked
@@ -15,7 +16,8 @@ import java.time.Instant;
  *     .withDelay(Duration.ofMinutes(5))                 // due in 5 minutes, server clock
  *     .withMaxAttempts(5)
  *     .withBackoff(Duration.ofSeconds(2), Duration.ofMinutes(10))
- *     .withIdempotencyKey("invoice-42", Duration.ofHours(1));
+ *     .withIdempotencyKey("invoice-42", Duration.ofHours(1))
+ *     .withTimeout(Duration.ofMinutes(2));                // a handler may run 2 minutes
  * }</pre>
  */
 public final class EnqueueOptions {
@@ -33,8 +35,10 @@ public final class EnqueueOptions {
     public static final Duration DEFAULT_BACKOFF_CAP = Duration.ofHours(1);
     /** Longest delay, backoff or idempotency window accepted. */
     public static final Duration MAX_DELAY = Duration.ofDays(365);
+    /** Longest timeout accepted, the same as {@link Worker.Builder#timeout}'s: one day. */
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
-    private static final EnqueueOptions DEFAULTS = new EnqueueOptions(0, 0, 0, 0, 0, 0, "", 0);
+    private static final EnqueueOptions DEFAULTS = new EnqueueOptions(0, 0, 0, 0, 0, 0, "", 0, 0);
 
     final int priority;
     final long delayMs;
@@ -44,9 +48,10 @@ public final class EnqueueOptions {
     final long backoffCapMs;
     final String idempotencyKey;
     final long idempotencyWindowMs;
+    final long timeoutMs;   // 0: none
 
     private EnqueueOptions(int priority, long delayMs, long runAtMs, int maxAttempts, long backoffMs,
-                           long backoffCapMs, String idempotencyKey, long idempotencyWindowMs) {
+                           long backoffCapMs, String idempotencyKey, long idempotencyWindowMs, long timeoutMs) {
         this.priority = priority;
         this.delayMs = delayMs;
         this.runAtMs = runAtMs;
@@ -55,9 +60,10 @@ public final class EnqueueOptions {
         this.backoffCapMs = backoffCapMs;
         this.idempotencyKey = idempotencyKey;
         this.idempotencyWindowMs = idempotencyWindowMs;
+        this.timeoutMs = timeoutMs;
     }
 
-    /** @return priority 0, no delay, 3 attempts, 1 s backoff capped at 1 h, no idempotency key */
+    /** @return priority 0, no delay, 3 attempts, 1 s backoff capped at 1 h, no idempotency key, no timeout */
     public static EnqueueOptions defaults() {
         return DEFAULTS;
     }
@@ -72,7 +78,7 @@ public final class EnqueueOptions {
                     + ", was " + priority);
         }
         return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs,
-                idempotencyKey, idempotencyWindowMs);
+                idempotencyKey, idempotencyWindowMs, timeoutMs);
     }
 
     /**
@@ -85,7 +91,7 @@ public final class EnqueueOptions {
             throw new IllegalArgumentException("delay must be in 0.." + MAX_DELAY + ", was " + delay);
         }
         return new EnqueueOptions(priority, delay.toMillis(), 0, maxAttempts, backoffMs, backoffCapMs,
-                idempotencyKey, idempotencyWindowMs);
+                idempotencyKey, idempotencyWindowMs, timeoutMs);
     }
 
     /**
@@ -99,7 +105,7 @@ public final class EnqueueOptions {
             throw new IllegalArgumentException("runAt must be between 1970 and now + " + MAX_DELAY + ", was " + runAt);
         }
         return new EnqueueOptions(priority, 0, Math.max(1, runAt.toEpochMilli()), maxAttempts, backoffMs,
-                backoffCapMs, idempotencyKey, idempotencyWindowMs);
+                backoffCapMs, idempotencyKey, idempotencyWindowMs, timeoutMs);
     }
 
     /**
@@ -111,7 +117,7 @@ public final class EnqueueOptions {
             throw new IllegalArgumentException("maxAttempts must be in 1.." + MAX_ATTEMPTS + ", was " + maxAttempts);
         }
         return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs,
-                idempotencyKey, idempotencyWindowMs);
+                idempotencyKey, idempotencyWindowMs, timeoutMs);
     }
 
     /**
@@ -128,7 +134,8 @@ public final class EnqueueOptions {
         if (c < b) {
             throw new IllegalArgumentException("backoff cap " + cap + " is below its base " + base);
         }
-        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, b, c, idempotencyKey, idempotencyWindowMs);
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, b, c, idempotencyKey, idempotencyWindowMs,
+                timeoutMs);
     }
 
     /**
@@ -142,7 +149,23 @@ public final class EnqueueOptions {
     public EnqueueOptions withIdempotencyKey(String key, Duration window) {
         Checks.name(key, "idempotency key");
         long w = Checks.ttlMillis(window, MAX_DELAY, "idempotency window");
-        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, key, w);
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, key, w, timeoutMs);
+    }
+
+    /**
+     * How long a {@link Worker}'s handler may run on this job, from its start, before the worker
+     * interrupts it and fails the attempt with a {@link JobTimeoutException} (retried as its retry
+     * policy says). Stored with the job, so every worker applies it; it wins over the queue's
+     * default ({@link QueueOperations#setDefaultTimeout}) and the worker's own
+     * ({@link Worker.Builder#timeout}). None by default: no bytes are stored for it.
+     *
+     * @param timeout 1 ms..{@link #MAX_TIMEOUT} (one day)
+     * @throws IllegalArgumentException if null, zero, negative, under 1 ms or over {@link #MAX_TIMEOUT}
+     */
+    public EnqueueOptions withTimeout(Duration timeout) {
+        long t = Checks.ttlMillis(timeout, MAX_TIMEOUT, "timeout");
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, idempotencyKey,
+                idempotencyWindowMs, t);
     }
 
     /** @return the priority */
@@ -165,7 +188,12 @@ public final class EnqueueOptions {
         return idempotencyKey;
     }
 
-    /** Appends this job's nine values of {@code enqueue-5.lua} to {@code args}. */
+    /** @return the job's own timeout, or empty for none (then the queue's default, else the worker's, applies) */
+    public Optional<Duration> timeout() {
+        return timeoutMs == 0 ? Optional.empty() : Optional.of(Duration.ofMillis(timeoutMs));
+    }
+
+    /** Appends this job's ten values of {@code enqueue-5.lua} to {@code args}. */
     void appendArgs(byte[] payload, java.util.List<byte[]> args) {
         args.add(payload);
         args.add(num(priority));
@@ -176,6 +204,7 @@ public final class EnqueueOptions {
         args.add(num(backoffCapMs));
         args.add(idempotencyKey.getBytes(StandardCharsets.UTF_8));
         args.add(num(idempotencyWindowMs));
+        args.add(num(timeoutMs));
     }
 
     static byte[] num(long n) {
@@ -186,6 +215,6 @@ public final class EnqueueOptions {
     public String toString() {
         return "EnqueueOptions[priority=" + priority + ", delayMs=" + delayMs + ", runAtMs=" + runAtMs
                 + ", maxAttempts=" + maxAttempts + ", backoffMs=" + backoffMs + ", backoffCapMs=" + backoffCapMs
-                + ", idempotencyKey=" + idempotencyKey + ", windowMs=" + idempotencyWindowMs + "]";
+                + ", idempotencyKey=" + idempotencyKey + ", windowMs=" + idempotencyWindowMs + ", timeoutMs=" + timeoutMs + "]";
     }
 }

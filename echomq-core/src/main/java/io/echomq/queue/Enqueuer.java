@@ -64,7 +64,7 @@ final class Enqueuer {
         List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
         for (int from = 0; from < requests.size(); from += CHUNK) {
             List<JobRequest> chunk = requests.subList(from, Math.min(requests.size(), from + CHUNK));
-            List<byte[]> args = new ArrayList<>(2 + chunk.size() * 9);
+            List<byte[]> args = new ArrayList<>(3 + chunk.size() * 10);
             args.add(wire.prefix());
             args.add(EnqueueOptions.num(chunk.size()));
             for (JobRequest r : chunk) {

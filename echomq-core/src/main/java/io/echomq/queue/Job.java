@@ -38,6 +38,7 @@ public final class Job {
     private final long attempt;
     private final long spent;
     private final long maxAttempts;
+    private final long timeoutMs;   // the job's own timeout, else its queue's default; 0: none
     private final String attemptText;
     private final long leaseMs;
     private final JobSettlement settlement = new JobSettlement(this);   // the once-only settling record
@@ -48,8 +49,8 @@ public final class Job {
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
 
-    Job(Queue queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long leaseMs,
-        long claimStartNanos) {
+    Job(Queue queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long timeoutMs,
+        long leaseMs, long claimStartNanos) {
         this.queue = queue;
         this.localId = id;
         this.id = queue.idPrefix() + id;
@@ -57,6 +58,7 @@ public final class Job {
         this.attempt = attempt;
         this.spent = spent;
         this.maxAttempts = maxAttempts;
+        this.timeoutMs = timeoutMs;
         this.attemptText = Long.toString(attempt);
         this.leaseMs = leaseMs;
         this.localLease = new JobLease(this, queue.client().clock(), settlement::outcome, claimStartNanos, leaseMs);
@@ -113,6 +115,15 @@ public final class Job {
     /** @return attempts allowed before the job goes to dead */
     public long maxAttempts() {
         return maxAttempts;
+    }
+
+    /**
+     * @return the timeout the claim carried: the job's own ({@link EnqueueOptions#withTimeout}), else
+     *     its queue's default ({@link QueueOperations#setDefaultTimeout}); empty for neither, when a
+     *     worker applies its own, if any. A worker enforces it; a hand claimer may read it
+     */
+    public Optional<Duration> timeout() {
+        return timeoutMs > 0 ? Optional.of(Duration.ofMillis(timeoutMs)) : Optional.empty();
     }
 
     /** @return the lease this job was claimed (or last extended) with */
@@ -190,7 +201,8 @@ public final class Job {
     }
 
     /**
-     * Whether the worker's timeout ({@link Worker.Builder#timeout}) fired for this attempt: its
+     * Whether the timeout fired for this attempt (the job's own, its queue's default or the
+     * worker's {@link Worker.Builder#timeout}, as {@link JobTimeoutException} says): its
      * handler has been interrupted, and the worker fails the job with a
      * {@link JobTimeoutException} (unless the handler's own settle had begun first). A handler
      * that sees true should stop: whatever it returns or settles later is not kept. The lease is

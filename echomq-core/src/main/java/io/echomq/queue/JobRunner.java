@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *       server's answer) and the listener; a throwing listener is logged and ignored. A
  *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
- *   <li>With a timeout, ends a handler that runs past it ({@link JobTimeouts} watches): interrupts
- *       it and fails its job with a {@link JobTimeoutException} through the retry policy, unless
+ *   <li>With a timeout, ends a handler that runs past it ({@link JobTimeouts} watches): the job's
+ *       own, else its queue's default (both carried by the claim, {@link Job#timeout()}), else the
+ *       worker's; a job with none is not watched. At the timeout, interrupts the handler and
+ *       fails its job with a {@link JobTimeoutException} through the retry policy, unless
  *       the handler's own settle began first. A handler that ignores the interrupt keeps its thread
  *       and its slot until it returns; its result is then not kept.</li>
  * </ol>
@@ -56,8 +58,8 @@ final class JobRunner {
     private final long leaseMs;
     private final ExecutorService executor;
     private final MonotonicClock clock;
-    private final long timeoutMs;
-    private final JobTimeouts timeouts;   // null without a timeout
+    private final long timeoutMs;   // the worker's own, 0 for none
+    private final JobTimeouts timeouts;   // its thread starts with the first job that has a timeout
     private final Map<Queue, AckBatcher> batchers = new ConcurrentHashMap<>();
     private final AtomicInteger busy = new AtomicInteger();
     private final Object idleMonitor = new Object();
@@ -83,7 +85,7 @@ final class JobRunner {
         this.executor = executor;
         this.clock = clock;
         this.timeoutMs = timeoutMs;
-        this.timeouts = timeoutMs > 0 ? new JobTimeouts(name, timeoutMs, clock, this::timedOut) : null;
+        this.timeouts = new JobTimeouts(name, clock, this::timedOut);
         for (Queue q : source.queues()) {
             batchers.put(q, new AckBatcher(q, leaseMs));
         }
@@ -143,9 +145,7 @@ final class JobRunner {
 
     /** Stops the timeout's thread, if any; a handler still running is no longer timed. */
     void close() {
-        if (timeouts != null) {
-            timeouts.close();
-        }
+        timeouts.close();
     }
 
     /** Sends no more completes, as a killed process would. */
@@ -183,8 +183,9 @@ final class JobRunner {
         QueueObservations observations = job.queue().observations();
         long started = observations.start(job.queue().client());
         job.leaseState().bindHandlerThread(Thread.currentThread());
-        if (timeouts != null) {
-            timeouts.watch(job, started);
+        long timeout = timeoutMillis(job);
+        if (timeout > 0) {
+            timeouts.watch(job, started, timeout);
         }
         try {
             if (!job.leaseLost()) {   // its deadline may have passed while it waited for a thread
@@ -193,7 +194,7 @@ final class JobRunner {
         } catch (Throwable t) {
             error = t;
         } finally {
-            if (timeouts != null) {
+            if (timeout > 0) {
                 timeouts.unwatch(job);
             }
             job.leaseState().bindHandlerThread(null);
@@ -275,7 +276,12 @@ final class JobRunner {
 
     private JobTimeoutException timeoutError(Job job, Throwable handlerError) {
         return handlerError instanceof JobTimeoutException t ? t
-                : new JobTimeoutException(job.id(), job.attempt(), Duration.ofMillis(timeoutMs), handlerError);
+                : new JobTimeoutException(job.id(), job.attempt(), Duration.ofMillis(timeoutMillis(job)), handlerError);
+    }
+
+    /** @return the timeout that applies to {@code job}: its own or its queue's (the claim's), else the worker's; 0 for none */
+    private long timeoutMillis(Job job) {
+        return job.timeout().map(Duration::toMillis).orElse(timeoutMs);
     }
 
     /** Counts {@code outcome} and tells the instrumentation, the log and the listener, once per job. */

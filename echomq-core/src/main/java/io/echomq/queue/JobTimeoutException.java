@@ -3,9 +3,11 @@ package io.echomq.queue;
 import java.time.Duration;
 
 /**
- * The error a {@link Worker} fails a job with when its handler runs past the worker's timeout
- * ({@link Worker.Builder#timeout(Duration)}), measured on the client's monotonic clock from the
- * handler's start. The lease, renewed while the handler runs, is not the limit. Its message starts
+ * The error a {@link Worker} fails a job with when its handler runs past the job's timeout,
+ * measured on the client's monotonic clock from the handler's start. That timeout is the job's own
+ * ({@link EnqueueOptions#withTimeout}), else its queue's default
+ * ({@link QueueOperations#setDefaultTimeout}), else the worker's
+ * ({@link Worker.Builder#timeout(Duration)}); a job with none of them is never timed out. The lease, renewed while the handler runs, is not the limit. Its message starts
  * with {@code TIMEOUT}, and its stack trace is what the job's {@code last_error} keeps, so an
  * operator reads the reason there.
  *

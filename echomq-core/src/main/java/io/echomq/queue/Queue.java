@@ -32,6 +32,7 @@ import java.util.function.LongConsumer;
  * (reap, promote), {@code QueueReads} (stats, dead, inspect), {@code QueueAdmin} (remove,
  * redrive, purge), {@code QueueControl} (pause, resume, cancel), {@code QueueListing} (list),
  * {@code RetentionStore}, {@code QueueDeletion} (delete); {@code QueueLimits} checks the arguments.
+ * {@code DefaultTimeoutStore} keeps the queue's default timeout, for both kinds of queue.
  */
 public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */
@@ -326,6 +327,10 @@ public final class Queue implements QueueOperations {
 
     QueueObservations observations() {
         return observations;
+    }
+
+    QueueWire wire() {
+        return wire;
     }
 
     // ------------------------------------------------------------------ plumbing for Job

@@ -272,6 +272,44 @@ public interface QueueOperations {
     void setRetention(QueueRetention settings);
 
     /**
+     * @return the default timeout stored with the queue: how long a {@link Worker}'s handler may
+     *     run on a job that has no timeout of its own; empty when none is stored (or what is stored
+     *     is not an integer in 1..86400000 ms, which the claim ignores too). A sharded queue answers
+     *     its partition 0's
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    default Optional<Duration> defaultTimeout() {
+        return DefaultTimeoutStore.read(this);
+    }
+
+    /**
+     * Stores the queue's default timeout (in {@code emq:{q}:settings}, every partition of a sharded
+     * queue's mark; a partition added later has none until it is set again). The claim reads it:
+     * from each worker's next claim on, a job enqueued without {@link EnqueueOptions#withTimeout}
+     * runs under it, and the worker's own {@link Worker.Builder#timeout} applies only to jobs of a
+     * queue with no default. So a job's own timeout wins over the queue's, which wins over the
+     * worker's. A job already running keeps the timeout its claim carried.
+     *
+     * @param timeout 1 ms..{@link EnqueueOptions#MAX_TIMEOUT} (one day)
+     * @throws IllegalArgumentException if null, zero, negative, under 1 ms or over one day; nothing is written
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    default void setDefaultTimeout(Duration timeout) {
+        DefaultTimeoutStore.write(this, timeout);
+    }
+
+    /**
+     * Removes the queue's default timeout (from every partition of a sharded queue): from each
+     * worker's next claim on, jobs without their own timeout run under the worker's, if any.
+     *
+     * @return true if a default was stored (in any partition), false if none was
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    default boolean clearDefaultTimeout() {
+        return DefaultTimeoutStore.clear(this);
+    }
+
+    /**
      * Deletes the queue and every key of it, as {@link #delete(boolean, LongConsumer)} with no
      * progress report.
      *

@@ -376,7 +376,7 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** @param timeout how long a handler may run, 1 ms..1 day; none by default (see {@link JobTimeoutException}) */
+        /** @param timeout how long a handler may run, 1 ms..1 day, on a job with no timeout of its own or its queue's; none by default ({@link JobTimeoutException}) */
         public Builder timeout(Duration timeout) {
             this.timeoutMs = Checks.ttlMillis(timeout, Duration.ofDays(1), "timeout");
             return this;

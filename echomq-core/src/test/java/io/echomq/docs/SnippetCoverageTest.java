@@ -35,6 +35,7 @@ class SnippetCoverageTest {
             Map.entry("PauseAndCancel", "ControlDocsExamplesTest"),
             Map.entry("ListingAndRetention", "ListingDocsExamplesTest"),
             Map.entry("Timeouts", "TimeoutDocsExamplesTest"),
+            Map.entry("TimeoutPrecedence", "TimeoutDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),

@@ -7,7 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The timeout program of docs/queue.md, run exactly as it stands. */
+/** The timeout programs of docs/queue.md, run exactly as they stand. */
 class TimeoutDocsExamplesTest {
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
@@ -19,5 +19,13 @@ class TimeoutDocsExamplesTest {
         String out = ProgramRunner.start(Snippets.named("Timeouts").get(0), REDIS.url()).await(RUN);
         assertThat(out).isEqualTo("DEAD true true\nio.echomq.queue.JobTimeoutException: TIMEOUT: job 1 attempt 1 "
                 + "ran past its timeout of 200 ms; its handler was interrupted\n");
+    }
+
+    @Test
+    void theJobsOwnTimeoutWinsOverTheQueuesDefaultWhichWinsOverTheWorkers() throws Exception {
+        REDIS.flushAll();
+        String out = ProgramRunner.start(Snippets.named("TimeoutPrecedence").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("by-queue DEAD under 300 ms\nby-job COMPLETED under 5000 ms\n"
+                + "default 300 ms, cleared true\n");
     }
 }

@@ -34,21 +34,24 @@ class JobTimeoutsTest extends QueueTestBase {
     void aWatchFiresOnlyOnceItsClockHasPassedTheTimeoutAndNeverAfterUnwatch() {
         FakeClock clock = new FakeClock();
         List<Job> expired = new CopyOnWriteArrayList<>();
-        JobTimeouts timeouts = new JobTimeouts("test", 20, clock, (job, observed) -> expired.add(job));
+        JobTimeouts timeouts = new JobTimeouts("test", clock, (job, observed) -> expired.add(job));
         try {
             queue.enqueue("a");
             queue.enqueue("b");
+            queue.enqueue("c");
             Job a = queue.claim(Duration.ofMinutes(1)).orElseThrow();
             Job b = queue.claim(Duration.ofMinutes(1)).orElseThrow();
-            timeouts.watch(a, 0);
-            timeouts.watch(b, 0);
+            Job c = queue.claim(Duration.ofMinutes(1)).orElseThrow();
+            timeouts.watch(a, 0, 20);
+            timeouts.watch(b, 0, 20);
+            timeouts.watch(c, 0, 40);   // each watch has its own job's timeout
             timeouts.unwatch(b);
 
             int readsAtStart = clock.reads.get();
             // the timer wakes every 20 ms of its own time, reads the still clock, and sleeps again
             await().atMost(Duration.ofSeconds(10)).until(() -> clock.reads.get() >= readsAtStart + 5);
             assertThat(expired).as("the clock has not moved").isEmpty();
-            assertThat(timeouts.watchedCount()).isEqualTo(1);
+            assertThat(timeouts.watchedCount()).isEqualTo(2);
 
             clock.now.addAndGet(Duration.ofMillis(19).toNanos());
             int readsBefore = clock.reads.get();
@@ -57,7 +60,14 @@ class JobTimeoutsTest extends QueueTestBase {
 
             clock.now.addAndGet(Duration.ofMillis(1).toNanos());
             await().atMost(Duration.ofSeconds(10)).until(() -> !expired.isEmpty());
-            assertThat(expired).containsExactly(a);
+            int readsAtA = clock.reads.get();
+            await().atMost(Duration.ofSeconds(10)).until(() -> clock.reads.get() >= readsAtA + 3);
+            assertThat(expired).as("c's 40 ms have not passed").containsExactly(a);
+            assertThat(timeouts.watchedCount()).isEqualTo(1);
+
+            clock.now.addAndGet(Duration.ofMillis(20).toNanos());
+            await().atMost(Duration.ofSeconds(10)).until(() -> expired.size() == 2);
+            assertThat(expired).containsExactly(a, c);
             assertThat(timeouts.watchedCount()).isZero();
         } finally {
             timeouts.close();

@@ -135,7 +135,7 @@ class WorkerShutdownTest extends QueueTestBase {
         assertThat(old.outcome()).contains(SettleOutcome.RETURNED);
         assertThatThrownBy(old::complete).isInstanceOf(IllegalStateException.class);
         Job sameAttempt = new Job(queue, old.id(), old.payload(), old.attempt(), old.spentAttempts(),
-                old.maxAttempts(), 5000, System.nanoTime());
+                old.maxAttempts(), 0, 5000, System.nanoTime());
         assertThat(sameAttempt.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(sameAttempt.lossReason()).contains(LeaseLossReason.NOT_ACTIVE);
 
@@ -145,7 +145,7 @@ class WorkerShutdownTest extends QueueTestBase {
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.spentAttempts()).isEqualTo(1);
         Job stale = new Job(queue, old.id(), old.payload(), old.attempt(), old.spentAttempts(),
-                old.maxAttempts(), 5000, System.nanoTime());
+                old.maxAttempts(), 0, 5000, System.nanoTime());
         assertThat(stale.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(stale.lossReason()).contains(LeaseLossReason.SUPERSEDED);
         assertThat(again.complete()).isEqualTo(SettleOutcome.COMPLETED);

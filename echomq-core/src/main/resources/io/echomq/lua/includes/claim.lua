@@ -14,9 +14,11 @@
 --     pending and wait are checked first; when both are absent and nothing is being promoted,
 --     the claim pops nothing, and active, dead and stats are not checked.
 --   claimJobs(want, lease, prefix, pending, wait, active, dead, now, out) -> claimed, dead count.
---     Appends six values per claimed job to out: id, payload, attempt, spent, max attempts, and
+--     Appends seven values per claimed job to out: id, payload, attempt, spent, max attempts,
 --     waited: ms from created_at to now for a first attempt (attempt 1) of a job that never had a
---     state (so not delayed), else -1 (also when created_at is absent or not an integer).
+--     state (so not delayed), else -1 (also when created_at is absent or not an integer), and
+--     timeout: the job's timeout_ms, else the queue's default (timeout_ms of the HASH
+--     <prefix>settings, read at most once per call; ignored unless in 1..MAX_TIMEOUT), else 0.
 local function guardClaim(pending, wait, active, dead, stats, delayed, promoting)
   local refused = guard(pending, 'zset') or guard(wait, 'list')
   if not refused and (provenType(pending) ~= 'none' or provenType(wait) ~= 'none' or promoting) then
@@ -25,8 +27,14 @@ local function guardClaim(pending, wait, active, dead, stats, delayed, promoting
   return refused or guard(delayed, 'zset')
 end
 
+-- the most timeout_ms a job or a queue's default may hold: one day
+local MAX_TIMEOUT = 86400000
+local function isTimeout(v)
+  return v ~= false and v ~= nil and #v <= 8 and string.match(v, '^[1-9]%d*$') ~= nil and tonumber(v) <= MAX_TIMEOUT
+end
+
 -- why a job's hash h (HMGET payload attempts spent max_attempts priority backoff_ms
--- backoff_max_ms) cannot be claimed, or nil when it can
+-- backoff_max_ms created_at state timeout_ms) cannot be claimed, or nil when it can
 local function malformed(h)
   if not h[1] then
     if not h[2] and not h[3] then return 'job hash is missing' end
@@ -41,6 +49,7 @@ local function malformed(h)
     return 'priority is not an integer in -1000..1000: ' .. h[5]
   end
   if not isInt(h[6]) or not isInt(h[7]) then return 'backoff_ms or backoff_max_ms is not an integer' end
+  if h[10] and not isTimeout(h[10]) then return 'timeout_ms is not an integer in 1..86400000: ' .. h[10] end
   return nil
 end
 
@@ -70,6 +79,15 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     return nil, nil
   end
 
+  local queueTimeout = nil   -- the queue's default timeout_ms, 0 for none; nil: unread
+  local function defaultTimeout()
+    if queueTimeout == nil then
+      local ok, v = pcall(redis.call, 'HGET', prefix .. 'settings', 'timeout_ms')
+      queueTimeout = (ok and isTimeout(v)) and tonumber(v) or 0
+    end
+    return queueTimeout
+  end
+
   local claimed, deadCount, pops = 0, 0, 0
   while claimed < want and pops < want + 64 do
     pops = pops + 1
@@ -82,7 +100,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       reason = "job id contains ':'"
     else
       ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
-        'priority', 'backoff_ms', 'backoff_max_ms', 'created_at', 'state')
+        'priority', 'backoff_ms', 'backoff_max_ms', 'created_at', 'state', 'timeout_ms')
       if not ok then reason = 'job key is not a hash' else reason = malformed(h) end
     end
     if reason then
@@ -123,6 +141,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       local waited = -1
       if attempt == 1 and not h[9] and h[8] and #h[8] <= 15 and isInt(h[8]) then waited = math.max(0, now - tonumber(h[8])) end
       out[#out + 1] = waited
+      out[#out + 1] = h[10] and tonumber(h[10]) or defaultTimeout()
       claimed = claimed + 1
     end
   end

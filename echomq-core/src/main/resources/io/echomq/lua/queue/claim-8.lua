@@ -31,7 +31,7 @@
 -- ARGV[7] completes k, how many jobs to complete first, 0..256
 -- ARGV[8..7+2k]     k pairs: the id of a job to complete, and the attempt it was granted
 --
--- Returns an array: {completes, next_due_ms, dead, promoted, id1, payload1, attempt1, spent1, max1, waited1, id2, ...}
+-- Returns an array: {completes, next_due_ms, dead, promoted, id1, payload1, attempt1, spent1, max1, waited1, timeout1, id2, ...}
 --   completes    an array of k codes, one per pair in order: 1 COMPLETED · -5 NOT_A_HASH: the job
 --                key holds another type (nothing of it changed) · then, in the fence check's order,
 --                -4 MISSING · -1 SUPERSEDED · -6 CANCELLED · -3 NOT_ACTIVE · -2 EXPIRED
@@ -40,9 +40,10 @@
 --                -2 when N > 0 and the queue is paused: nothing was promoted or claimed
 --   dead         how many malformed jobs the claim moved to dead during this call
 --   promoted     how many delayed jobs were promoted to pending during this call
---   then six values per claimed job: id, payload, attempt (the fence), spent attempts, max
+--   then seven values per claimed job: id, payload, attempt (the fence), spent attempts, max
 --   attempts (3 when the hash has none), waited (ms since created_at for a first attempt of a job
---   enqueued without delay, else -1)
+--   enqueued without delay, else -1), timeout (the job's timeout_ms, else the queue's default:
+--   timeout_ms of the HASH <prefix>settings, else 0 for none)
 -- When promoted > claimed, the call publishes promoted - claimed on wake: the number of promoted
 -- jobs it left pending, not the number promoted.
 local pending, active, delayed, dead, seqKey, stats, wake, wait =

@@ -14,12 +14,13 @@
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first (RPUSH here)
 -- ARGV[1] prefix    emq:{q}:  (job keys are <prefix>job:<id>, idempotency keys <prefix>idem:<key>)
 -- ARGV[2] count     number of jobs n that follow, >= 1
--- ARGV[3..]         n groups of 9 values, one group per job, in this order:
+-- ARGV[3..]         n groups of 10 values, one group per job, in this order:
 --                     payload, priority (-1000..1000), delay ms (0 = none), run-at epoch ms
 --                     (0 = none; wins over delay), max attempts (0 = default 3), backoff base ms
 --                     (0 = default 1000), backoff cap ms (0 = default 3600000),
---                     idempotency key ('' = none), idempotency window ms
--- ARGV[3 + 9n]      publish mode, after the last group: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
+--                     idempotency key ('' = none), idempotency window ms,
+--                     timeout ms (0 = none: the queue's default, else the worker's, applies)
+-- ARGV[3 + 10n]     publish mode, after the last group: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
 --
 -- Returns a flat array of 2n values, {id1, created1, id2, created2, ...}: for each job in order,
 -- its id (a decimal string) and 1 if it was created, or 0 if its idempotency key already named
@@ -28,7 +29,7 @@ local pending, delayed, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4],
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
 local publish = 'PUBLISH'
-if ARGV[3 + 9 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
+if ARGV[3 + 10 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
 --@include server-time
 --@include type-guard
@@ -51,7 +52,7 @@ local function flush()
 end
 
 for i = 0, count - 1 do
-  local b = 3 + i * 9
+  local b = 3 + i * 10
   local idem = ARGV[b + 7]
   local idemKey = nil
   local existing = false
@@ -78,6 +79,7 @@ for i = 0, count - 1 do
     if ARGV[b + 4] ~= '0' then fields[#fields + 1] = 'max_attempts'; fields[#fields + 1] = ARGV[b + 4] end
     if ARGV[b + 5] ~= '0' then fields[#fields + 1] = 'backoff_ms'; fields[#fields + 1] = ARGV[b + 5] end
     if ARGV[b + 6] ~= '0' then fields[#fields + 1] = 'backoff_max_ms'; fields[#fields + 1] = ARGV[b + 6] end
+    if ARGV[b + 9] ~= '0' then fields[#fields + 1] = 'timeout_ms'; fields[#fields + 1] = ARGV[b + 9] end
     if idemKey then
       redis.call('SET', idemKey, id, 'PX', ARGV[b + 8])
       fields[#fields + 1] = 'idem'; fields[#fields + 1] = idem
