@@ -328,6 +328,10 @@ public final class Queue implements QueueOperations {
         return observations;
     }
 
+    QueueWire wire() {
+        return wire;
+    }
+
     // ------------------------------------------------------------------ plumbing for Job
 
     /**
