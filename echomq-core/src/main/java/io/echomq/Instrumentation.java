@@ -2,7 +2,13 @@ package io.echomq;
 
 import io.echomq.lock.Lease;
 import io.echomq.lock.LossReason;
+import io.echomq.queue.EnqueueResult;
+import io.echomq.queue.Job;
 import io.echomq.queue.SettleOutcome;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The hook through which a metrics or tracing library watches locks and queues. Every method has
@@ -28,7 +34,15 @@ import io.echomq.queue.SettleOutcome;
  * <p><b>Cardinality.</b> The arguments name a queue (a sharded queue's name, never a partition's)
  * but never a job id or a lock's resource, so that a metric tagged by them stays bounded. The
  * {@link Lease} passed to {@link #leaseHeld} is for tracking only: read {@link Lease#isHeld()},
- * not its resource, for a tag.
+ * not its resource, for a tag. The trace calls ({@link #enqueueStarting}, {@link #jobStarting})
+ * do see job ids, for a span's attributes, never for a metric's tags.
+ *
+ * <p><b>Trace context in the job hash.</b> A tracing implementation carries its context from the
+ * enqueue to the handler in extra fields of the job's hash ({@code traceparent}, {@code tracestate}):
+ * {@link #enqueueStarting} gives them, every job the call creates stores them, and a worker reads
+ * back the fields named by {@link #jobFields()} with one {@code HMGET} per job before its handler
+ * runs. Without instrumentation, or with one that gives no fields and names none, nothing is sent
+ * or read: no extra byte, no extra command. {@code docs/protocol.md} documents the fields.
  */
 public interface Instrumentation {
 
@@ -63,6 +77,12 @@ public interface Instrumentation {
         /** Redis failed; the outcome is unknown (the watchdog retries until the deadline). */
         ERROR
     }
+
+    /** Most extra fields one enqueue call may add to each job's hash ({@link #enqueueStarting}). */
+    int MAX_JOB_FIELDS = 8;
+
+    /** Most bytes (UTF-8 names and values together) of the extra fields one enqueue call adds to each job. */
+    int MAX_JOB_FIELD_BYTES = 2048;
 
     /** The implementation that records nothing; what a client holds when none was set. */
     Instrumentation NONE = new Instrumentation() {
@@ -174,5 +194,94 @@ public interface Instrumentation {
      * @param dead how many went to dead
      */
     default void leasesReaped(String queue, long returned, long dead) {
+    }
+
+    // ------------------------------------------------------------------ traces
+
+    /**
+     * An enqueue call is about to send {@code count} jobs to {@code queue}, on the caller's
+     * thread (its arguments were checked; a call refused before Redis is touched is not reported).
+     * Each {@code fields.accept(name, value)} adds a field that every job this call creates
+     * stores in its hash, written by the same atomic script as the job. A job that a duplicate
+     * idempotency key maps to an existing one is not written to. Jobs a schedule fires are not
+     * reported.
+     *
+     * <p>A name is 1 to 64 characters of {@code a-z}, {@code 0-9}, {@code _} and {@code -},
+     * starting with a letter, and is none of the fields the protocol itself gives a job hash
+     * ({@code payload}, {@code state}, {@code attempts}, … as listed in {@code docs/protocol.md});
+     * at most {@link #MAX_JOB_FIELDS} fields of at most {@link #MAX_JOB_FIELD_BYTES} bytes in all
+     * (the value of a name given twice is replaced). {@code fields.accept} throws
+     * {@link IllegalArgumentException} for a bad name, a null value or a field past a bound; like
+     * anything this method throws, that is caught and logged, and the call then enqueues its jobs
+     * with no extra field. {@code fields} is valid only during this call.
+     *
+     * @param queue the queue's name
+     * @param count how many jobs the call sends, at least 1
+     * @param fields takes the extra fields
+     * @return a handle for {@link #enqueueEnded}, or null to hear nothing more of this call
+     */
+    default Object enqueueStarting(String queue, int count, BiConsumer<String, String> fields) {
+        return null;
+    }
+
+    /**
+     * The enqueue call for which {@link #enqueueStarting} returned {@code handle} ended, on the
+     * caller's thread: with one result per job sent, or with the exception it throws to its caller.
+     *
+     * @param handle what {@link #enqueueStarting} returned, never null
+     * @param results one per job, in order (ids as the caller sees them), or null when it failed
+     * @param error null, or what the call throws ({@code RedisCommandException} and the like)
+     */
+    default void enqueueEnded(Object handle, List<EnqueueResult> results, Throwable error) {
+    }
+
+    /**
+     * Names the job hash fields a worker reads, with one {@code HMGET} per job, before each job's
+     * handler runs, for {@link #jobStarting}. Asked once, when the client is built; names that break
+     * the rules of {@link #enqueueStarting} are dropped (logged). Empty, the default, reads nothing.
+     *
+     * @return the field names, for example {@code traceparent} and {@code tracestate}
+     */
+    default Set<String> jobFields() {
+        return Set.of();
+    }
+
+    /**
+     * A worker is about to run {@code job}'s handler, on the thread that will run it. What this
+     * thread holds when it returns (a tracing context made current) is what the handler sees;
+     * {@link #handlerReturned} follows on the same thread.
+     *
+     * @param queue the queue's name
+     * @param job the job (its id and attempt for a span's attributes; do not settle it here)
+     * @param fields the fields of {@link #jobFields()} that the job's hash holds (absent ones are
+     *     missing; a failed read gives an empty map, logged at DEBUG)
+     * @return a handle for {@link #handlerReturned} and {@link #jobEnded}, or null
+     */
+    default Object jobStarting(String queue, Job job, Map<String, String> fields) {
+        return null;
+    }
+
+    /**
+     * The handler of a job for which {@link #jobStarting} returned {@code handle} returned or threw,
+     * on its own thread: undo here what {@link #jobStarting} bound to the thread.
+     *
+     * @param handle what {@link #jobStarting} returned, never null
+     * @param error what the handler threw, or null
+     */
+    default void handlerReturned(Object handle, Throwable error) {
+    }
+
+    /**
+     * The attempt for which {@link #jobStarting} returned {@code handle} was settled, right after
+     * {@link #jobSettled}, on the handler's thread or the thread of the worker's timeout; or its
+     * settle failed (Redis did not answer, {@code outcome} null: its lease runs out and the reaper
+     * returns it). Called at most once per attempt, and never for a worker that was abandoned
+     * (as a killed process would be).
+     *
+     * @param handle what {@link #jobStarting} returned, never null
+     * @param outcome how the attempt was settled, or null when its settle failed
+     * @param error what the handler threw (or the timeout, or the failed settle), or null
+     */
+    default void jobEnded(Object handle, SettleOutcome outcome, Throwable error) {
     }
 }

@@ -4,7 +4,13 @@ import io.echomq.Instrumentation;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LossReason;
 import io.echomq.queue.SettleOutcome;
+import io.echomq.queue.EnqueueResult;
+import io.echomq.queue.Job;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +25,8 @@ import org.slf4j.LoggerFactory;
  *       that method at DEBUG: a broken exporter must not flood the log once per lock.</li>
  *   <li>Hands {@link #of} back {@link Instrumentation#NONE} unguarded, so that the parts can test
  *       {@code observer != NONE} once, at construction.</li>
+ *   <li>Asks {@link Instrumentation#jobFields()} once, keeps the names the rules allow, and logs
+ *       the others: a worker reads the answer for every job.</li>
  * </ol>
  */
 public final class GuardedInstrumentation implements Instrumentation {
@@ -33,14 +41,23 @@ public final class GuardedInstrumentation implements Instrumentation {
     private static final int JOB_WAITED = 6;
     private static final int JOB_SETTLED = 7;
     private static final int LEASES_REAPED = 8;
+    private static final int ENQUEUE_STARTING = 9;
+    private static final int ENQUEUE_ENDED = 10;
+    private static final int JOB_FIELDS = 11;
+    private static final int JOB_STARTING = 12;
+    private static final int HANDLER_RETURNED = 13;
+    private static final int JOB_ENDED = 14;
     private static final String[] METHODS = {"lockAcquire", "leaseHeld", "leaseEnded", "leaseLost",
-        "leaseRenewal", "jobsEnqueued", "jobWaited", "jobSettled", "leasesReaped"};
+        "leaseRenewal", "jobsEnqueued", "jobWaited", "jobSettled", "leasesReaped", "enqueueStarting",
+        "enqueueEnded", "jobFields", "jobStarting", "handlerReturned", "jobEnded"};
 
     private final Instrumentation delegate;
     private final AtomicInteger warned = new AtomicInteger();   // one bit per method
+    private final Set<String> jobFields;   // asked once: read on every job's path
 
     private GuardedInstrumentation(Instrumentation delegate) {
         this.delegate = delegate;
+        this.jobFields = askJobFields();
     }
 
     /**
@@ -140,6 +157,74 @@ public final class GuardedInstrumentation implements Instrumentation {
             delegate.leasesReaped(queue, returned, dead);
         } catch (Throwable t) {
             failed(LEASES_REAPED, t);
+        }
+    }
+
+    @Override
+    public Object enqueueStarting(String queue, int count, BiConsumer<String, String> fields) {
+        try {
+            return delegate.enqueueStarting(queue, count, fields);
+        } catch (Throwable t) {
+            failed(ENQUEUE_STARTING, t);
+            return null;
+        }
+    }
+
+    @Override
+    public void enqueueEnded(Object handle, List<EnqueueResult> results, Throwable error) {
+        try {
+            delegate.enqueueEnded(handle, results, error);
+        } catch (Throwable t) {
+            failed(ENQUEUE_ENDED, t);
+        }
+    }
+
+    /** @return the names the delegate's {@link Instrumentation#jobFields()} gave once, those the rules allow */
+    @Override
+    public Set<String> jobFields() {
+        return jobFields;
+    }
+
+    private Set<String> askJobFields() {
+        try {
+            Set<String> asked = delegate.jobFields();
+            if (asked == null || asked.isEmpty()) {
+                return Set.of();
+            }
+            return Set.copyOf(JobFieldNames.allowed(asked, refused -> LOG.warn(
+                    "instrumentation {} named a job field the worker will not read: {}",
+                    delegate.getClass().getName(), refused)));
+        } catch (Throwable t) {
+            failed(JOB_FIELDS, t);
+            return Set.of();
+        }
+    }
+
+    @Override
+    public Object jobStarting(String queue, Job job, Map<String, String> fields) {
+        try {
+            return delegate.jobStarting(queue, job, fields);
+        } catch (Throwable t) {
+            failed(JOB_STARTING, t);
+            return null;
+        }
+    }
+
+    @Override
+    public void handlerReturned(Object handle, Throwable error) {
+        try {
+            delegate.handlerReturned(handle, error);
+        } catch (Throwable t) {
+            failed(HANDLER_RETURNED, t);
+        }
+    }
+
+    @Override
+    public void jobEnded(Object handle, SettleOutcome outcome, Throwable error) {
+        try {
+            delegate.jobEnded(handle, outcome, error);
+        } catch (Throwable t) {
+            failed(JOB_ENDED, t);
         }
     }
 

@@ -5,6 +5,7 @@ import io.echomq.internal.QueueKeys;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,6 +19,9 @@ import java.util.concurrent.CompletableFuture;
  *       writes them all before any answer is awaited ({@link #send}).</li>
  *   <li>Decodes the replies, in order, into one result per job ({@link #collect}), and reports
  *       the jobs created to the client's instrumentation.</li>
+ *   <li>Around one bulk, tells the instrumentation's trace calls its start and end, and sends the
+ *       extra job fields they give after the publish mode ({@link #enqueue}); with none, the
+ *       ARGV is what it was.</li>
  * </ol>
  *
  * <p>Sending and collecting are apart so that a {@link ShardedQueue} can write the calls of every
@@ -61,6 +65,11 @@ final class Enqueuer {
 
     /** Sends checked requests, one script call per chunk, all written before any answer is awaited. */
     List<CompletableFuture<List<Object>>> send(List<JobRequest> requests) {
+        return send(requests, JobFields.NO_ARGS);
+    }
+
+    /** As {@link #send(List)}, every created job also storing the extra fields of {@code fieldArgs} ({@link JobFields}). */
+    List<CompletableFuture<List<Object>>> send(List<JobRequest> requests, byte[][] fieldArgs) {
         List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
         for (int from = 0; from < requests.size(); from += CHUNK) {
             List<JobRequest> chunk = requests.subList(from, Math.min(requests.size(), from + CHUNK));
@@ -71,6 +80,7 @@ final class Enqueuer {
                 r.options().appendArgs(r.payload(), args);
             }
             args.add(wire.publish());
+            Collections.addAll(args, fieldArgs);
             calls.add(wire.run(Scripts.ENQUEUE, ScriptOutputType.MULTI, keys, args.toArray(new byte[0][])));
         }
         return calls;
@@ -89,9 +99,17 @@ final class Enqueuer {
         return out;
     }
 
-    /** Checks, sends and collects one bulk. */
+    /** Checks, sends and collects one bulk, told to the instrumentation's trace calls. */
     List<EnqueueResult> enqueue(List<JobRequest> requests) {
         check(requests);
-        return collect(send(requests));
+        QueueObservations.EnqueueTrace trace = observations.enqueueStarting(requests.size());
+        try {
+            List<EnqueueResult> out = collect(send(requests, trace.fieldArgs()));
+            observations.enqueueEnded(trace, out, null);
+            return out;
+        } catch (RuntimeException | Error e) {
+            observations.enqueueEnded(trace, null, e);
+            throw e;
+        }
     }
 }

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *       backoff decide (retry after a delay, or dead). A job the handler settled itself, or whose loss was seen,
  *       is not settled again: the latter is {@link SettleOutcome#LEASE_LOST}.</li>
  *   <li>Counts each outcome and tells the client's instrumentation (the handler's time to the
- *       server's answer) and the listener; a throwing listener is logged and ignored. A
+ *       server's answer; the trace calls around the handler and its settle) and the listener; a
+ *       throwing listener is logged and ignored. A
  *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
  *   <li>With a timeout, ends a handler that runs past it ({@link JobTimeouts} watches): the job's
@@ -181,6 +182,8 @@ final class JobRunner {
     private Job runOne(Job job) {
         Throwable error = null;
         QueueObservations observations = job.queue().observations();
+        Object traced = observations.jobStarting(job);   // null when nobody listens
+        job.settlement().observation(traced);
         long started = observations.start(job.queue().client());
         job.leaseState().bindHandlerThread(Thread.currentThread());
         long timeout = timeoutMillis(job);
@@ -199,6 +202,7 @@ final class JobRunner {
             }
             job.leaseState().bindHandlerThread(null);
             Thread.interrupted();   // a loss interrupt must not leak into the next job
+            observations.handlerReturned(traced, error);
         }
         if (state.abandoned()) {
             return null;
@@ -235,6 +239,7 @@ final class JobRunner {
             ackErrors.increment();
             LOG.warn("{}: could not settle {}; its lease runs out and the reaper returns it: {}", name, job,
                     e.toString());
+            observations.jobEnded(traced, null, e);
         } finally {
             leases.untrack(job);
         }
@@ -298,6 +303,7 @@ final class JobRunner {
         }
         count(outcome);
         observations.settled(job.queue().client(), outcome, started);
+        observations.jobEnded(job.settlement().observation(), outcome, error);
         if (logFailures && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
             LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
                     outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.settlement().failText()));

@@ -20,7 +20,8 @@ import java.util.function.LongSupplier;
  *       with the loss marked on the job's {@link JobLease}.</li>
  *   <li>Runs the two completes that carry a claim: {@link Job#completeAndClaimNext} (one script) and
  *       a worker's group commit through an {@link AckBatcher} ({@link #completeInBatch}).</li>
- *   <li>Keeps the error text of the fail call, for the worker's log line.</li>
+ *   <li>Keeps the error text of the fail call, for the worker's log line, and the instrumentation's
+ *       handle of the attempt, for the thread that tells its settle.</li>
  * </ol>
  *
  * <p>Together because each path ends in the same once-only record, and the record is what
@@ -31,6 +32,7 @@ final class JobSettlement {
     private final AtomicBoolean settling = new AtomicBoolean();
     private final AtomicReference<SettleOutcome> settled = new AtomicReference<>();
     private volatile String failText;
+    private volatile Object observation;   // the instrumentation's handle of this attempt, or null
 
     JobSettlement(Job job) {
         this.job = job;
@@ -44,6 +46,16 @@ final class JobSettlement {
     /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
     boolean started() {
         return settling.get();
+    }
+
+    /** @return the instrumentation's handle of this attempt ({@code Instrumentation.jobStarting}), or null */
+    Object observation() {
+        return observation;
+    }
+
+    /** Keeps the instrumentation's handle of this attempt, for whichever thread tells its settle. */
+    void observation(Object handle) {
+        observation = handle;
     }
 
     /** @return the error text this attempt was failed with (as kept, truncated), or null before a fail call */

@@ -53,13 +53,28 @@ final class ShardFanOut {
         for (int i = 0; i < target.length; i++) {
             byPartition.computeIfAbsent(target[i], p -> new ArrayList<>()).add(i);
         }
+        // one trace for the whole call, under the sharded queue's name, whatever partitions it spans
+        QueueObservations observations = now.get(0).observations();
+        QueueObservations.EnqueueTrace trace = observations.enqueueStarting(requests.size());
+        try {
+            List<EnqueueResult> out = enqueue(requests, now, byPartition, trace.fieldArgs());
+            observations.enqueueEnded(trace, out, null);
+            return out;
+        } catch (RuntimeException | Error e) {
+            observations.enqueueEnded(trace, null, e);
+            throw e;
+        }
+    }
+
+    private static List<EnqueueResult> enqueue(List<JobRequest> requests, List<Queue> now,
+                                               Map<Integer, List<Integer>> byPartition, byte[][] fieldArgs) {
         Map<Integer, List<CompletableFuture<List<Object>>>> calls = new LinkedHashMap<>();
         for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
             List<JobRequest> mine = new ArrayList<>(e.getValue().size());
             for (int i : e.getValue()) {
                 mine.add(requests.get(i));
             }
-            calls.put(e.getKey(), now.get(e.getKey()).enqueuer().send(mine));
+            calls.put(e.getKey(), now.get(e.getKey()).enqueuer().send(mine, fieldArgs));
         }
         EnqueueResult[] out = new EnqueueResult[requests.size()];
         for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {

@@ -31,6 +31,55 @@ class GuardedInstrumentationTest {
     }
 
     @Test
+    void theTraceCallsAreGuardedTooAndTheJobFieldsAskedOnceAndChecked() {
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        GuardedInstrumentation g = (GuardedInstrumentation) GuardedInstrumentation.of(new Instrumentation() {
+            @Override
+            public Object enqueueStarting(String queue, int count, java.util.function.BiConsumer<String, String> f) {
+                throw new IllegalStateException("down");
+            }
+
+            @Override
+            public java.util.Set<String> jobFields() {
+                asked.incrementAndGet();
+                return new java.util.LinkedHashSet<>(java.util.List.of("traceparent", "payload", "Bad", "tracestate"));
+            }
+
+            @Override
+            public Object jobStarting(String queue, io.echomq.queue.Job job, java.util.Map<String, String> fields) {
+                throw new IllegalStateException("down");
+            }
+
+            @Override
+            public void handlerReturned(Object handle, Throwable error) {
+                throw new IllegalStateException("down");
+            }
+
+            @Override
+            public void jobEnded(Object handle, SettleOutcome outcome, Throwable error) {
+                throw new IllegalStateException("down");
+            }
+
+            @Override
+            public void enqueueEnded(Object handle, java.util.List<io.echomq.queue.EnqueueResult> r, Throwable e) {
+                throw new IllegalStateException("down");
+            }
+        });
+        assertThat(g.enqueueStarting("q", 1, (k, v) -> { })).isNull();
+        assertThat(g.jobStarting("q", null, java.util.Map.of())).isNull();
+        g.handlerReturned("h", null);
+        g.jobEnded("h", SettleOutcome.COMPLETED, null);
+        g.enqueueEnded("h", null, null);
+        assertThat(g.jobFields()).containsExactlyInAnyOrder("traceparent", "tracestate");
+        assertThat(g.jobFields()).isSameAs(g.jobFields());
+        assertThat(asked).as("asked once, at construction").hasValue(1);
+        for (String m : new String[] {"enqueueStarting", "enqueueEnded", "jobStarting", "handlerReturned", "jobEnded"}) {
+            assertThat(g.warnedOf(m)).as(m).isTrue();
+        }
+        assertThat(g.warnedOf("jobFields")).isFalse();
+    }
+
+    @Test
     void noneAndAGuardAreNotWrappedAgainAndNullIsRefused() {
         assertThat(GuardedInstrumentation.of(Instrumentation.NONE)).isSameAs(Instrumentation.NONE);
         Instrumentation g = GuardedInstrumentation.of(new RecordingInstrumentation());

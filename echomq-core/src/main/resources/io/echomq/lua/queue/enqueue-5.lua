@@ -21,6 +21,9 @@
 --                     idempotency key ('' = none), idempotency window ms,
 --                     timeout ms (0 = none: the queue's default, else the worker's, applies)
 -- ARGV[3 + 10n]     publish mode, after the last group: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or absent) PUBLISH
+-- ARGV[4 + 10n]     extra fields, optional, after the publish mode: k (absent = 0), then k pairs name, value
+--                   that every job this call creates also stores in its hash (a tracing hook's
+--                   traceparent and tracestate). The caller keeps them off the protocol's own field names.
 --
 -- Returns a flat array of 2n values, {id1, created1, id2, created2, ...}: for each job in order,
 -- its id (a decimal string) and 1 if it was created, or 0 if its idempotency key already named
@@ -30,6 +33,9 @@ local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
 local publish = 'PUBLISH'
 if ARGV[3 + 10 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
+-- the extra fields, appended to each created job's HSET; none (the usual case) adds nothing
+local extra = {}
+for j = 1, 2 * (tonumber(ARGV[4 + 10 * count]) or 0) do extra[j] = ARGV[4 + 10 * count + j] end
 
 --@include server-time
 --@include type-guard
@@ -80,6 +86,7 @@ for i = 0, count - 1 do
     if ARGV[b + 5] ~= '0' then fields[#fields + 1] = 'backoff_ms'; fields[#fields + 1] = ARGV[b + 5] end
     if ARGV[b + 6] ~= '0' then fields[#fields + 1] = 'backoff_max_ms'; fields[#fields + 1] = ARGV[b + 6] end
     if ARGV[b + 9] ~= '0' then fields[#fields + 1] = 'timeout_ms'; fields[#fields + 1] = ARGV[b + 9] end
+    for j = 1, #extra do fields[#fields + 1] = extra[j] end
     if idemKey then
       redis.call('SET', idemKey, id, 'PX', ARGV[b + 8])
       fields[#fields + 1] = 'idem'; fields[#fields + 1] = idem
