@@ -28,13 +28,14 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include server-time
 --@include type-guard
 --@include job-fields
+--@include layout
 --@include promote
 local now = serverNow()
 
 local due, err = readDue(delayed, limit, now)
 if not due then return err end
 if #due > 0 then
-  local refused = guardPromote(seqKey, pending, wait)
+  local refused = guardPromote(seqKey, pending, wait, prefix)
   if refused then return refused end
 end
 local promoted = promoteDue(due, prefix, delayed, pending, wait, seqKey)
