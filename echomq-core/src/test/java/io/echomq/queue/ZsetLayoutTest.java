@@ -150,6 +150,19 @@ class ZsetLayoutTest extends SemanticsTestBase {
         assertThat(seedClaimAllQuietly()).containsExactly(first, second, delayed, doomed);
     }
 
+    @Test
+    void aClaimsOwnPromotionPutsPriorityZeroInTheZset() {
+        queue.setLayout(QueueLayout.ZSET);
+        String delayed = queue.enqueue("delayed".getBytes(StandardCharsets.UTF_8),
+                EnqueueOptions.defaults().withDelay(Duration.ofMillis(50))).id();
+        String first = queue.enqueue("first");
+        awaitServerTimePast(score(DELAYED, delayed));
+
+        assertThat(queue.claim(LONG_LEASE).orElseThrow().id()).as("promoted behind the older job").isEqualTo(first);
+        assertThat(exists(WAIT_LIST)).isFalse();
+        assertThat(members(PENDING)).containsExactly(delayed);
+    }
+
     private List<String> seedClaimAllQuietly() {
         try {
             return seedClaimAll(seedClaim());
