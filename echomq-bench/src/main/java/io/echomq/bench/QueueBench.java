@@ -6,6 +6,7 @@ import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueLayout;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerListener;
 import java.io.PrintWriter;
@@ -39,6 +40,10 @@ import picocli.CommandLine.Spec;
  *   <li>Idle: the commands per second a started worker sends to an empty queue, from the
  *       server's {@code total_commands_processed}.</li>
  * </ol>
+ *
+ * <p>{@code --layout zset} runs every queue of ours in the ZSET pending layout (every pending job in
+ * the sorted set, for ZPOPMIN consumers) instead of the default LIST layout, so that the two can be
+ * compared run against run; the layout is read back from the queue and printed.
  *
  * <p>The BullMQ peer (a Node script, {@code peers/bullmq/bench.mjs}) measures 1 and 2 the same
  * way. Each side first runs a warm-up round of a fifth of the jobs. The last line is
@@ -86,6 +91,11 @@ final class QueueBench implements Callable<Integer> {
                 + "Default: start the embedded redis-server.")
     String redis;
 
+    @Option(names = "--layout", paramLabel = "list|zset", defaultValue = "list",
+            description = "Our queues' pending layout: list (the default: priority 0 in a LIST) or zset (every "
+                + "pending job in the sorted set, as ZPOPMIN consumers need). Default: ${DEFAULT-VALUE}.")
+    String layout;
+
     @Option(names = "--no-peer", description = "Skip BullMQ (ours only).")
     boolean noPeer;
 
@@ -109,8 +119,8 @@ final class QueueBench implements Callable<Integer> {
         double peerProcess = Double.NaN;
         String peerNote;
         try (BenchServer server = BenchServer.open(redis, out)) {
-            out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d%n", jobs, batch,
-                    concurrency);
+            out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d, our layout %s%n",
+                    jobs, batch, concurrency, QueueLayout.parse(layout).wireName());
             out.flush();
             // A short queue name, the same for both sides (their keys differ by prefix): key names
             // are part of the bytes per job, and a real queue is rarely named like a UUID.
@@ -179,6 +189,11 @@ final class QueueBench implements Callable<Integer> {
         rangeCheck(depthThreads, 1, 256, "--depth-threads");
         rangeCheck(seconds, 1, 3600, "--seconds");
         rangeCheck(idleSeconds, 0, 3600, "--idle-seconds");
+        try {
+            QueueLayout.parse(layout);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--layout must be list or zset, was " + layout);
+        }
         if (redis != null && !(redis.startsWith("redis://") || redis.startsWith("rediss://"))) {
             throw new ParameterException(spec.commandLine(), "--redis must be a redis:// or rediss:// URL");
         }
@@ -195,13 +210,14 @@ final class QueueBench implements Callable<Integer> {
             int warm = Math.max(1, jobs / 5);
             err.printf("bench: echomq, warm-up round of %,d jobs…%n", warm);
             err.flush();
-            enqueue(client.queue(run + "-warm"), warm);
+            enqueue(open(client, run + "-warm"), warm);
             process(client, run + "-warm", warm);
             server.deleteKeys("emq:{" + run + "-warm}");
 
             err.printf("bench: echomq, bulk enqueue of %,d jobs…%n", jobs);
             err.flush();
-            Queue q = client.queue(run);
+            Queue q = open(client, run);
+            err.printf("bench: echomq, pending layout %s (read back from the queue)%n", q.layout().wireName());
             server.awaitLazyFree();
             long before = server.infoLong("memory", "used_memory");
             double enqueuePerS = enqueue(q, jobs);
@@ -239,6 +255,16 @@ final class QueueBench implements Callable<Integer> {
             }
             return new Ours(enqueuePerS, bytesPerJob, processPerS, shallow, deep, idle);
         }
+    }
+
+    /** @return the queue {@code name}, set to {@code --layout} before anything is enqueued */
+    private Queue open(QueueClient client, String name) {
+        Queue q = client.queue(name);
+        QueueLayout wanted = QueueLayout.parse(layout);
+        if (wanted != QueueLayout.LIST) {
+            q.setLayout(wanted);
+        }
+        return q;
     }
 
     private double enqueue(Queue q, int n) {
@@ -291,7 +317,7 @@ final class QueueBench implements Callable<Integer> {
     }
 
     private Queue fill(QueueClient client, String queue, int pending, PrintWriter err) {
-        Queue q = client.queue(queue);
+        Queue q = open(client, queue);
         err.printf("bench: echomq, filling a queue to %,d pending…%n", pending);
         err.flush();
         List<JobRequest> fill = new ArrayList<>(10_000);

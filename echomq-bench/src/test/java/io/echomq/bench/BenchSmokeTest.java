@@ -64,6 +64,18 @@ class BenchSmokeTest {
     }
 
     @Test
+    void queueRunsOurQueuesInTheZsetLayoutWhenAsked() {
+        Run r = run("queue", "--jobs", "500", "--batch", "100", "--concurrency", "2", "--depth", "0",
+                "--idle-seconds", "0", "--layout", "zset", "--no-peer", "--redis", REDIS.url());
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("our layout zset");
+        assertThat(r.err()).as("read back from Redis").contains("bench: echomq, pending layout zset");
+        assertThat(lastLine(r.out())).startsWith("queue: process_jobs_per_s=");
+        assertThat(run("queue", "--layout", "seed", "--no-peer").exit()).isEqualTo(2);
+    }
+
+    @Test
     void queuePrintsTheTableAndTheSummaryLine() {
         // enough jobs that their memory outweighs the server's own small allocations
         Run r = run("queue", "--jobs", "3000", "--batch", "500", "--concurrency", "4", "--depth", "1000",

@@ -106,6 +106,7 @@ final class ExitCodes {
         BY_COMMAND.put("queue list", new String[] {"  0  the page (or, with --all, every page) was printed"});
         BY_COMMAND.put("queue retention", new String[] {"  0  the settings were printed (and stored, with options)"});
         BY_COMMAND.put("queue timeout", new String[] {"  0  timeout=<ms>, timeout=none, CLEARED or NOT_SET"});
+        BY_COMMAND.put("queue layout", new String[] {"  0  the layout was printed (and stored, with one given)"});
         BY_COMMAND.put("queue delete", new String[] {
             "  0  deleted keys=<n> was printed", "  1  jobs are active (add --force); nothing was deleted"});
         BY_COMMAND.put("worker", new String[] {

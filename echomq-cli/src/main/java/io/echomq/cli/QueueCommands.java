@@ -17,16 +17,17 @@ import picocli.CommandLine.Command;
  * emq queue dead emails       # 12	2024-05-01T12:00:00.123Z	attempts=3	failed on attempt 3 of 3	exit status 1
  * emq queue dead emails --retry                                       # redriven=2
  * emq queue list emails --state dead --limit 50                       # one job per line; next=… on stderr
+ * emq queue layout emails zset                                       # layout=zset changed=yes moved=3
  * emq queue delete emails --force                                     # deleted keys=120 active=1
  * </pre>
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect, pause, "
-            + "resume, cancel, list, retention, timeout, delete.",
+            + "resume, cancel, list, retention, timeout, layout, delete.",
         subcommands = {QueueEnqueueCommand.class, QueueStatsCommand.class, QueueReapCommand.class,
             QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class, QueuePauseCommand.class,
             QueueResumeCommand.class, QueueCancelCommand.class, QueueListCommand.class,
-            QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueDeleteCommand.class})
+            QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class})
 final class QueueCommands {
     private QueueCommands() {
     }

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.echomq.queue.Job;
 import io.echomq.queue.Queue;
+import io.echomq.queue.QueueLayout;
 import io.echomq.queue.SettleOutcome;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** {@code emq queue pause|resume|cancel}: their output, exit codes, and what they change. */
+/** {@code emq queue pause|resume|cancel|layout}: their output, exit codes, and what they change. */
 class QueueControlCliTest extends QueueCliTestBase {
     private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -85,5 +86,33 @@ class QueueControlCliTest extends QueueCliTestBase {
         assertThat(resume.out()).contains("  0  RESUMED or NOT_PAUSED").doesNotContain("  1  ");
         EmqRun cancel = EmqRun.run(java.util.Map.of(), "queue", "cancel", "--help");
         assertThat(cancel.out()).contains("  0  CANCELLED or SIGNALLED", "  1  ALREADY_FINISHED or NOT_FOUND");
+    }
+
+    @Test
+    void layoutShowsTheStoredLayoutAndASwitchSaysWhatItMoved() {
+        Queue q = client.queue("q");
+        q.enqueue("a");
+        q.enqueue("b");
+
+        assertThat(emq("queue", "layout", "q")).isEqualTo(new EmqRun(0, "layout=list\n", ""));
+        assertThat(emq("queue", "layout", "q", "zset")).isEqualTo(new EmqRun(0, "layout=zset changed=yes moved=2\n", ""));
+        assertThat(emq("queue", "layout", "q", "ZSET")).isEqualTo(new EmqRun(0, "layout=zset changed=no moved=0\n", ""));
+        assertThat(q.layout()).isEqualTo(QueueLayout.ZSET);
+        assertThat(emq("queue", "layout", "q")).isEqualTo(new EmqRun(0, "layout=zset\n", ""));
+        assertThat(emq("queue", "layout", "q", "list")).isEqualTo(new EmqRun(0, "layout=list changed=yes moved=0\n", ""));
+        assertThat(q.layout()).isEqualTo(QueueLayout.LIST);
+
+        assertThat(emq("queue", "enqueue", "s", "x", "--partitions", "2").code()).isZero();
+        assertThat(emq("queue", "layout", "s", "zset").out()).isEqualTo("layout=zset changed=yes moved=1\n");
+        assertThat(client.open("s").layout()).isEqualTo(QueueLayout.ZSET);
+    }
+
+    @Test
+    void anUnknownLayoutExitsTwoBeforeRedisIsTouched() {
+        EmqRun bad = EmqRun.at("redis://127.0.0.1:" + EmqRun.closedPort(), "queue", "layout", "q", "sorted");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).startsWith("emq queue layout: Invalid value for <layout>: 'sorted' (expected list or zset)");
+        EmqRun help = EmqRun.run(java.util.Map.of(), "queue", "layout", "--help");
+        assertThat(help.out()).contains("list", "zset", "ZPOPMIN", "  0  the layout was printed");
     }
 }

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Key naming for one queue. The queue name is the hash tag, so every key of a queue shares one
  * cluster slot: {@code emq:{<q>}:pending}, {@code :wait}, {@code :active}, {@code :delayed}, {@code :dead},
- * {@code :seq}, {@code :stats}, {@code :done}, {@code :retention}, {@code :settings}, {@code :wake} (a channel), {@code :job:<id>},
+ * {@code :seq}, {@code :stats}, {@code :done}, {@code :retention}, {@code :settings}, {@code :layout}, {@code :wake} (a channel), {@code :job:<id>},
  * {@code :job:<id>:lock} and {@code :idem:<key>}. Scripts receive {@link #prefix()} and build job
  * keys from it, which stays in the slot because the prefix carries the tag.
  */
@@ -149,6 +149,14 @@ public final class QueueKeys {
     /** @return {@code emq:{<q>}:settings}, the HASH of the queue's other settings: {@code timeout_ms} */
     public String settings() {
         return prefix + "settings";
+    }
+
+    /**
+     * @return {@code emq:{<q>}:layout}, the STRING {@code zset} while the queue keeps every pending
+     *     job in its pending ZSET; absent in the default LIST layout
+     */
+    public String layout() {
+        return prefix + "layout";
     }
 
     /** @return {@code emq:{<q>}:seq} */

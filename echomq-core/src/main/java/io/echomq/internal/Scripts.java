@@ -58,6 +58,8 @@ public final class Scripts {
     public static final LuaScript CANCEL = LuaScript.load(LuaScript.QUEUE, "cancel", 6);
     /** Queue: one page of the jobs in one state, from a cursor. Read-only. */
     public static final LuaScript LIST = LuaScript.load(LuaScript.QUEUE, "list", 2);
+    /** Queue: set the pending layout (LIST or ZSET), moving the wait LIST into the ZSET for the latter. */
+    public static final LuaScript LAYOUT = LuaScript.load(LuaScript.QUEUE, "layout", 4);
     /** Queue: the atomic first step of deleting a queue: refuse while jobs are active, else drop its sets. */
     public static final LuaScript DELETE = LuaScript.load(LuaScript.QUEUE, "delete", 9);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
@@ -79,6 +81,6 @@ public final class Scripts {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
-                CANCEL, LIST, DELETE);
+                CANCEL, LIST, DELETE, LAYOUT);
     }
 }

@@ -310,6 +310,37 @@ public interface QueueOperations {
     }
 
     /**
+     * @return where the queue keeps its pending jobs of priority 0, as stored with it
+     *     ({@link QueueLayout#LIST} when nothing is stored); for a sharded queue,
+     *     {@link QueueLayout#ZSET} only when every partition of the mark has it
+     * @throws UnsupportedOperationException if this is neither a {@link Queue} nor a {@link ShardedQueue}
+     * @throws io.echomq.RedisCommandException if Redis fails, or the layout key holds another type than a string
+     */
+    default QueueLayout layout() {
+        return LayoutStore.read(this);
+    }
+
+    /**
+     * Stores the queue's pending layout, which every client's scripts then follow: with
+     * {@link QueueLayout#ZSET}, every pending job (priority 0 included) waits in the pending ZSET,
+     * where a consumer that only {@code ZPOPMIN}s it sees them all, in claim order. Allowed at
+     * any time, jobs pending or not: a switch to {@link QueueLayout#ZSET} moves the jobs waiting
+     * in the wait LIST into the ZSET in the same atomic script, in their order (O(n) in the
+     * LIST's length, blocking the server meanwhile); a switch to {@link QueueLayout#LIST} moves
+     * nothing, since every claim takes the ZSET's priority-0 jobs first, which are the older. A
+     * sharded queue sets each partition of the mark, one call each (a partition added later
+     * starts in the LIST layout).
+     *
+     * @return the layout set, whether the call changed it, and how many jobs it moved
+     * @throws IllegalArgumentException if layout is null
+     * @throws UnsupportedOperationException if this is neither a {@link Queue} nor a {@link ShardedQueue}
+     * @throws io.echomq.RedisCommandException if Redis fails; a sharded queue may then be set in part
+     */
+    default LayoutChange setLayout(QueueLayout layout) {
+        return LayoutStore.write(this, layout);
+    }
+
+    /**
      * Deletes the queue and every key of it, as {@link #delete(boolean, LongConsumer)} with no
      * progress report.
      *

@@ -33,6 +33,7 @@ class SnippetCoverageTest {
             Map.entry("OperatingAQueue", "QueueDocsExamplesTest"),
             Map.entry("RecurringSchedules", "QueueDocsExamplesTest"),
             Map.entry("PauseAndCancel", "ControlDocsExamplesTest"),
+            Map.entry("PendingLayout", "ControlDocsExamplesTest"),
             Map.entry("ListingAndRetention", "ListingDocsExamplesTest"),
             Map.entry("Timeouts", "TimeoutDocsExamplesTest"),
             Map.entry("TimeoutPrecedence", "TimeoutDocsExamplesTest"),

@@ -1,7 +1,7 @@
 -- claim.lua: the claim of up to N pending jobs, in claim order (docs/protocol.md, "Claim
 -- order"). Needs type-guard and job-fields.
 -- The next id: the pending ZSET's head while its score is below 2^42 (priority > 0, or a
--- priority-0 entry an older version left in the ZSET: older than the LIST), else LPOP of the wait
+-- priority-0 entry of the ZSET layout or that an older version left: older than the LIST), else LPOP of the wait
 -- LIST (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST, O(log n) for the
 -- ZSET. For each id: attempts + 1 (the fence) and spent + 1, state active and claimed_at now (and
 -- score, for an id from the ZSET) in one HSET; SET <job key>:lock <attempt> PX lease; ZADD active

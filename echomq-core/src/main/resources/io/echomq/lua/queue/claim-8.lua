@@ -62,6 +62,7 @@ local nCompletes = tonumber(ARGV[7])
 --@include fence-check
 --@include job-fields
 --@include complete
+--@include layout
 --@include promote
 --@include claim
 local now = serverNow()
@@ -81,7 +82,7 @@ if not due then return derr end
 
 -- checks, before the first write, of the keys a later write touches and no read has proved
 local refused = nil
-if #due > 0 then refused = guardPromote(seqKey, pending, wait) end
+if #due > 0 then refused = guardPromote(seqKey, pending, wait, prefix) end
 if not refused and want > 0 then
   refused = guardClaim(pending, wait, active, dead, stats, delayed, #due > 0)
 end

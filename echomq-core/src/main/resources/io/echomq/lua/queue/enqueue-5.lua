@@ -1,11 +1,13 @@
 -- enqueue-5.lua: adds one or many jobs to a queue in one atomic step. Each job gets the next id
 -- from the queue's sequence, a hash, and a place either in pending (ready now: the wait LIST for
 -- priority 0, the pending ZSET otherwise) or in delayed (due later, on the server clock). An idempotency key that is still inside its window returns
--- the id it already maps to and adds nothing.
+-- the id it already maps to and adds nothing. In the queue's ZSET layout (includes/layout.lua) a
+-- ready job of priority 0 goes to the pending ZSET too, scored as every other: its seq.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
--- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0, score = seq - priority * 2^42 (lowest claimed first)
+-- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0 (of every priority in the ZSET layout),
+--                                    score = seq - priority * 2^42 (lowest claimed first)
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
 -- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call that added jobs: the
@@ -40,11 +42,14 @@ for j = 1, 2 * (tonumber(ARGV[4 + 10 * count]) or 0) do extra[j] = ARGV[4 + 10 *
 --@include server-time
 --@include type-guard
 --@include job-fields
+--@include layout
 local now = serverNow()
 
 local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
+local zset, lerr = zsetLayout(prefix .. 'layout')
+if zset == nil then return lerr end
 local out = {}
 local ready = 0
 local scheduled = 0
@@ -100,7 +105,7 @@ for i = 0, count - 1 do
       scheduled = scheduled + 1
     else
       redis.call('HSET', jk, unpack(fields))
-      if priority == 0 then
+      if priority == 0 and not zset then
         waiting[#waiting + 1] = id
         if #waiting == 500 then flush() end
       else

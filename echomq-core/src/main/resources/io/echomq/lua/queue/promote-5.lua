@@ -1,7 +1,7 @@
 -- promote-5.lua: promotes due delayed jobs (delays, run-at times and retry backoffs) to pending,
 -- at most a bounded number per call, on the server clock. Each goes to the back of its priority
--- band (RPUSH wait for priority 0, a fresh seq in the pending ZSET otherwise), with state
--- pending. claim-8.lua does the same as its step 2.
+-- band (RPUSH wait for priority 0, a fresh seq in the pending ZSET otherwise, and for priority 0
+-- too in the queue's ZSET layout, includes/layout.lua), with state pending. claim-8.lua does the same as its step 2.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 -- The read of delayed proves its type; seq, pending and wait are checked only when a job is due.
@@ -28,13 +28,14 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include server-time
 --@include type-guard
 --@include job-fields
+--@include layout
 --@include promote
 local now = serverNow()
 
 local due, err = readDue(delayed, limit, now)
 if not due then return err end
 if #due > 0 then
-  local refused = guardPromote(seqKey, pending, wait)
+  local refused = guardPromote(seqKey, pending, wait, prefix)
   if refused then return refused end
 end
 local promoted = promoteDue(due, prefix, delayed, pending, wait, seqKey)

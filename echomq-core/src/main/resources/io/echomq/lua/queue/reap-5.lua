@@ -1,7 +1,9 @@
 -- reap-5.lua: returns expired leases to pending, at most a bounded number per call, on the
 -- server clock. A priority-0 job goes back to the FRONT of the wait LIST (LPUSH): it was claimed
 -- before anything still waiting, so it is older; several in one call keep their expiry order at
--- the front. Any other job goes back to the pending ZSET at the score it was claimed with. A lease is expired when its active score (the deadline) is at or before now; a
+-- the front. Any other job goes back to the pending ZSET at the score it was claimed with, and so
+-- does one of priority 0 in the queue's ZSET layout (includes/layout.lua; score 0, the front of
+-- its band, when it was claimed from the LIST before a switch). A lease is expired when its active score (the deadline) is at or before now; a
 -- lease extended in time has a later score and is never touched. The reaped attempt counts: a
 -- job that has spent max_attempts goes to dead with the reason instead. Safe to run from every
 -- worker at once: each expired id is moved by exactly one call. An id holding ':' (which would
@@ -31,6 +33,7 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include type-guard
 --@include job-fields
 --@include dead-cap
+--@include layout
 local now = serverNow()
 
 
@@ -41,6 +44,8 @@ if not ok then return refuse(active, 'zset', expired) end
 if #expired == 0 then return {0, 0} end
 local refused = guard(pending, 'zset') or guard(dead, 'zset') or guard(wait, 'list') or guardDeadCap(prefix)
 if refused then return refused end
+local zset, lerr = zsetLayout(prefix .. 'layout')
+if zset == nil then return lerr end
 for _, id in ipairs(expired) do
   local jk = prefix .. 'job:' .. id
   redis.call('ZREM', active, id)
@@ -65,7 +70,7 @@ for _, id in ipairs(expired) do
     else
       redis.call('HSET', jk, 'state', 'pending', 'last_error', note)
       local priority = tonumber(h[5] or '0') or 0
-      if priority == 0 then
+      if priority == 0 and not zset then
         front[#front + 1] = id
       else
         redis.call('ZADD', pending, tonumber(h[4] or '') or -priority * SHIFT, id)

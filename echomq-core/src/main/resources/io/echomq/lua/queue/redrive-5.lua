@@ -1,6 +1,7 @@
 -- redrive-5.lua: moves dead jobs back to pending with a fresh budget of attempts. spent is reset
 -- to 0 while attempts (the fence) keeps rising. Each job goes to the back of its priority band:
--- RPUSH on the wait LIST for priority 0, a fresh seq in the pending ZSET otherwise.
+-- RPUSH on the wait LIST for priority 0, a fresh seq in the pending ZSET otherwise (and for
+-- priority 0 too in the queue's ZSET layout, includes/layout.lua).
 -- A dead entry whose hash is missing or has no payload stays in dead, and so does an id holding ':'.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
@@ -24,9 +25,12 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include type-guard
 --@include job-fields
 --@include dead-ids
+--@include layout
 local refused = guard(dead, 'zset') or guard(pending, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
+local zset, lerr = zsetLayout(prefix .. 'layout')
+if zset == nil then return lerr end
 
 local ids = deadIds(dead, tonumber(ARGV[2]), 4)
 
@@ -40,7 +44,7 @@ for _, id in ipairs(ids) do
     redis.call('HDEL', jk, 'dead_reason', 'finished_at')
     redis.call('PERSIST', jk)
     redis.call('ZREM', dead, id)
-    if p == 0 then
+    if p == 0 and not zset then
       redis.call('RPUSH', wait, id)
     else
       redis.call('ZADD', pending, redis.call('INCR', seqKey) - p * SHIFT, id)

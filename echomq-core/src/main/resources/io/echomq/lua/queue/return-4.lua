@@ -1,6 +1,7 @@
 -- return-4.lua: gives a lease back without spending an attempt (graceful shutdown). The job goes
 -- back to pending where it was claimed from, so it keeps its place: a priority-0 job to the FRONT
--- of the wait LIST (LPUSH), any other to the pending ZSET at the score it was claimed with; spent drops by one,
+-- of the wait LIST (LPUSH), any other to the pending ZSET at the score it was claimed with (and
+-- priority 0 too in the queue's ZSET layout, includes/layout.lua); spent drops by one,
 -- while attempts (the fence) is left alone, so the returning worker's attempt stays stale forever.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
@@ -31,10 +32,13 @@ local jk = prefix .. 'job:' .. id
 --@include type-guard
 --@include fence-check
 --@include job-fields
+--@include layout
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(pending, 'zset') or guard(wait, 'list')
 if refused then return refused end
+local zset, lerr = zsetLayout(prefix .. 'layout')
+if zset == nil then return lerr end
 
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'score', 'priority')
 local code = fenceCheck(h, attempt, active, id, now)
@@ -45,7 +49,7 @@ redis.call('DEL', jk .. ':lock')
 redis.call('HINCRBY', jk, 'spent', -1)
 redis.call('HSET', jk, 'state', 'pending')
 local priority = tonumber(h[4] or '0') or 0
-if priority == 0 then
+if priority == 0 and not zset then
   redis.call('LPUSH', wait, id)
 else
   redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * SHIFT, id)

@@ -1,0 +1,84 @@
+package io.echomq.queue;
+
+import io.echomq.internal.Checks;
+import io.echomq.internal.QueueKeys;
+import io.echomq.internal.Scripts;
+import io.lettuce.core.ScriptOutputType;
+import java.util.List;
+
+/**
+ * A queue's pending layout in Redis, the STRING {@code emq:{q}:layout} ({@link QueueLayout}).
+ *
+ * <ol>
+ *   <li>Reads it back ({@link #read}, one {@code GET}): {@code zset} is the ZSET layout, anything
+ *       else (or no key) the LIST layout, as the scripts read it ({@code includes/layout.lua}).</li>
+ *   <li>Sets it ({@link #write}, {@code layout-4.lua}): a switch to the ZSET layout moves the jobs
+ *       waiting in the LIST into the ZSET in the same atomic step, keeping the claim order.</li>
+ *   <li>Does both for any {@link QueueOperations} ({@link #read(QueueOperations)},
+ *       {@link #write(QueueOperations, QueueLayout)}): a plain queue alone, a sharded queue
+ *       partition by partition, one call each.</li>
+ * </ol>
+ *
+ * <p>Kept out of the facades, which are at their size limit: {@link QueueOperations}' default
+ * methods call the static pair, which knows the two implementations.
+ */
+final class LayoutStore {
+    private final QueueWire wire;
+    private final String[] keys;
+
+    LayoutStore(QueueWire wire) {
+        this.wire = wire;
+        QueueKeys k = wire.keys();
+        this.keys = new String[] {k.layout(), k.pending(), k.waitList(), k.seq()};
+    }
+
+    private static LayoutStore of(Queue q) {
+        return new LayoutStore(new QueueWire(q.keys(), q.client().engine()));
+    }
+
+    /** @return the layout of a plain queue, or of a sharded queue: ZSET only when every partition has it */
+    static QueueLayout read(QueueOperations q) {
+        for (Queue p : parts(q)) {
+            if (of(p).read() == QueueLayout.LIST) {
+                return QueueLayout.LIST;
+            }
+        }
+        return QueueLayout.ZSET;
+    }
+
+    /** @throws IllegalArgumentException if layout is null */
+    static LayoutChange write(QueueOperations q, QueueLayout layout) {
+        Checks.notNull(layout, "layout");
+        boolean changed = false;
+        long moved = 0;
+        for (Queue p : parts(q)) {
+            LayoutChange c = of(p).write(layout);
+            changed |= c.changed();
+            moved += c.moved();
+        }
+        return new LayoutChange(layout, changed, moved);
+    }
+
+    private static List<Queue> parts(QueueOperations q) {
+        if (q instanceof Queue plain) {
+            return List.of(plain);
+        }
+        if (q instanceof ShardedQueue sharded) {
+            return sharded.partitionQueues();
+        }
+        throw new UnsupportedOperationException("the layout is stored only through a Queue or a ShardedQueue, not a "
+                + (q == null ? "null" : q.getClass().getName()));
+    }
+
+    QueueLayout read() {
+        byte[] v = wire.await(wire.async().get(wire.keys().layout()).toCompletableFuture(),
+                "GET " + wire.keys().layout());
+        return v != null && "zset".equals(QueueWire.text(v)) ? QueueLayout.ZSET : QueueLayout.LIST;
+    }
+
+    LayoutChange write(QueueLayout layout) {
+        List<Object> reply = wire.await(wire.run(Scripts.LAYOUT, ScriptOutputType.MULTI, keys,
+                QueueWire.bytes(layout.wireName())), Scripts.LAYOUT.label());
+        return new LayoutChange(layout, (Long) reply.get(0) == 1L, (Long) reply.get(1));
+    }
+}
