@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +33,12 @@ public final class ChannelSignals {
 
     private final RedisEngine engine;
     private final boolean sharded;
-    private final Map<String, Channel> channels = new HashMap<>();
-    private StatefulRedisPubSubConnection<String, String> connection; // guarded by channels
+    // A ReentrantLock, not a monitor: the first join opens the pub/sub connection while holding it,
+    // and a virtual thread that waits on the network inside synchronized pins its carrier on Java
+    // 21 to 23.
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, Channel> channels = new HashMap<>();           // guarded by lock
+    private StatefulRedisPubSubConnection<String, String> connection;        // guarded by lock
 
     private static final class Channel {
         int waiters;
@@ -76,7 +81,8 @@ public final class ChannelSignals {
 
     /** Joins the waiters of {@code channel}, subscribing if it is the first. */
     public Waiter join(String channel) {
-        synchronized (channels) {
+        lock.lock();
+        try {
             if (connection == null) {
                 connection = engine.pubSub();
                 connection.addListener(new RedisPubSubAdapter<>() {
@@ -101,6 +107,8 @@ public final class ChannelSignals {
                 c.subscribed = subscribe(channel);
             }
             return new Waiter(channel, c);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -117,8 +125,11 @@ public final class ChannelSignals {
      */
     private void onShardUnsubscribed(String channel) {
         Channel c;
-        synchronized (channels) {
+        lock.lock();
+        try {
             c = channels.get(channel);
+        } finally {
+            lock.unlock();
         }
         if (c == null) {
             return;
@@ -129,7 +140,8 @@ public final class ChannelSignals {
     }
 
     private void resubscribe(String channel, Channel c) {
-        synchronized (channels) {
+        lock.lock();
+        try {
             if (channels.get(channel) != c) {
                 return;   // every waiter left meanwhile
             }
@@ -140,11 +152,14 @@ public final class ChannelSignals {
                             CompletableFuture.delayedExecutor(RESUBSCRIBE_PAUSE_MS, TimeUnit.MILLISECONDS));
                 }
             });
+        } finally {
+            lock.unlock();
         }
     }
 
     private void leave(String name, Channel c) {
-        synchronized (channels) {
+        lock.lock();
+        try {
             if (--c.waiters == 0) {
                 channels.remove(name);
                 if (sharded) {
@@ -154,13 +169,18 @@ public final class ChannelSignals {
                 }
                 c.signal.get().complete(null);
             }
+        } finally {
+            lock.unlock();
         }
     }
 
     private void onMessage(String channel) {
         Channel c;
-        synchronized (channels) {
+        lock.lock();
+        try {
             c = channels.get(channel);
+        } finally {
+            lock.unlock();
         }
         if (c != null) {
             c.signal.getAndSet(new CompletableFuture<>()).complete(null);

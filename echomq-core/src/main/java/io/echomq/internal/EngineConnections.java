@@ -11,6 +11,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -27,6 +28,11 @@ import java.util.function.Supplier;
  * <p>Together because they are the lifetime of the same few objects: opened here, closed here.
  * The openers come from {@link EngineConnector}, one pair for a single server and one for a cluster,
  * so nothing here knows which it is.
+ *
+ * <p>The lazy openers are guarded by a {@link ReentrantLock}, not a monitor: an open waits on the
+ * network for as long as the connect takes, and a virtual thread that waits inside
+ * {@code synchronized} pins its carrier on Java 21 to 23, while one that waits holding a
+ * {@code ReentrantLock} does not.
  */
 final class EngineConnections {
     private static final RedisCodec<String, byte[]> BINARY = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
@@ -36,9 +42,10 @@ final class EngineConnections {
     private final long commandTimeoutMs;
     private final String redactedUrl;
     private final StatefulConnection<String, String> main;
-    private StatefulConnection<String, String> pipelined;           // guarded by this
-    private StatefulRedisPubSubConnection<String, String> pubSub;   // guarded by this
-    private StatefulConnection<String, byte[]> binary;              // guarded by this
+    private final ReentrantLock opening = new ReentrantLock();
+    private StatefulConnection<String, String> pipelined;           // guarded by opening
+    private StatefulRedisPubSubConnection<String, String> pubSub;   // guarded by opening
+    private StatefulConnection<String, byte[]> binary;              // guarded by opening
 
     /** Opens the shared command connection; the caller turns a failure into its own CONNECT error. */
     @SuppressWarnings("unchecked")
@@ -58,28 +65,43 @@ final class EngineConnections {
     }
 
     @SuppressWarnings("unchecked")
-    synchronized StatefulConnection<String, String> pipelined() {
-        if (pipelined == null) {
-            pipelined = openOrFail(() -> (StatefulConnection<String, String>) connector.apply(StringCodec.UTF8),
-                    "CONNECT (pipelined)");
-            pipelined.setAutoFlushCommands(false);
+    StatefulConnection<String, String> pipelined() {
+        opening.lock();
+        try {
+            if (pipelined == null) {
+                pipelined = openOrFail(() -> (StatefulConnection<String, String>) connector.apply(StringCodec.UTF8),
+                        "CONNECT (pipelined)");
+                pipelined.setAutoFlushCommands(false);
+            }
+            return pipelined;
+        } finally {
+            opening.unlock();
         }
-        return pipelined;
     }
 
-    synchronized StatefulRedisPubSubConnection<String, String> pubSub() {
-        if (pubSub == null) {
-            pubSub = openOrFail(pubSubConnector, "CONNECT (pub/sub)");
+    StatefulRedisPubSubConnection<String, String> pubSub() {
+        opening.lock();
+        try {
+            if (pubSub == null) {
+                pubSub = openOrFail(pubSubConnector, "CONNECT (pub/sub)");
+            }
+            return pubSub;
+        } finally {
+            opening.unlock();
         }
-        return pubSub;
     }
 
     @SuppressWarnings("unchecked")
-    synchronized StatefulConnection<String, byte[]> binary() {
-        if (binary == null) {
-            binary = openOrFail(() -> (StatefulConnection<String, byte[]>) connector.apply(BINARY), "CONNECT (binary)");
+    StatefulConnection<String, byte[]> binary() {
+        opening.lock();
+        try {
+            if (binary == null) {
+                binary = openOrFail(() -> (StatefulConnection<String, byte[]>) connector.apply(BINARY), "CONNECT (binary)");
+            }
+            return binary;
+        } finally {
+            opening.unlock();
         }
-        return binary;
     }
 
     /**
@@ -91,10 +113,13 @@ final class EngineConnections {
      */
     void close() {
         List<StatefulConnection<String, ?>> open = new ArrayList<>(4);
-        synchronized (this) {
+        opening.lock();
+        try {
             open.add(pubSub);
             open.add(binary);
             open.add(pipelined);
+        } finally {
+            opening.unlock();
         }
         open.add(main);
         for (StatefulConnection<String, ?> connection : open) {
