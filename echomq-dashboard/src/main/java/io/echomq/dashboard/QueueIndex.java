@@ -1,0 +1,73 @@
+package io.echomq.dashboard;
+
+import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueDirectory;
+import io.echomq.queue.QueueOperations;
+import java.time.Duration;
+import java.util.SortedSet;
+
+/**
+ * The queues the dashboard knows, and the door to one of them.
+ *
+ * <ol>
+ *   <li>Keeps the last {@link QueueDirectory#names()} walk for {@link #MAX_AGE}: the walk visits
+ *       every key of the server, so the overview must not pay it on every view. At most one walk
+ *       runs at a time.</li>
+ *   <li>Opens a queue named in a request ({@link #open}): a bad name is a 400, a name no stored
+ *       queue has a 404, so that no page reads (or an action writes) a queue that is not there.</li>
+ * </ol>
+ */
+final class QueueIndex {
+    /** How long a walk's answer is shown before the next view walks again. */
+    static final Duration MAX_AGE = Duration.ofSeconds(10);
+
+    private final QueueClient client;
+    private final QueueDirectory directory;
+    private Walk last;
+
+    /** One walk: the names found, how long it took, and when it ended (System.nanoTime). */
+    record Walk(SortedSet<String> names, long tookMillis, long endedNanos) {
+        long ageMillis() {
+            return (System.nanoTime() - endedNanos) / 1_000_000;
+        }
+    }
+
+    QueueIndex(QueueClient client) {
+        this.client = client;
+        this.directory = QueueDirectory.of(client);
+    }
+
+    /** @return the last walk if it is younger than {@link #MAX_AGE}, else a new one */
+    synchronized Walk walk() {
+        if (last == null || last.ageMillis() > MAX_AGE.toMillis()) {
+            long start = System.nanoTime();
+            SortedSet<String> names = directory.names();
+            long end = System.nanoTime();
+            last = new Walk(names, (end - start) / 1_000_000, end);
+        }
+        return last;
+    }
+
+    /** Forgets the last walk, so that the next view sees a change an action just made. */
+    synchronized void forget() {
+        last = null;
+    }
+
+    /**
+     * @param name a queue's name from a request
+     * @return the queue, plain or sharded, as stored
+     * @throws HttpError 400 for a name no queue can have, 404 for one no stored queue has
+     */
+    QueueOperations open(String name) {
+        boolean exists;
+        try {
+            exists = directory.exists(name);
+        } catch (IllegalArgumentException e) {
+            throw HttpError.badRequest("not a queue name: " + e.getMessage());
+        }
+        if (!exists) {
+            throw HttpError.notFound("no queue named '" + name + "' on this server");
+        }
+        return client.open(name);
+    }
+}
