@@ -100,6 +100,7 @@ public final class Dashboard implements AutoCloseable {
         private String token;
         private boolean readOnly;
         private String server;
+        private java.time.Duration rescanAfter = QueueIndex.MAX_AGE;
 
         private Builder(QueueClient client) {
             this.client = client;
@@ -168,6 +169,12 @@ public final class Dashboard implements AutoCloseable {
             return this;
         }
 
+        /** For tests: how long the overview shows a walk of the keyspace before it walks again. */
+        Builder rescanAfter(java.time.Duration age) {
+            this.rescanAfter = Objects.requireNonNull(age, "age");
+            return this;
+        }
+
         /**
          * Starts serving.
          *
@@ -192,7 +199,7 @@ public final class Dashboard implements AutoCloseable {
             int bound = http.getAddress().getPort();
             Guard guard = new Guard(secret, readOnly, bound);
             String shown = server != null ? server : client.serverDescription();
-            http.createContext("/", new Routes(guard, shown, new QueueIndex(client)));
+            http.createContext("/", new Routes(guard, shown, new QueueIndex(client, rescanAfter)));
             AtomicInteger n = new AtomicInteger();
             ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
                 Thread t = new Thread(r, "emq-dashboard-" + n.incrementAndGet());

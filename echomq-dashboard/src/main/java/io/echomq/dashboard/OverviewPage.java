@@ -57,8 +57,8 @@ final class OverviewPage {
         StringBuilder b = new StringBuilder();
         b.append("<p class=\"note\">").append(count(walk.names().size())).append(walk.names().size() == 1 ? " queue" : " queues")
                 .append(", found by a SCAN of the keyspace ").append(walk.ageMillis() / 1000).append(" s ago (it took ")
-                .append(walk.tookMillis()).append(" ms; repeated at most every ").append(QueueIndex.MAX_AGE.toSeconds())
-                .append(" s). Counts are read now.</p>");
+                .append(walk.tookMillis()).append(" ms; it is repeated when it is more than ")
+                .append(index.maxAgeSeconds()).append(" s old). Counts are read now.</p>");
         if (rows.isEmpty()) {
             b.append("<p class=\"empty\">No queue on this server yet. Enqueue a job "
                     + "(<code>emq queue enqueue emails '{\"to\":\"ada\"}'</code>) and reload.</p>");

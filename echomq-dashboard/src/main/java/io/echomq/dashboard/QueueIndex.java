@@ -18,11 +18,12 @@ import java.util.SortedSet;
  * </ol>
  */
 final class QueueIndex {
-    /** How long a walk's answer is shown before the next view walks again. */
+    /** How long a walk's answer is shown before the next view walks again (the default). */
     static final Duration MAX_AGE = Duration.ofSeconds(10);
 
     private final QueueClient client;
     private final QueueDirectory directory;
+    private final long maxAgeMillis;
     private Walk last;
 
     /** One walk: the names found, how long it took, and when it ended (System.nanoTime). */
@@ -32,20 +33,27 @@ final class QueueIndex {
         }
     }
 
-    QueueIndex(QueueClient client) {
+    /** @param maxAge how long a walk's answer is shown; {@link #MAX_AGE} but in tests */
+    QueueIndex(QueueClient client, Duration maxAge) {
         this.client = client;
         this.directory = QueueDirectory.of(client);
+        this.maxAgeMillis = maxAge.toMillis();
     }
 
-    /** @return the last walk if it is younger than {@link #MAX_AGE}, else a new one */
+    /** @return the last walk if it is younger than the maximum age, else a new one */
     synchronized Walk walk() {
-        if (last == null || last.ageMillis() > MAX_AGE.toMillis()) {
+        if (last == null || last.ageMillis() >= maxAgeMillis) {
             long start = System.nanoTime();
             SortedSet<String> names = directory.names();
             long end = System.nanoTime();
             last = new Walk(names, (end - start) / 1_000_000, end);
         }
         return last;
+    }
+
+    /** @return how long a walk's answer is shown, in seconds */
+    long maxAgeSeconds() {
+        return maxAgeMillis / 1000;
     }
 
     /** Forgets the last walk, so that the next view sees a change an action just made. */
