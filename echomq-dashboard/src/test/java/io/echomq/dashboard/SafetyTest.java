@@ -61,6 +61,16 @@ class SafetyTest extends DashboardTestBase {
     }
 
     @Test
+    void aPasswordInTheServersUrlIsNeverShown() {
+        try (Dashboard d = Dashboard.builder(client).token(TOKEN)
+                .serverDescription("redis://admin:s3cret@10.0.0.5:6379/0 (Redis 7.0.15)").start()) {
+            HttpResponse<String> page = get(d, "/");
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("redis://***@10.0.0.5:6379/0").doesNotContain("s3cret", "admin");
+        }
+    }
+
+    @Test
     void anActionWithoutTheCsrfValueOrFromAnotherSiteIsRefusedAndChangesNothing() {
         Queue q = client.queue("emails");
         q.enqueue("a");
