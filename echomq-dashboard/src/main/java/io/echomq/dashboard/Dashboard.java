@@ -190,6 +190,11 @@ public final class Dashboard implements AutoCloseable {
                 throw new IllegalArgumentException("unknown bind address '" + bind + "'", e);
             }
             String secret = token != null ? token : Guard.randomToken();
+            // The JDK server writes a response's headers and body in separate packets; with Nagle's
+            // algorithm on, a small page then waits for the client's delayed ACK (~40 ms).
+            if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+                System.setProperty("sun.net.httpserver.nodelay", "true");
+            }
             HttpServer http;
             try {
                 http = HttpServer.create(new InetSocketAddress(address, port), 64);

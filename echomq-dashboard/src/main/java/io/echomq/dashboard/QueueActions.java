@@ -190,7 +190,6 @@ final class QueueActions {
         } catch (IllegalArgumentException e) {
             throw HttpError.badRequest(e.getMessage());
         }
-        index.forget();
         String body = "<p class=\"outcome\">" + esc(outcome) + "</p><p>" + esc(detail) + "</p><p><a href=\""
                 + esc(back(queue, a == Action.REMOVE || a == Action.FORCE_REMOVE ? null : id)) + "\">Back</a>"
                 + (a == Action.REMOVE && outcome.equals("LOCKED")

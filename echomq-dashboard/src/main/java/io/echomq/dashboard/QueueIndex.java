@@ -10,14 +10,16 @@ import java.util.SortedSet;
  * The queues the dashboard knows, and the door to one of them.
  *
  * <ol>
- *   <li>Keeps the last {@link QueueDirectory#names()} walk for {@link #MAX_AGE}: the walk visits
- *       every key of the server, so the overview must not pay it on every view. At most one walk
- *       runs at a time.</li>
+ *   <li>Keeps the last {@link QueueDirectory#names()} walk, renewed in the background once it is
+ *       older than {@link #MAX_AGE}: the walk visits every key of the server (a second or so at a
+ *       million keys), so no view but the first may wait for it. At most one walk runs at a
+ *       time.</li>
  *   <li>Opens a queue named in a request ({@link #open}): a bad name is a 400, a name no stored
  *       queue has a 404, so that no page reads (or an action writes) a queue that is not there.</li>
  * </ol>
  */
 final class QueueIndex {
+    private static final System.Logger LOG = System.getLogger(QueueIndex.class.getName());
     /** How long a walk's answer is shown before the next view walks again (the default). */
     static final Duration MAX_AGE = Duration.ofSeconds(10);
 
@@ -25,6 +27,7 @@ final class QueueIndex {
     private final QueueDirectory directory;
     private final long maxAgeMillis;
     private Walk last;
+    private boolean refreshing;
 
     /** One walk: the names found, how long it took, and when it ended (System.nanoTime). */
     record Walk(SortedSet<String> names, long tookMillis, long endedNanos) {
@@ -40,25 +43,54 @@ final class QueueIndex {
         this.maxAgeMillis = maxAge.toMillis();
     }
 
-    /** @return the last walk if it is younger than the maximum age, else a new one */
-    synchronized Walk walk() {
-        if (last == null || last.ageMillis() >= maxAgeMillis) {
-            long start = System.nanoTime();
-            SortedSet<String> names = directory.names();
-            long end = System.nanoTime();
-            last = new Walk(names, (end - start) / 1_000_000, end);
+    /**
+     * @return the last walk; the first view (and, with a maximum age of zero, every view) waits for
+     *     a new one, and a view that finds the last walk older than the maximum age gets it
+     *     while one new walk runs in the background for the next views, so that no view but the
+     *     first pays for the walk of a large keyspace
+     */
+    Walk walk() {
+        Walk seen;
+        synchronized (this) {
+            seen = last;
+            if (seen == null || maxAgeMillis == 0) {
+                last = scan();
+                return last;
+            }
+            if (seen.ageMillis() < maxAgeMillis || refreshing) {
+                return seen;
+            }
+            refreshing = true;
         }
-        return last;
+        Thread t = new Thread(() -> {
+            try {
+                Walk fresh = scan();
+                synchronized (this) {
+                    last = fresh;
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "the walk of the keyspace for queues failed: " + e.getMessage());
+            } finally {
+                synchronized (this) {
+                    refreshing = false;
+                }
+            }
+        }, "emq-dashboard-walk");
+        t.setDaemon(true);
+        t.start();
+        return seen;
+    }
+
+    private Walk scan() {
+        long start = System.nanoTime();
+        SortedSet<String> names = directory.names();
+        long end = System.nanoTime();
+        return new Walk(names, (end - start) / 1_000_000, end);
     }
 
     /** @return how long a walk's answer is shown, in seconds */
     long maxAgeSeconds() {
         return maxAgeMillis / 1000;
-    }
-
-    /** Forgets the last walk, so that the next view sees a change an action just made. */
-    synchronized void forget() {
-        last = null;
     }
 
     /**

@@ -113,18 +113,39 @@ class PagesTest extends DashboardTestBase {
                 .doesNotContain("x".repeat(Payloads.TEXT_BYTES + 1));
     }
 
+    @Test
+    void aStaleWalkIsShownWhileTheNextRunsInTheBackground() {
+        client.queue("first").enqueue("a");
+        QueueIndex index = new QueueIndex(client, Duration.ofMillis(1));
+        assertThat(index.walk().names()).containsExactly("first");      // the first view waits for its walk
+        client.queue("second").enqueue("b");
+        long until = System.nanoTime() + 5_000_000_000L;
+        java.util.SortedSet<String> seen = index.walk().names();
+        assertThat(seen).as("the stale walk, answered at once").containsExactly("first");
+        while (!seen.contains("second")) {
+            assertThat(System.nanoTime()).as("a background walk found the new queue").isLessThan(until);
+            sleep();
+            seen = index.walk().names();
+        }
+        assertThat(seen).containsExactly("first", "second");
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     private static void awaitOverdue(Queue q) {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (q.stats().overdue() == 0) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the lease never ran out");
             }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
+            sleep();
         }
     }
 }
