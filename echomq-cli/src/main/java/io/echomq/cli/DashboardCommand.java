@@ -2,6 +2,7 @@ package io.echomq.cli;
 
 import io.echomq.RedisUrl;
 import io.echomq.dashboard.Dashboard;
+import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
 import io.echomq.server.RedisServer;
 import java.io.PrintWriter;
@@ -22,8 +23,8 @@ import picocli.CommandLine.Spec;
  * the URL to open, with the token.
  */
 @Command(name = "dashboard",
-        description = {"Serves a web page of every queue, a queue's jobs by state and one job, with the operator's "
-                + "actions (redrive, remove, cancel, pause, resume), until Ctrl-C.",
+        description = {"Serves a web page of every queue, a queue's jobs by state, one job and the held locks, with the "
+                + "operator's actions (redrive, remove, cancel, pause, resume), until Ctrl-C.",
             "Runs on an embedded redis-server unless --redis is given. It listens on 127.0.0.1 unless --bind says "
                 + "otherwise. Every page needs the token printed at start (or given with --token); every action "
                 + "also needs the page's CSRF value, and --read-only turns actions off. See docs/dashboard.md."})
@@ -77,7 +78,8 @@ final class DashboardCommand implements Callable<Integer> {
         RedisOptions redis = new RedisOptions();
         redis.url = url;
         redis.trustedCertificates = trustedCertificates;
-        try (QueueClient client = redis.connectQueue(); Dashboard dashboard = start(client, shown)) {
+        try (QueueClient client = redis.connectQueue(); LockClient locks = redis.connect();
+             Dashboard dashboard = start(client, locks, shown)) {
             Thread hook = new Thread(stop::countDown, "emq-dashboard-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             PrintWriter out = out();
@@ -98,9 +100,9 @@ final class DashboardCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private Dashboard start(QueueClient client, String shown) {
+    private Dashboard start(QueueClient client, LockClient locks, String shown) {
         try {
-            Dashboard.Builder b = Dashboard.builder(client).bind(bind).port(port).readOnly(readOnly)
+            Dashboard.Builder b = Dashboard.builder(client).locks(locks).bind(bind).port(port).readOnly(readOnly)
                     .serverDescription(shown + " (" + client.serverDescription() + ")");
             if (token != null) {
                 b.token(token);

@@ -42,6 +42,7 @@ class DashboardCommandTest {
         HttpResponse<String> overview = get(d.open.resolve("/"), cookie);
         assertThat(overview.statusCode()).isEqualTo(200);
         assertThat(overview.body()).contains(">emails</a>", "read-only");
+        assertThat(get(d.open.resolve("/locks"), cookie).body()).contains("No lock is held");
         d.stop();
     }
 

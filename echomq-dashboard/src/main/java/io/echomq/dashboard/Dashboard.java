@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
- * The EchoMQ web dashboard: every queue with its counts, a queue's jobs by state, one job, and
- * the operator's actions (redrive, remove, cancel, pause, resume), served by the JDK's own
+ * The EchoMQ web dashboard: every queue with its counts, a queue's jobs by state, one job, the
+ * held locks (when given a {@link io.echomq.lock.LockClient}), and the operator's actions (redrive, remove, cancel, pause, resume), served by the JDK's own
  * {@code com.sun.net.httpserver} from plain HTML and one stylesheet in the jar.
  *
  * <pre>{@code
@@ -100,6 +100,7 @@ public final class Dashboard implements AutoCloseable {
         private String token;
         private boolean readOnly;
         private String server;
+        private io.echomq.lock.LockClient locks;
         private java.time.Duration rescanAfter = QueueIndex.MAX_AGE;
 
         private Builder(QueueClient client) {
@@ -169,6 +170,17 @@ public final class Dashboard implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param locks the lock client whose namespace the locks page shows (its held locks, ttl and
+         *              fence); not closed by the dashboard. Without one, the locks page answers 404
+         * @return this builder
+         * @throws NullPointerException if locks is null
+         */
+        public Builder locks(io.echomq.lock.LockClient locks) {
+            this.locks = Objects.requireNonNull(locks, "locks");
+            return this;
+        }
+
         /** For tests: how long the overview shows a walk of the keyspace before it walks again. */
         Builder rescanAfter(java.time.Duration age) {
             this.rescanAfter = Objects.requireNonNull(age, "age");
@@ -204,7 +216,7 @@ public final class Dashboard implements AutoCloseable {
             int bound = http.getAddress().getPort();
             Guard guard = new Guard(secret, readOnly, bound);
             String shown = server != null ? server : client.serverDescription();
-            http.createContext("/", new Routes(guard, shown, new QueueIndex(client, rescanAfter)));
+            http.createContext("/", new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks));
             AtomicInteger n = new AtomicInteger();
             ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
                 Thread t = new Thread(r, "emq-dashboard-" + n.incrementAndGet());

@@ -35,14 +35,16 @@ final class Routes implements HttpHandler {
     private final JobsPage jobs;
     private final JobDetailPage job;
     private final QueueActions actions;
+    private final LocksPage locks;
 
-    Routes(Guard guard, String server, QueueIndex index) {
+    Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
         this.guard = guard;
         this.frame = new Html.Frame(RedisUrl.redactAll(server), guard.readOnly(), guard.csrf());
         this.overview = new OverviewPage(index);
         this.jobs = new JobsPage(index);
         this.job = new JobDetailPage(index);
         this.actions = new QueueActions(index);
+        this.locks = new LocksPage(lockClient);
     }
 
     @Override
@@ -93,6 +95,11 @@ final class Routes implements HttpHandler {
                 guard.checkToken(r);
                 return job.answer(r, frame);
             }
+            case "/locks" -> {
+                onlyGet(r);
+                guard.checkToken(r);
+                return locks.answer(r, frame);
+            }
             case "/confirm" -> {
                 onlyGet(r);
                 guard.checkToken(r);
@@ -130,7 +137,9 @@ final class Routes implements HttpHandler {
     }
 
     private Answer failure(int status, String message) {
-        byte[] body = Html.error(frame, status, message).getBytes(StandardCharsets.UTF_8);
+        // Without the token, not even the server's name is shown.
+        Html.Frame f = status == 401 ? new Html.Frame("", frame.readOnly(), "") : frame;
+        byte[] body = Html.error(f, status, message).getBytes(StandardCharsets.UTF_8);
         return new Answer(status, "text/html; charset=utf-8", body, null);
     }
 

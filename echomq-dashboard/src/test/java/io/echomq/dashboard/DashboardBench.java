@@ -16,9 +16,9 @@ import java.util.regex.Pattern;
 
 /**
  * Not a test: the timings of docs/dashboard.md, "Large queues". Fills one queue with N pending
- * jobs (default 1,000,000) on an embedded redis-server (or the server of {@code args[1]}), then
- * times the overview (with and without its SCAN walk), a job-list page (first and after a cursor)
- * and a job page over real HTTP, {@value #ROUNDS} rounds each, and prints min / median / max.
+ * jobs (default 1,000,000) and takes 20 locks on an embedded redis-server (or the server of
+ * {@code args[1]}), then times the overview (with and without its SCAN walk), a job-list page
+ * (first and after a cursor), a job page and the locks page over real HTTP, {@value #ROUNDS} rounds each, and prints min / median / max.
  *
  * <pre>
  * mvn -B -q -o -pl echomq-dashboard -am test-compile
@@ -38,11 +38,14 @@ public final class DashboardBench {
         RedisServer server = args.length > 1 ? null : RedisServer.builder().port(0).start();
         String url = server != null ? server.url() : args[1];
         try (QueueClient client = QueueClient.builder().redisUrl(url).commandTimeout(java.time.Duration.ofSeconds(60))
-                .build()) {
+                .build(); io.echomq.lock.LockClient locks = io.echomq.lock.LockClient.create(url)) {
+            for (int i = 0; i < 20; i++) {
+                locks.tryAcquire("orders:" + i, java.time.Duration.ofMinutes(10));
+            }
             fill(client.queue("big"), jobs);
             client.queue("small").enqueue("x");
             System.out.println("server: " + client.serverDescription() + ", keys: " + jobs + " job hashes + a few");
-            try (Dashboard d = Dashboard.builder(client).token("bench-token-0123456789").start();
+            try (Dashboard d = Dashboard.builder(client).locks(locks).token("bench-token-0123456789").start();
                  Dashboard cached = Dashboard.builder(client).token("bench-token-0123456789").start()) {
                 Dashboard walking = Dashboard.builder(client).token("bench-token-0123456789")
                         .rescanAfter(java.time.Duration.ZERO).start();
@@ -59,6 +62,8 @@ public final class DashboardBench {
                 time("job list, 50 after 50,500 jobs (cursor)", d, next(page).replace("limit=500", "limit=50"));
                 time("job list, page of 500", d, "/queue?name=big&state=pending&limit=500");
                 time("job page", d, "/job?queue=big&id=" + (jobs / 2));
+                time("locks page, 20 held (a whole walk)", d, "/locks");
+                time("locks page, limit=5 (stops early)", d, "/locks?limit=5");
             }
         } finally {
             if (server != null) {

@@ -2,6 +2,7 @@ package io.echomq.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
 import io.echomq.testkit.RedisExtension;
 import java.io.IOException;
@@ -32,6 +33,7 @@ abstract class DashboardTestBase {
     static final String TOKEN = "test-token-0123456789abcdef";
 
     static QueueClient client;
+    static LockClient locks;
     static Dashboard dashboard;
     static Dashboard readOnly;
     static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
@@ -40,8 +42,10 @@ abstract class DashboardTestBase {
     @BeforeAll
     static void start() {
         client = QueueClient.create(REDIS.url());
-        dashboard = Dashboard.builder(client).token(TOKEN).rescanAfter(Duration.ZERO).start();
-        readOnly = Dashboard.builder(client).token(TOKEN).readOnly(true).rescanAfter(Duration.ZERO).start();
+        locks = LockClient.create(REDIS.url());
+        dashboard = Dashboard.builder(client).locks(locks).token(TOKEN).rescanAfter(Duration.ZERO).start();
+        readOnly = Dashboard.builder(client).locks(locks).token(TOKEN).readOnly(true).rescanAfter(Duration.ZERO)
+                .start();
     }
 
     @AfterAll
@@ -49,6 +53,7 @@ abstract class DashboardTestBase {
         dashboard.close();
         readOnly.close();
         client.close();
+        locks.close();
     }
 
     @BeforeEach

@@ -2,6 +2,7 @@ package io.echomq.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.echomq.lock.Lease;
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.Job;
 import io.echomq.queue.Queue;
@@ -111,6 +112,24 @@ class PagesTest extends DashboardTestBase {
         String big = q.enqueue("x".repeat(100_000));
         assertThat(get("/job?queue=emails&id=" + big).body()).contains("100,000 bytes, only the start shown")
                 .doesNotContain("x".repeat(Payloads.TEXT_BYTES + 1));
+    }
+
+    @Test
+    void theLocksPageShowsTheHeldLocksUnderAPrefixWithTtlAndFenceButNotAWholeToken() {
+        Lease one = locks.tryAcquire("orders:1", Duration.ofSeconds(30)).orElseThrow();
+        Lease two = locks.tryAcquire("orders:2", Duration.ofSeconds(5)).orElseThrow();
+        locks.tryAcquire("invoices:1", Duration.ofSeconds(30)).orElseThrow();
+        HttpResponse<String> r = get("/locks?prefix=orders:");
+        assertThat(r.statusCode()).isEqualTo(200);
+        List<String> first = row(r.body(), "orders:1");
+        assertThat(first.get(1)).isEqualTo(one.token().substring(0, LocksPage.TOKEN_SHOWN) + "…");
+        assertThat(first.get(2)).matches("\\d+\\.\\d s");
+        assertThat(first.get(3)).isEqualTo(Long.toString(one.fence()));
+        assertThat(row(r.body(), "orders:2").get(2)).matches("\\d+ ms");
+        assertThat(r.body()).doesNotContain(one.token(), two.token(), "invoices:1").contains("2 locks held");
+        two.close();
+        assertThat(get("/locks?prefix=orders:").body()).contains("1 lock held").doesNotContain("orders:2");
+        assertThat(get("/locks?limit=1").body()).contains("stopped at 1 lock keys");
     }
 
     @Test
