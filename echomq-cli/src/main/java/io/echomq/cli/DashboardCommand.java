@@ -83,7 +83,7 @@ final class DashboardCommand implements Callable<Integer> {
             Thread hook = new Thread(stop::countDown, "emq-dashboard-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             PrintWriter out = out();
-            out.println("emq dashboard: " + shown + " (" + client.serverDescription() + ") at " + dashboard.uri()
+            out.println("emq dashboard: " + shown + " · " + client.serverDescription() + " at " + dashboard.uri()
                     + (readOnly ? " — read-only" : ""));
             out.println("Open " + dashboard.startUri() + " — Ctrl-C to stop");
             out.flush();
@@ -103,7 +103,7 @@ final class DashboardCommand implements Callable<Integer> {
     private Dashboard start(QueueClient client, LockClient locks, String shown) {
         try {
             Dashboard.Builder b = Dashboard.builder(client).locks(locks).bind(bind).port(port).readOnly(readOnly)
-                    .serverDescription(shown + " (" + client.serverDescription() + ")");
+                    .serverDescription(shown + " · " + client.serverDescription());
             if (token != null) {
                 b.token(token);
             }

@@ -60,8 +60,9 @@ final class OverviewPage {
                 .append(walk.tookMillis()).append(" ms; it is repeated when it is more than ")
                 .append(index.maxAgeSeconds()).append(" s old). Counts are read now.</p>");
         if (rows.isEmpty()) {
-            b.append("<p class=\"empty\">No queue on this server yet. Enqueue a job "
-                    + "(<code>emq queue enqueue emails '{\"to\":\"ada\"}'</code>) and reload.</p>");
+            b.append("<p class=\"empty\">No queue on this server yet. Enqueue a job, from Java or with "
+                    + "<code>emq queue enqueue &lt;queue&gt; &lt;payload&gt; --redis &lt;this server&gt;</code>, "
+                    + "and reload.</p>");
             return Html.page(f, "Queues", b.toString());
         }
         b.append("<table class=\"queues\"><thead><tr><th>Queue</th><th class=\"n\">Pending</th><th class=\"n\">Active</th>"
