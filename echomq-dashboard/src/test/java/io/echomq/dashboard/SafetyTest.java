@@ -63,6 +63,17 @@ class SafetyTest extends DashboardTestBase {
     }
 
     @Test
+    void markupInAQueueNameOrAPayloadIsShownAsTextNeverRun() {
+        String name = "x<b>\"&'";
+        String id = client.queue(name).enqueue("<script>alert(1)</script>");
+        HttpResponse<String> overview = get("/");
+        assertThat(overview.body()).contains("x&lt;b&gt;&quot;&amp;&#39;").doesNotContain("x<b>");
+        HttpResponse<String> job = get("/job?queue=" + Html.url(name) + "&id=" + id);
+        assertThat(job.statusCode()).isEqualTo(200);
+        assertThat(job.body()).contains("&lt;script&gt;alert(1)&lt;/script&gt;").doesNotContain("<script>");
+    }
+
+    @Test
     void aPasswordInTheServersUrlIsNeverShown() {
         try (Dashboard d = Dashboard.builder(client).token(TOKEN)
                 .serverDescription("redis://admin:s3cret@10.0.0.5:6379/0 (Redis 7.0.15)").start()) {
