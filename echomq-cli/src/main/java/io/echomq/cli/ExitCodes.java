@@ -116,6 +116,11 @@ final class ExitCodes {
             "     (a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
         BY_COMMAND.put("server", new String[] {"  0  the server stopped", "  3  redis-server did not start"});
         BY_COMMAND.put("demo", new String[] {"  0  every act passed", "  1  an act failed"});
+        BY_COMMAND.put("dashboard", new String[] {
+            "  0  it stopped (Ctrl-C)",
+            "  2  bad input, or the address and port cannot be listened on",
+            "  3  Redis failure: unreachable, wrong password, or the embedded",
+            "     redis-server did not start"});
     }
 
     private ExitCodes() {

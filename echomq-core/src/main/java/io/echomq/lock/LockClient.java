@@ -266,6 +266,15 @@ public final class LockClient implements Locks {
         return calls.handoffs();
     }
 
+    /** @return the engine and the key naming, for {@link LockDirectory}'s walk */
+    RedisEngine engine() {
+        return engine;
+    }
+
+    LockKeys keys() {
+        return keys;
+    }
+
     static long checkTtl(Duration ttl) {
         return Checks.ttlMillis(ttl, MAX_TTL, "ttl");
     }

@@ -1,0 +1,47 @@
+package io.echomq.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Finding the held locks of a namespace by SCAN, under a prefix, with their ttl and fence. */
+class LockDirectoryTest extends LockTestBase {
+
+    @Test
+    void findsTheHeldLocksUnderAPrefixWithTheirTtlAndFence() {
+        Lease one = locks.tryAcquire("orders:1", Duration.ofSeconds(30)).orElseThrow();
+        locks.tryAcquire("orders:2", Duration.ofSeconds(30)).orElseThrow();
+        locks.tryAcquire("invoices:9", Duration.ofSeconds(30)).orElseThrow();
+        locks.tryAcquire("orders:released", Duration.ofSeconds(30)).orElseThrow().close();
+        locks.tryAcquire("orders*", Duration.ofSeconds(30)).orElseThrow();        // a glob character, as itself
+        client(b -> b.namespace("other:")).tryAcquire("orders:3", Duration.ofSeconds(30)).orElseThrow();
+        raw().call("SET", "emq:{q}:job:7:lock", "x");                          // a job's lock subkey is no lock
+
+        LockDirectory dir = LockDirectory.of(locks);
+        LockDirectory.Found orders = dir.held("orders:", 100);
+        assertThat(orders.complete()).isTrue();
+        assertThat(orders.locks()).extracting(LockInfo::resource).containsExactlyInAnyOrder("orders:1", "orders:2");
+        LockInfo first = orders.locks().stream().filter(l -> l.resource().equals("orders:1")).findFirst().orElseThrow();
+        assertThat(first.lastFence()).isEqualTo(one.fence());
+        assertThat(first.ttlMillis()).isBetween(1L, 30_000L);
+        assertThat(first.holderToken()).hasValue(one.token());
+
+        assertThat(dir.held("", 100).locks()).extracting(LockInfo::resource)
+                .containsExactlyInAnyOrder("orders:1", "orders:2", "invoices:9", "orders*");
+        assertThat(dir.held("orders*", 100).locks()).extracting(LockInfo::resource).containsExactly("orders*");
+        LockDirectory.Found capped = dir.held("", 1);
+        assertThat(capped.locks()).hasSize(1);
+        assertThat(capped.complete()).isFalse();
+    }
+
+    @Test
+    void badArgumentsAreRefusedBeforeRedis() {
+        LockDirectory dir = LockDirectory.of(locks);
+        assertThatThrownBy(() -> dir.held("a{b", 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> dir.held(null, 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> dir.held("", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> dir.held("", LockDirectory.MAX_LOCKS + 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,170 @@
+package io.echomq.dashboard;
+
+import static io.echomq.dashboard.Html.count;
+import static io.echomq.dashboard.Html.esc;
+import static io.echomq.dashboard.Html.url;
+
+import io.echomq.queue.JobPage;
+import io.echomq.queue.JobState;
+import io.echomq.queue.JobSummary;
+import io.echomq.queue.QueueOperations;
+import io.echomq.queue.QueueStats;
+import io.echomq.queue.ShardedQueue;
+
+/**
+ * A queue's jobs in one state, a page at a time, with the search by id and the queue's actions.
+ *
+ * <p>Duties: check the page's parameters (state, limit 1..{@value #MAX_LIMIT}, cursor) with a
+ * 400 that says what is wrong; read one page with {@link QueueOperations#list} (one script, a
+ * bounded range whatever the queue's length) and link the next by its cursor; send a search by
+ * id to the job's page, or say that there is no such job.
+ */
+final class JobsPage {
+    /** Most jobs on one page. */
+    static final int MAX_LIMIT = 500;
+    /** Jobs on a page when the request names no limit. */
+    static final int DEFAULT_LIMIT = 50;
+
+    private final QueueIndex index;
+
+    JobsPage(QueueIndex index) {
+        this.index = index;
+    }
+
+    /** @return the page, or the job page's path when the request searches an id that exists */
+    Answer answer(Request r, Html.Frame f) {
+        String name = r.required("name");
+        QueueOperations q = index.open(name);
+        String search = r.query("id");
+        if (search != null && !search.isBlank()) {
+            String id = search.strip();
+            if (JobDetailPage.find(q, id).isPresent()) {
+                return Answer.redirect("/job?queue=" + url(name) + "&id=" + url(id));
+            }
+            throw HttpError.notFound("no job '" + id + "' in queue '" + name + "'");
+        }
+        JobState state = state(r.query("state"));
+        int limit = limit(r.query("limit"));
+        String after = r.query("after");
+        JobPage page;
+        try {
+            page = q.list(state, limit, after == null || after.isEmpty() ? null : after);
+        } catch (IllegalArgumentException e) {
+            throw HttpError.badRequest("cannot list: " + e.getMessage());
+        }
+        return Answer.html(render(f, q, state, limit, after, page));
+    }
+
+    static JobState state(String text) {
+        if (text == null || text.isEmpty()) {
+            return JobState.PENDING;
+        }
+        try {
+            return JobState.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw HttpError.badRequest(e.getMessage());
+        }
+    }
+
+    static int limit(String text) {
+        if (text == null || text.isEmpty()) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int n = Integer.parseInt(text);
+            if (n >= 1 && n <= MAX_LIMIT) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is accepted
+        }
+        throw HttpError.badRequest("limit must be a whole number in 1.." + MAX_LIMIT + ", was '" + text + "'");
+    }
+
+    private String render(Html.Frame f, QueueOperations q, JobState state, int limit, String after, JobPage page) {
+        String name = q.name();
+        String base = "/queue?name=" + url(name);
+        QueueStats s = q.stats();
+        StringBuilder b = new StringBuilder();
+        b.append("<p><a href=\"/\">All queues</a>");
+        if (q instanceof ShardedQueue sharded) {
+            b.append(" · sharded into ").append(sharded.partitions()).append(" partitions, listed one after the other");
+        }
+        b.append(s.paused() ? " · <span class=\"badge warn\">paused</span>" : " · running").append("</p>");
+        b.append(QueueActions.queueButtons(f, name, s));
+        b.append("<nav class=\"tabs\">");
+        for (JobState t : JobState.values()) {
+            long n = switch (t) {
+                case PENDING -> s.pending();
+                case ACTIVE -> s.active();
+                case DELAYED -> s.delayed();
+                case DEAD -> s.dead();
+                case DONE -> s.completed();
+            };
+            b.append("<a class=\"tab").append(t == state ? " on" : "").append("\" href=\"")
+                    .append(esc(base + "&state=" + t.wireName())).append("\">").append(t.wireName()).append(" <span>")
+                    .append(count(n)).append("</span></a>");
+        }
+        b.append("</nav><form class=\"search\" method=\"get\" action=\"/queue\"><input type=\"hidden\" name=\"name\" value=\"")
+                .append(esc(name)).append("\"><input name=\"id\" placeholder=\"Job id\" aria-label=\"Job id\">"
+                        + "<button>Find</button></form>");
+        if (state == JobState.DEAD && s.dead() > 0) {
+            b.append(QueueActions.redriveAllButton(f, name, s.dead()));
+        }
+        if (page.jobs().isEmpty()) {
+            b.append("<p class=\"empty\">No ").append(state.wireName()).append(" jobs")
+                    .append(after == null ? "" : " after this point").append(".</p>");
+        } else {
+            b.append("<table class=\"jobs\"><thead><tr><th>Id</th><th class=\"n\">Attempts</th><th class=\"n\">Priority</th><th>")
+                    .append(esc(whereHeading(state))).append("</th><th>Claimed</th><th>Finished</th></tr></thead><tbody>");
+            for (JobSummary j : page.jobs()) {
+                b.append("<tr><td><a href=\"").append(esc("/job?queue=" + url(name) + "&id=" + url(j.id()))).append("\">")
+                        .append(esc(j.id())).append("</a></td><td class=\"n\">").append(j.attempts())
+                        .append("</td><td class=\"n\">").append(j.priority()).append("</td><td>").append(where(j))
+                        .append("</td><td>").append(Html.time(j.claimedAt())).append("</td><td>")
+                        .append(Html.time(j.finishedAt())).append("</td></tr>");
+            }
+            b.append("</tbody></table>");
+        }
+        b.append("<p class=\"pager\">");
+        if (after != null) {
+            b.append("<a href=\"").append(esc(base + "&state=" + state.wireName() + "&limit=" + limit))
+                    .append("\">First page</a> ");
+        }
+        if (page.next().isPresent()) {
+            b.append("<a rel=\"next\" href=\"").append(esc(base + "&state=" + state.wireName() + "&limit=" + limit
+                    + "&after=" + url(page.next().get()))).append("\">Next ").append(limit).append(" →</a>");
+        }
+        b.append("</p><p class=\"note\">").append(esc(order(state))).append(" Each page is read in one step; "
+                + "a job that stays in its state across pages is listed exactly once.</p>");
+        return Html.page(f, name + " · " + state.wireName(), b.toString());
+    }
+
+    private static String whereHeading(JobState state) {
+        return switch (state) {
+            case PENDING -> "Pending score";
+            case ACTIVE -> "Lease deadline";
+            case DELAYED -> "Due";
+            case DEAD -> "Died";
+            case DONE -> "Completed";
+        };
+    }
+
+    private static String where(JobSummary j) {
+        if (j.state() == JobState.PENDING) {
+            return j.score().isPresent() ? Long.toString(j.score().getAsLong()) : "— (wait list)";
+        }
+        return Html.time(j.score());
+    }
+
+    private static String order(JobState state) {
+        return switch (state) {
+            case PENDING -> "In claim order: highest priority first, oldest first within a priority.";
+            case ACTIVE -> "By lease deadline, earliest first.";
+            case DELAYED -> "By due time, earliest first.";
+            case DEAD -> "By time of death, oldest first.";
+            case DONE -> "By time of completion, oldest first: the completed jobs the queue's retention keeps "
+                    + "(the tab counts every completion).";
+        };
+    }
+}

@@ -1,0 +1,140 @@
+package io.echomq.dashboard;
+
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One request as the pages read it: the method, the path, the query and form parameters, a
+ * header, a cookie.
+ *
+ * <p>Duties: decode {@code application/x-www-form-urlencoded} text (the query, a form body) once,
+ * refusing a body over {@value #MAX_BODY} bytes, a parameter given twice and text that is not
+ * UTF-8 with a 4xx; hand out a required parameter or a 400 that names it. Kept apart so that no
+ * page parses by hand, and each refusal reads the same.
+ */
+final class Request {
+    /** Largest form body read: every form of the dashboard is a few short fields. */
+    static final int MAX_BODY = 16 * 1024;
+
+    private final HttpExchange exchange;
+    private final Map<String, String> query;
+    private final Map<String, String> form;
+
+    private Request(HttpExchange exchange, Map<String, String> query, Map<String, String> form) {
+        this.exchange = exchange;
+        this.query = query;
+        this.form = form;
+    }
+
+    /**
+     * Reads the request: its query, and for a POST its form body.
+     *
+     * @throws HttpError 400 for a malformed query or form, 413 for a body over {@value #MAX_BODY} bytes
+     * @throws IOException if the body cannot be read
+     */
+    static Request read(HttpExchange exchange) throws IOException {
+        Map<String, String> query = decode(exchange.getRequestURI().getRawQuery());
+        Map<String, String> form = Map.of();
+        if ("POST".equals(exchange.getRequestMethod())) {
+            try (InputStream in = exchange.getRequestBody()) {
+                byte[] body = in.readNBytes(MAX_BODY + 1);
+                if (body.length > MAX_BODY) {
+                    throw new HttpError(413, "the form is over " + MAX_BODY + " bytes");
+                }
+                form = decode(new String(body, StandardCharsets.UTF_8));
+            }
+        }
+        return new Request(exchange, query, form);
+    }
+
+    String method() {
+        return exchange.getRequestMethod();
+    }
+
+    String path() {
+        return exchange.getRequestURI().getPath();
+    }
+
+    /** @return the query parameter, or null */
+    String query(String name) {
+        return query.get(name);
+    }
+
+    /** @return the form field of a POST, or null */
+    String form(String name) {
+        return form.get(name);
+    }
+
+    /** @return the form field, else the query parameter, or null */
+    String param(String name) {
+        String v = form.get(name);
+        return v != null ? v : query.get(name);
+    }
+
+    /**
+     * @return the parameter (form field or query), not blank
+     * @throws HttpError 400 naming it when it is missing or blank
+     */
+    String required(String name) {
+        String v = param(name);
+        if (v == null || v.isBlank()) {
+            throw HttpError.badRequest("missing parameter '" + name + "'");
+        }
+        return v;
+    }
+
+    /** @return the first value of the header, or null */
+    String header(String name) {
+        return exchange.getRequestHeaders().getFirst(name);
+    }
+
+    /** @return the value of the named cookie, or null */
+    String cookie(String name) {
+        for (String line : exchange.getRequestHeaders().getOrDefault("Cookie", java.util.List.of())) {
+            for (String part : line.split(";")) {
+                int eq = part.indexOf('=');
+                if (eq > 0 && part.substring(0, eq).strip().equals(name)) {
+                    return part.substring(eq + 1).strip();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Map<String, String> decode(String text) {
+        if (text == null || text.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : text.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = unescape(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : unescape(pair.substring(eq + 1));
+            if (out.put(name, value) != null) {
+                throw HttpError.badRequest("parameter '" + name + "' is given twice");
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    private static String unescape(String s) {
+        try {
+            String v = URLDecoder.decode(s, StandardCharsets.UTF_8);
+            if (v.indexOf('\uFFFD') >= 0 && !s.toUpperCase(java.util.Locale.ROOT).contains("%EF%BF%BD") && !s.contains("\uFFFD")) {
+                throw HttpError.badRequest("a parameter is not UTF-8");
+            }
+            return v;
+        } catch (IllegalArgumentException e) {
+            throw HttpError.badRequest("a parameter is not URL-encoded: " + e.getMessage());
+        }
+    }
+}
