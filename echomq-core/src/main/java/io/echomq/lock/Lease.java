@@ -47,6 +47,9 @@ public final class Lease implements AutoCloseable {
     private volatile long validUntilNanos;
     private final AtomicReference<Status> status = new AtomicReference<>(Status.HELD);
     private final CompletableFuture<LossReason> lost = new CompletableFuture<>();
+    // set before the status turns LOST, so that isLost() and lossReason() always agree, even while
+    // the listeners of a loss are still being told
+    private final AtomicReference<LossReason> lossReason = new AtomicReference<>();
     private final AtomicBoolean deadlineGuarded = new AtomicBoolean();
     private final AtomicReference<ReleaseOutcome> releaseOutcome = new AtomicReference<>();
     private final Object held;   // the instrumentation's handle, or null when nobody listens
@@ -146,7 +149,7 @@ public final class Lease implements AutoCloseable {
 
     /** @return why the lease was lost, or empty while it is not */
     public Optional<LossReason> lossReason() {
-        return Optional.ofNullable(lost.getNow(null));
+        return status.get() == Status.LOST ? Optional.ofNullable(lossReason.get()) : Optional.empty();
     }
 
     /** @return whether the client's watchdog renews this lease */
@@ -322,10 +325,15 @@ public final class Lease implements AutoCloseable {
 
     /** Marks the lease lost once; completes {@link #lost()} and runs the listeners. */
     void markLost(LossReason reason) {
+        if (status.get() != Status.HELD) {
+            return;
+        }
+        lossReason.compareAndSet(null, reason);   // the first reason seen is the one every reader gets
         if (status.compareAndSet(Status.HELD, Status.LOST)) {
-            log.debug("lease on '{}' (fence {}) lost: {}", resource, fence, reason);
-            backend.ended(this, held, reason);
-            lost.complete(reason);
+            LossReason why = lossReason.get();
+            log.debug("lease on '{}' (fence {}) lost: {}", resource, fence, why);
+            backend.ended(this, held, why);
+            lost.complete(why);
         }
     }
 

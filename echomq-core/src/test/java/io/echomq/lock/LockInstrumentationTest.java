@@ -7,7 +7,9 @@ import static org.awaitility.Awaitility.await;
 import io.echomq.Instrumentation;
 import io.echomq.RecordingInstrumentation;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -119,6 +121,34 @@ class LockInstrumentationTest extends LockTestBase {
         assertThat(rec.calls("lost")).containsExactly("lost FENCED EXPIRED");
         // leaseHeld threw, so no handle was returned and no end is reported
         assertThat(rec.calls("ended")).isEmpty();
+    }
+
+    /**
+     * A lost lease answers {@code isLost()} and its {@code lossReason()} together from the moment it
+     * turns lost, also while the loss is still being reported: the instrumentation, told of the end
+     * before the loss's future completes, reads both from the lease it was handed.
+     */
+    @Test
+    void aLostLeaseHasItsReasonWhileTheLossIsBeingReported() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Instrumentation probe = new Instrumentation() {
+            @Override
+            public Object leaseHeld(LockMode mode, Lease lease) {
+                return lease;
+            }
+
+            @Override
+            public void leaseEnded(Object handle) {
+                Lease l = (Lease) handle;
+                seen.add(l.isLost() + " " + l.lossReason().map(Enum::name).orElse("none"));
+            }
+        };
+        LockClient c = client(b -> b.instrumentation(probe));
+        Lease lease = c.tryAcquire("told", TTL).orElseThrow();
+        raw().call("DEL", c.lockKey("told"));
+        assertThat(lease.renew()).isEqualTo(RenewOutcome.EXPIRED);
+        assertThat(seen).containsExactly("true EXPIRED");
+        assertThat(lease.lossReason()).contains(LossReason.EXPIRED);
     }
 
     @Test
