@@ -1,7 +1,9 @@
 -- enqueue-5.lua: adds one or many jobs to a queue in one atomic step. Each job gets the next id
 -- from the queue's sequence, a hash, and a place either in pending (ready now: the wait LIST for
 -- priority 0, the pending ZSET otherwise) or in delayed (due later, on the server clock). An idempotency key that is still inside its window returns
--- the id it already maps to and adds nothing.
+-- the id it already maps to and adds nothing. When the queue's events_enqueued setting is 1, each
+-- job created writes an 'enqueued' event to <prefix>events (includes/events.lua); else none, and
+-- the setting costs one HMGET per call.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
@@ -33,11 +35,14 @@ if ARGV[3 + 9 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include server-time
 --@include type-guard
 --@include job-fields
+--@include events
 local now = serverNow()
 
 local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
+local settings = queueSettings(prefix)
+local enqueuedEvents = settings and settings[4] == '1'
 local out = {}
 local ready = 0
 local scheduled = 0
@@ -99,6 +104,7 @@ for i = 0, count - 1 do
       end
       ready = ready + 1
     end
+    if enqueuedEvents then emitEvent(prefix, 'enqueued', id, 0) end
     out[#out + 1] = id
     out[#out + 1] = 1
   end

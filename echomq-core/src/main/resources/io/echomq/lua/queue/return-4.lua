@@ -2,6 +2,7 @@
 -- back to pending where it was claimed from, so it keeps its place: a priority-0 job to the FRONT
 -- of the wait LIST (LPUSH), any other to the pending ZSET at the score it was claimed with; spent drops by one,
 -- while attempts (the fence) is left alone, so the returning worker's attempt stays stale forever.
+-- Writes a 'returned' event to <prefix>events (includes/events.lua).
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
@@ -31,6 +32,7 @@ local jk = prefix .. 'job:' .. id
 --@include type-guard
 --@include fence-check
 --@include job-fields
+--@include events
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(pending, 'zset') or guard(wait, 'list')
@@ -51,4 +53,5 @@ else
   redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * SHIFT, id)
 end
 redis.call(publish, wake, 1)
+emitEvent(prefix, 'returned', id, attempt)
 return 1
