@@ -6,6 +6,7 @@ import io.echomq.queue.Job;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueEventSettings;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerListener;
 import java.io.PrintWriter;
@@ -86,6 +87,12 @@ final class QueueBench implements Callable<Integer> {
                 + "Default: start the embedded redis-server.")
     String redis;
 
+    @Option(names = "--events", paramLabel = "on|off", defaultValue = "on",
+            description = "Our queues' events stream (emq:{q}:events): on, the queue's default, or off, stored "
+                + "with each bench queue before it is used, to measure what events cost per job "
+                + "(default ${DEFAULT-VALUE}).")
+    String events;
+
     @Option(names = "--no-peer", description = "Skip BullMQ (ours only).")
     boolean noPeer;
 
@@ -109,8 +116,8 @@ final class QueueBench implements Callable<Integer> {
         double peerProcess = Double.NaN;
         String peerNote;
         try (BenchServer server = BenchServer.open(redis, out)) {
-            out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d%n", jobs, batch,
-                    concurrency);
+            out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d, events %s%n",
+                    jobs, batch, concurrency, events);
             out.flush();
             // A short queue name, the same for both sides (their keys differ by prefix): key names
             // are part of the bytes per job, and a real queue is rarely named like a UUID.
@@ -179,6 +186,9 @@ final class QueueBench implements Callable<Integer> {
         rangeCheck(depthThreads, 1, 256, "--depth-threads");
         rangeCheck(seconds, 1, 3600, "--seconds");
         rangeCheck(idleSeconds, 0, 3600, "--idle-seconds");
+        if (!events.equals("on") && !events.equals("off")) {
+            throw new ParameterException(spec.commandLine(), "--events must be on or off, was '" + events + "'");
+        }
         if (redis != null && !(redis.startsWith("redis://") || redis.startsWith("rediss://"))) {
             throw new ParameterException(spec.commandLine(), "--redis must be a redis:// or rediss:// URL");
         }
@@ -195,13 +205,13 @@ final class QueueBench implements Callable<Integer> {
             int warm = Math.max(1, jobs / 5);
             err.printf("bench: echomq, warm-up round of %,d jobs…%n", warm);
             err.flush();
-            enqueue(client.queue(run + "-warm"), warm);
+            enqueue(configured(client, run + "-warm"), warm);
             process(client, run + "-warm", warm);
             server.deleteKeys("emq:{" + run + "-warm}");
 
             err.printf("bench: echomq, bulk enqueue of %,d jobs…%n", jobs);
             err.flush();
-            Queue q = client.queue(run);
+            Queue q = configured(client, run);
             server.awaitLazyFree();
             long before = server.infoLong("memory", "used_memory");
             double enqueuePerS = enqueue(q, jobs);
@@ -290,8 +300,16 @@ final class QueueBench implements Callable<Integer> {
         }
     }
 
+    /** @return the queue {@code name}, its events switched off first when {@code --events off} */
+    private Queue configured(QueueClient client, String name) {
+        if (events.equals("off")) {
+            QueueEventSettings.off().store(client, name);
+        }
+        return client.queue(name);
+    }
+
     private Queue fill(QueueClient client, String queue, int pending, PrintWriter err) {
-        Queue q = client.queue(queue);
+        Queue q = configured(client, queue);
         err.printf("bench: echomq, filling a queue to %,d pending…%n", pending);
         err.flush();
         List<JobRequest> fill = new ArrayList<>(10_000);

@@ -105,6 +105,10 @@ final class ExitCodes {
             "  0  CANCELLED or SIGNALLED", "  1  ALREADY_FINISHED or NOT_FOUND"});
         BY_COMMAND.put("queue list", new String[] {"  0  the page (or, with --all, every page) was printed"});
         BY_COMMAND.put("queue retention", new String[] {"  0  the settings were printed (and stored, with options)"});
+        BY_COMMAND.put("queue events", new String[] {
+            "  0  the kept events were printed",
+            "     (with --follow, a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
+        BY_COMMAND.put("queue event-settings", new String[] {"  0  the settings were printed (and stored, with options)"});
         BY_COMMAND.put("queue delete", new String[] {
             "  0  deleted keys=<n> was printed", "  1  jobs are active (add --force); nothing was deleted"});
         BY_COMMAND.put("worker", new String[] {

@@ -95,12 +95,26 @@ public final class QueueEvents implements AutoCloseable {
      * @throws RedisCommandException if Redis cannot be reached
      */
     public static QueueEvents open(String redisUrl, String queue, String from) {
+        return open(redisUrl, null, queue, from);
+    }
+
+    /**
+     * As {@link #open(String, String, String)}, trusting for TLS ({@code rediss://}) the CA
+     * certificates in {@code trustedCertificates}, as {@code QueueClient.Builder.trustedCertificates} does.
+     *
+     * @param trustedCertificates a PEM file of CA certificates, or null for the JVM's trust store
+     * @throws IllegalArgumentException also if the PEM file is unreadable or holds no certificate
+     */
+    public static QueueEvents open(String redisUrl, java.nio.file.Path trustedCertificates, String queue,
+                                   String from) {
         Checks.notNull(redisUrl, "redisUrl");
+        java.nio.file.Path trust = trustedCertificates == null ? null
+                : io.echomq.internal.TlsTrust.check(trustedCertificates);
         QueueKeys keys = QueueKeys.of(queue);
         if (from != null && !from.equals("$") && !from.equals("0") && !STREAM_ID.matcher(from).matches()) {
             throw new IllegalArgumentException("from must be $, 0 or a stream id <ms>-<seq>, was '" + from + "'");
         }
-        RedisEngine engine = RedisEngine.connect(redisUrl, QueueClient.DEFAULT_COMMAND_TIMEOUT);
+        RedisEngine engine = RedisEngine.connect(redisUrl, QueueClient.DEFAULT_COMMAND_TIMEOUT, trust);
         try {
             return new QueueEvents(engine, keys, from);
         } catch (RuntimeException e) {
