@@ -39,7 +39,8 @@ class SnippetCoverageTest {
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
             Map.entry("TlsClients", "SecurityDocsExamplesTest"),
-            Map.entry("OwnInstrumentation", "ObservabilityDocsExamplesTest"));
+            Map.entry("OwnInstrumentation", "ObservabilityDocsExamplesTest"),
+            Map.entry("FollowQueueEvents", "ObservabilityDocsExamplesTest"));
 
     @Test
     void everySnippetIsRunOrMarkedNotRun() {
