@@ -14,7 +14,8 @@
 --     ZMSCORE of active (proving its type) and one HMGET per distinct job.
 --   writeCompletes(plan, active, stats, prefix, retain, now) -> nil, or the error reply (nothing
 --     changed). HINCRBY stats completed, ZREM active, DEL of the lock subkeys (and of the hashes
---     when retain is 0), a 'completed' event per job (includes/events.lua), else state done, finished_at and PEXPIRE retain per job; and, when the
+--     when retain is 0), a 'completed' event per job (includes/events.lua) carrying the job's
+--     result field when it has one (result-1.lua), else state done, finished_at and PEXPIRE retain per job; and, when the
 --     queue keeps a done index, ZADD of each id to <prefix>done (score = finished_at), then the
 --     index's trim.
 --   plan.codes: the k codes
@@ -52,7 +53,7 @@ local function trimDone(plan, done, prefix, now)
   dropDone(done, prefix, redis.call('ZRANGEBYSCORE', done, '-inf', now - plan.retain, 'LIMIT', 0, budget))
 end
 local function readCompletes(active, prefix, retain, args, first, k, now)
-  local plan = {codes = {}, done = {}, attempts = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
+  local plan = {codes = {}, done = {}, attempts = {}, results = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
   if k == 0 then return plan end
   local bad = doneSettings(plan, prefix, retain)
   if bad then return nil, bad end
@@ -70,12 +71,13 @@ local function readCompletes(active, prefix, retain, args, first, k, now)
       if retain == 0 then code = -4 elseif doneAt[id] ~= att then code = -1 else code = -3 end
     else
       local jk = prefix .. 'job:' .. id
-      local okh, h = pcall(redis.call, 'HMGET', jk, 'state', 'attempts')
+      local okh, h = pcall(redis.call, 'HMGET', jk, 'state', 'attempts', 'result')
       if not okh then code = -5 else code = fenceCheck(h, att, active, id, now, deadlines[i]) end
       if code == 1 then
         doneAt[id] = att
         plan.done[#plan.done + 1] = id
         plan.attempts[#plan.done] = att
+        plan.results[#plan.done] = h[3]
         plan.dels[#plan.dels + 1] = jk .. ':lock'
         if retain == 0 then plan.dels[#plan.dels + 1] = jk end
       end
@@ -98,7 +100,13 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
   if not ok then return refuse(stats, 'hash', err) end
   redis.call('ZREM', active, unpack(plan.done))
   redis.call('DEL', unpack(plan.dels))
-  for i, id in ipairs(plan.done) do emitEvent(prefix, 'completed', id, plan.attempts[i]) end
+  for i, id in ipairs(plan.done) do
+    if plan.results[i] then
+      emitEvent(prefix, 'completed', id, plan.attempts[i], 'result', plan.results[i])
+    else
+      emitEvent(prefix, 'completed', id, plan.attempts[i])
+    end
+  end
   if retain > 0 then
     for _, id in ipairs(plan.done) do
       local jk = prefix .. 'job:' .. id
