@@ -17,7 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
-/** {@code emq queue events} prints one line per event, follows new ones until stopped; {@code event-settings} stores the switch. */
+/**
+ * {@code emq queue events} prints one line per event, follows new ones until stopped;
+ * {@code event-settings} stores the switch; {@code queue wait} answers each end with its own exit
+ * code; an {@code --exec} worker stores the command's stdout, cut at 16 KiB, as the result.
+ */
 @Timeout(60)
 class QueueEventsCliTest extends QueueCliTestBase {
     private static final Duration LEASE = Duration.ofSeconds(30);
@@ -76,5 +80,31 @@ class QueueEventsCliTest extends QueueCliTestBase {
         assertThat(emq("queue", "events", "mail").out()).as("nothing written while off").isEmpty();
         assertThat(emq("queue", "event-settings", "mail", "--on").out()).isEqualTo("events=on max=10000 enqueued=on\n");
         assertThat(emq("queue", "event-settings", "mail", "--off", "--max", "5").code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void anExecWorkersStdoutIsTheResultAndWaitAnswersEachEndWithItsCode() throws Exception {
+        Queue q = client.queue("mail");
+        String shout = q.enqueue("hello");
+        String big = q.enqueue("big");
+        String doomed = q.enqueue("doom", EnqueueOptions.defaults().withMaxAttempts(1)).id();
+        EmqRun worker = emq("worker", "mail", "--exit-when-idle", "--exec",
+                "case $EMQ_JOB_ID in " + shout + ") tr a-z A-Z ;; " + big + ") head -c 20000 /dev/zero | tr '\\0' a ;; "
+                        + "*) echo no >&2; exit 5 ;; esac");
+        assertThat(worker.code()).as(worker.err()).isEqualTo(ExitCodes.JOBS_DIED);
+
+        EmqRun done = emq("queue", "wait", "mail", shout, "--timeout", "0");
+        assertThat(done.code()).isZero();
+        assertThat(done.out()).isEqualTo("COMPLETED result=\"HELLO\\n\"\n");
+        assertThat(q.awaitResult(big, Duration.ZERO).result()).as("cut at the limit").hasSize(16 * 1024);
+
+        EmqRun dead = emq("queue", "wait", "mail", doomed, "--timeout", "0");
+        assertThat(dead.code()).isEqualTo(ExitCodes.JOB_DEAD);
+        assertThat(dead.out()).isEqualTo("DEAD reason=\"failed on attempt 1 of 1\"\n");
+        String pending = q.enqueue("later");
+        EmqRun timedOut = emq("queue", "wait", "mail", pending, "--timeout", "200");
+        assertThat(timedOut.code()).isEqualTo(ExitCodes.TIMED_OUT);
+        assertThat(timedOut.out()).isEqualTo("TIMED_OUT\n");
+        assertThat(emq("queue", "wait", "mail", "424242", "--timeout", "0").out()).isEqualTo("NOT_FOUND\n");
     }
 }
