@@ -40,7 +40,8 @@ class SnippetCoverageTest {
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
             Map.entry("TlsClients", "SecurityDocsExamplesTest"),
             Map.entry("OwnInstrumentation", "ObservabilityDocsExamplesTest"),
-            Map.entry("FollowQueueEvents", "ObservabilityDocsExamplesTest"));
+            Map.entry("FollowQueueEvents", "ObservabilityDocsExamplesTest"),
+            Map.entry("JobResults", "ResultsDocsExamplesTest"));
 
     @Test
     void everySnippetIsRunOrMarkedNotRun() {
