@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.echomq.testkit.FaultProxy;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -162,6 +165,34 @@ class QueueEventsTest extends QueueTestBase {
             queue.claim(LEASE).orElseThrow().complete();
             await().atMost(Duration.ofSeconds(10)).until(() -> got.size() >= 2);
             assertThat(got).containsExactly("active " + n, "completed " + n);
+        }
+    }
+
+    @Test
+    @Tag("standalone-only")   // a FaultProxy stands in front of one server (docs/scaling.md)
+    void aListeningReaderGoesOnAfterItsConnectionIsCutWithoutLosingOrRepeatingAnEvent() throws Exception {
+        List<String> got = new CopyOnWriteArrayList<>();
+        try (FaultProxy proxy = FaultProxy.start(REDIS.server());
+             QueueEvents events = QueueEvents.open(proxy.url(), "q", null)) {
+            events.listen(new QueueEventListener() {
+                @Override
+                public void onEvent(QueueEvent e) {
+                    got.add(e.event() + " " + e.jobId());
+                }
+
+                @Override
+                public void onGap(QueueEvent gap) {
+                    got.add("gap");
+                }
+            });
+            String a = queue.enqueue("a");
+            queue.claim(LEASE).orElseThrow().complete();
+            await().atMost(Duration.ofSeconds(10)).until(() -> got.size() >= 2);
+            assertThat(proxy.cutAll()).as("the reader's connections cut").isPositive();
+            String b = queue.enqueue("b");
+            queue.claim(LEASE).orElseThrow().complete();
+            await().atMost(Duration.ofSeconds(20)).until(() -> got.size() >= 4);
+            assertThat(got).containsExactly("active " + a, "completed " + a, "active " + b, "completed " + b);
         }
     }
 
