@@ -7,6 +7,7 @@ import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueLayout;
+import io.echomq.queue.QueueEventSettings;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerListener;
 import java.io.PrintWriter;
@@ -96,6 +97,12 @@ final class QueueBench implements Callable<Integer> {
                 + "pending job in the sorted set, as ZPOPMIN consumers need). Default: ${DEFAULT-VALUE}.")
     String layout;
 
+    @Option(names = "--events", paramLabel = "on|off", defaultValue = "on",
+            description = "Our queues' events stream (emq:{q}:events): on, the queue's default, or off, stored "
+                + "with each bench queue before it is used, to measure what events cost per job "
+                + "(default ${DEFAULT-VALUE}).")
+    String events;
+
     @Option(names = "--no-peer", description = "Skip BullMQ (ours only).")
     boolean noPeer;
 
@@ -119,8 +126,8 @@ final class QueueBench implements Callable<Integer> {
         double peerProcess = Double.NaN;
         String peerNote;
         try (BenchServer server = BenchServer.open(redis, out)) {
-            out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d, our layout %s%n",
-                    jobs, batch, concurrency, QueueLayout.parse(layout).wireName());
+            out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d, our layout %s, events %s%n",
+                    jobs, batch, concurrency, QueueLayout.parse(layout).wireName(), events);
             out.flush();
             // A short queue name, the same for both sides (their keys differ by prefix): key names
             // are part of the bytes per job, and a real queue is rarely named like a UUID.
@@ -194,6 +201,9 @@ final class QueueBench implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--layout must be list or zset, was " + layout);
         }
+        if (!events.equals("on") && !events.equals("off")) {
+            throw new ParameterException(spec.commandLine(), "--events must be on or off, was '" + events + "'");
+        }
         if (redis != null && !(redis.startsWith("redis://") || redis.startsWith("rediss://"))) {
             throw new ParameterException(spec.commandLine(), "--redis must be a redis:// or rediss:// URL");
         }
@@ -259,6 +269,9 @@ final class QueueBench implements Callable<Integer> {
 
     /** @return the queue {@code name}, set to {@code --layout} before anything is enqueued */
     private Queue open(QueueClient client, String name) {
+        if (events.equals("off")) {
+            QueueEventSettings.off().store(client, name);
+        }
         Queue q = client.queue(name);
         QueueLayout wanted = QueueLayout.parse(layout);
         if (wanted != QueueLayout.LIST) {
@@ -315,6 +328,8 @@ final class QueueBench implements Callable<Integer> {
             return Math.max(0, after - before - 1) / elapsed;   // - 1: our own first INFO
         }
     }
+
+    /** @return the queue {@code name}, its events switched off first when {@code --events off} */
 
     private Queue fill(QueueClient client, String queue, int pending, PrintWriter err) {
         Queue q = open(client, queue);

@@ -33,6 +33,10 @@ final class ExitCodes {
     static final int EXPIRED = 6;
     /** {@code worker --exit-when-idle}: the queue drained, and at least one job went dead during the run. */
     static final int JOBS_DIED = 7;
+    /** {@code queue wait}: the job went dead. */
+    static final int JOB_DEAD = 8;
+    /** {@code queue wait}: the job had not ended within {@code --timeout}. */
+    static final int TIMED_OUT = 9;
 
     /** Heading of the footer. */
     static final String FOOTER_HEADING = "%nExit codes:%n";
@@ -46,12 +50,13 @@ final class ExitCodes {
     /** The whole table, printed by {@code emq --help}. */
     private static final String[] ALL = {
         "  0  success, or an answer (RELEASED, RENEWED, held, free, REMOVED, a job id,",
-        "     PAUSED, RESUMED, CANCELLED, SIGNALLED);",
+        "     PAUSED, RESUMED, CANCELLED, SIGNALLED, COMPLETED);",
         "     worker: it stopped cleanly, and with --exit-when-idle no job went dead",
         "  1  lock acquire: the lock is held, nil was printed (also when --wait ran",
         "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
         "     schedule remove: MISSING; schedule next: no such schedule;",
         "     queue cancel: ALREADY_FINISHED or NOT_FOUND;",
+        "     queue wait: CANCELLED or NOT_FOUND;",
         "     queue delete: jobs are active and --force was not given;",
         "     demo: an act failed",
         "  2  bad input: a missing or invalid option or argument, a malformed URL",
@@ -63,6 +68,8 @@ final class ExitCodes {
         "  6  lock release, lock renew: EXPIRED, the lease is gone and nobody holds",
         "     the lock",
         "  7  worker --exit-when-idle: the queue drained, but a job went dead",
+        "  8  queue wait: the job went dead",
+        "  9  queue wait: the job had not ended within --timeout",
     };
 
     /** A group of commands never connects: without a subcommand it can only print help or refuse. */
@@ -107,6 +114,12 @@ final class ExitCodes {
         BY_COMMAND.put("queue retention", new String[] {"  0  the settings were printed (and stored, with options)"});
         BY_COMMAND.put("queue timeout", new String[] {"  0  timeout=<ms>, timeout=none, CLEARED or NOT_SET"});
         BY_COMMAND.put("queue layout", new String[] {"  0  the layout was printed (and stored, with one given)"});
+        BY_COMMAND.put("queue events", new String[] {
+            "  0  the kept events were printed",
+            "     (with --follow, a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
+        BY_COMMAND.put("queue wait", new String[] {
+            "  0  COMPLETED", "  1  CANCELLED or NOT_FOUND", "  8  DEAD", "  9  TIMED_OUT"});
+        BY_COMMAND.put("queue event-settings", new String[] {"  0  the settings were printed (and stored, with options)"});
         BY_COMMAND.put("queue delete", new String[] {
             "  0  deleted keys=<n> was printed", "  1  jobs are active (add --force); nothing was deleted"});
         BY_COMMAND.put("worker", new String[] {

@@ -4,6 +4,7 @@ import io.echomq.RedisCommandException;
 import io.echomq.RedisUrl;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueEvents;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Map;
@@ -91,6 +92,19 @@ final class RedisOptions {
         String url = effectiveUrl();
         QueueClient.Builder b = QueueClient.builder().redisUrl(url).maxPayloadBytes(maxPayloadBytes);
         return connectWith(url, b::trustedCertificates, b::build);
+    }
+
+    /**
+     * Opens a reader of a queue's events stream on its own connections to {@link #url}.
+     *
+     * @throws IllegalArgumentException if the URL, the queue name or {@code from} is invalid
+     * @throws ConnectErrors.Explained if the server cannot be reached for a cause the user can fix
+     * @throws io.echomq.RedisCommandException if the server cannot be reached for another cause
+     */
+    QueueEvents openEvents(String queue, String from) {
+        String url = effectiveUrl();
+        Path[] trust = {null};
+        return connectWith(url, p -> trust[0] = p, () -> QueueEvents.open(url, trust[0], queue, from));
     }
 
     /**

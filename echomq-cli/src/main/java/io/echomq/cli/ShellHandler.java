@@ -2,6 +2,8 @@ package io.echomq.cli;
 
 import io.echomq.queue.Job;
 import io.echomq.queue.JobHandler;
+import io.echomq.queue.JobResult;
+import java.io.ByteArrayOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,13 +25,20 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs the shell command for one job. Three helper threads per job feed stdin, pass stdout
- * through line by line and keep the tail of stderr, so the handler thread only waits for the
- * process, interruptibly: a lost lease or the job's timeout (its own, its queue's or the
- * worker's) interrupts it, and the process tree is killed.
+ * through line by line (keeping its first {@link #RESULT_BYTES} as the job's result) and keep the
+ * tail of stderr, so the handler thread only waits for the process, interruptibly: a lost lease or
+ * the job's timeout (its own, its queue's or the worker's) interrupts it, and the process tree is
+ * killed.
  */
 final class ShellHandler implements JobHandler {
     /** Most stderr kept per command, in bytes. */
     static final int STDERR_TAIL_BYTES = 16 * 1024;
+    /**
+     * Most stdout stored as the job's result ({@link Job#result}), in bytes: its first
+     * {@link JobResult#MAX_BYTES}, each line ending in a line feed; longer output is cut there,
+     * and still printed in full.
+     */
+    static final int RESULT_BYTES = JobResult.MAX_BYTES;
     /** The longest error a job keeps, in characters ({@link Job#fail(String)} cuts longer ones at the end). */
     static final int MAX_ERROR_CHARS = 16 * 1024;
     /** How long a finished command's output streams may take to reach end of file. */
@@ -57,10 +66,11 @@ final class ShellHandler implements JobHandler {
         running.add(process);
         int status;
         Tail stderr = new Tail(STDERR_TAIL_BYTES);
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
         try {
             byte[] payload = job.payload();
             pumps.execute(() -> feed(process.getOutputStream(), payload));
-            Future<?> stdout = pumps.submit(() -> passThrough(process.getInputStream()));
+            Future<?> stdout = pumps.submit(() -> passThrough(process.getInputStream(), kept));
             Future<?> errors = pumps.submit(() -> stderr.readAll(process.getErrorStream()));
             try {
                 status = process.waitFor();
@@ -75,6 +85,14 @@ final class ShellHandler implements JobHandler {
         }
         if (status != 0) {
             job.fail(error(stderr.text(), status));
+            return;
+        }
+        byte[] result;
+        synchronized (kept) {
+            result = kept.toByteArray();
+        }
+        if (result.length > 0) {
+            job.result(result);   // false: the lease is lost, and the complete after it is refused too
         }
     }
 
@@ -101,13 +119,17 @@ final class ShellHandler implements JobHandler {
         }
     }
 
-    private void passThrough(InputStream stdout) {
+    private void passThrough(InputStream stdout, ByteArrayOutputStream kept) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8
                 .newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 out.println(line);   // one line at a time, so concurrent commands do not mix within a line
                 out.flush();
+                byte[] b = (line + "\n").getBytes(StandardCharsets.UTF_8);
+                synchronized (kept) {
+                    kept.write(b, 0, Math.max(0, Math.min(b.length, RESULT_BYTES - kept.size())));
+                }
             }
         } catch (IOException closed) {
             // the process was killed

@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "worker",
         description = {"Works <queue>: runs /bin/sh -c <command> once per job, up to --concurrency at once.",
             "Each command gets the payload on stdin and EMQ_QUEUE, EMQ_JOB_ID and EMQ_JOB_ATTEMPT in its "
-                + "environment. Its stdout is passed through to the worker's stdout, line by line; its stderr is "
+                + "environment. Its stdout is passed through to the worker's stdout, line by line, and its first "
+                + "16 KiB are stored as the job's result (emq queue wait prints it); its stderr is "
                 + "captured. Exit status 0 completes the job; any other fails it (retry after a backoff, or dead "
                 + "once its attempts are spent) with the last 16 KiB of stderr and 'exit status N' as the error. "
                 + "The lease is renewed while the command runs; if it is lost, or the command runs past its timeout "

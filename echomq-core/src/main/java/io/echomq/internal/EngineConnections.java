@@ -104,6 +104,12 @@ final class EngineConnections {
         }
     }
 
+    /** @return a new binary connection that only its caller uses and closes (a blocking read's own) */
+    @SuppressWarnings("unchecked")
+    StatefulConnection<String, byte[]> openBinary() {
+        return openOrFail(() -> (StatefulConnection<String, byte[]>) connector.apply(BINARY), "CONNECT (dedicated)");
+    }
+
     /**
      * Closes every open connection, each by itself; a failure to close one does not stop the others.
      * A cluster connection owns one connection per node, which the client also lists among the

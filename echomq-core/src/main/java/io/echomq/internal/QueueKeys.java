@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Key naming for one queue. The queue name is the hash tag, so every key of a queue shares one
  * cluster slot: {@code emq:{<q>}:pending}, {@code :wait}, {@code :active}, {@code :delayed}, {@code :dead},
- * {@code :seq}, {@code :stats}, {@code :done}, {@code :retention}, {@code :settings}, {@code :layout}, {@code :wake} (a channel), {@code :job:<id>},
+ * {@code :seq}, {@code :stats}, {@code :done}, {@code :retention}, {@code :settings}, {@code :layout}, {@code :events} (a STREAM), {@code :wake} (a channel), {@code :job:<id>},
  * {@code :job:<id>:lock} and {@code :idem:<key>}. Scripts receive {@link #prefix()} and build job
  * keys from it, which stays in the slot because the prefix carries the tag.
  */

@@ -152,6 +152,15 @@ public final class RedisEngine implements AutoCloseable {
     }
 
     /**
+     * @return a new connection with text keys and byte-array values, for one caller that blocks on
+     *     it (XREAD BLOCK) and closes it; the engine does not track it
+     * @throws RedisCommandException if it cannot be opened ({@code CONNECT (dedicated)})
+     */
+    public StatefulConnection<String, byte[]> openBinary() {
+        return connections.openBinary();
+    }
+
+    /**
      * @return the asynchronous commands of {@code connection}, a single-server or a cluster connection
      * @throws IllegalArgumentException for any other kind of connection
      */

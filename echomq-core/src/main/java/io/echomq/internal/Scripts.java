@@ -40,6 +40,8 @@ public final class Scripts {
     public static final LuaScript EXTEND = LuaScript.load(LuaScript.QUEUE, "extend", 1);
     /** Queue: fenced progress report. */
     public static final LuaScript PROGRESS = LuaScript.load(LuaScript.QUEUE, "progress", 1);
+    /** Queue: fenced store of an attempt's result, which its complete's event carries. */
+    public static final LuaScript RESULT = LuaScript.load(LuaScript.QUEUE, "result", 1);
     /** Queue: give a lease back without spending the attempt. */
     public static final LuaScript RETURN = LuaScript.load(LuaScript.QUEUE, "return", 4);
     /** Queue: bounded return of expired leases, on the server clock. */
@@ -79,7 +81,7 @@ public final class Scripts {
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
-                ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
+                ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
                 CANCEL, LIST, DELETE, LAYOUT);
     }

@@ -20,7 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>Settles an attempt alone: complete ({@code complete-2.lua}), fail to a retry or to dead
  *       ({@code fail-4.lua}), return without spending it ({@code return-4.lua}).</li>
  *   <li>Keeps one going: extend leases, one call for many jobs ({@code extend-1.lua}), and
- *       record progress ({@code progress-1.lua}).</li>
+ *       record progress ({@code progress-1.lua}), store a result ({@code result-1.lua}).</li>
  *   <li>Turns the complete code {@link Queue#NOT_A_HASH_CODE} (the job key holds another type)
  *       into the failure Redis itself would give ({@link #checkCompleteCode}), for claim-8's codes too.</li>
  * </ol>
@@ -121,6 +121,24 @@ final class AttemptCalls {
         }
         return wire.<Long>await(wire.run(Scripts.PROGRESS, ScriptOutputType.INTEGER, activeKey, wire.prefix(),
                 QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), progress), Scripts.PROGRESS.label());
+    }
+
+    /**
+     * @return true if stored; else false, and the job's lease is marked lost with the reason
+     * @throws IllegalArgumentException if result is null or over {@link JobResult#MAX_BYTES}
+     */
+    boolean result(Job job, byte[] result, JobLease lease) {
+        Checks.notNull(result, "result");
+        if (result.length > JobResult.MAX_BYTES) {
+            throw new IllegalArgumentException("a result is " + result.length + " bytes; the limit is "
+                    + JobResult.MAX_BYTES + " bytes (a completed event carries it, and the stream keeps thousands)");
+        }
+        long code = wire.<Long>await(wire.run(Scripts.RESULT, ScriptOutputType.INTEGER, activeKey, wire.prefix(),
+                QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), result), Scripts.RESULT.label());
+        if (code != 1) {
+            lease.markLost(LeaseLossReason.ofCode(code));
+        }
+        return code == 1;
     }
 
     long returnLease(Job job) {

@@ -351,6 +351,18 @@ public final class Job {
     }
 
     /**
+     * Stores this attempt's result, at most {@link JobResult#MAX_BYTES}; its completed event
+     * carries it to {@link QueueOperations#awaitResult}, and the job keeps it while it is kept.
+     *
+     * @return true if stored; false if the lease is lost ({@link #lossReason()} says why)
+     * @throws IllegalArgumentException if result is null or over the limit
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public boolean result(byte[] result) {
+        return queue.attempts().result(this, result, localLease);
+    }
+
+    /**
      * Gives the lease back without spending the attempt: the job returns to pending at its old
      * place. Used by graceful shutdown.
      *

@@ -341,6 +341,27 @@ public interface QueueOperations {
     }
 
     /**
+     * Waits for job {@code id} to end, from any process: woken by the queue's events stream
+     * ({@link QueueEvents}), never by polling. It checks the job first, so a job that ended before
+     * the call is answered at once: from its hash while it is kept, else from its completed, dead
+     * or cancelled event while the stream keeps it (a completed job's hash is deleted at once by
+     * default; its completed event carries the result, {@link Job#result}). Blocks on a connection
+     * of its own, opened for the call.
+     *
+     * @return COMPLETED with the result (null when none was stored), DEAD with the reason,
+     *     CANCELLED, NOT_FOUND (never enqueued, removed, or gone from hash and stream), or
+     *     TIMED_OUT when it had not ended within {@code timeout}
+     * @throws IllegalArgumentException if the id is invalid (for a sharded queue, not
+     *     {@code <partition>-<id>}) or the timeout null or negative
+     * @throws IllegalStateException if the queue's events are off ({@link QueueEventSettings})
+     * @throws InterruptedException if the calling thread is interrupted while waiting
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    default JobResult awaitResult(String id, Duration timeout) throws InterruptedException {
+        return ResultWaiter.await(this, id, timeout);
+    }
+
+    /**
      * Deletes the queue and every key of it, as {@link #delete(boolean, LongConsumer)} with no
      * progress report.
      *

@@ -7,7 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The program of docs/observability.md that implements the hook itself, read out of the page and run as it stands. */
+/** The programs of docs/observability.md (the hook implemented by hand; following a queue's events), read out of the page and run as they stand. */
 class ObservabilityDocsExamplesTest {
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
@@ -18,5 +18,13 @@ class ObservabilityDocsExamplesTest {
         String out = ProgramRunner.start(Snippets.named("OwnInstrumentation").get(0), REDIS.url())
                 .await(Duration.ofSeconds(30));
         assertThat(out.strip()).isEqualTo("enqueued 3");
+    }
+
+    @Test
+    void theEventsProgramFollowsAQueueAndResumesAfterTheIdItKept() throws Exception {
+        REDIS.flushAll();
+        String out = ProgramRunner.start(Snippets.named("FollowQueueEvents").get(0), REDIS.url())
+                .await(Duration.ofSeconds(30));
+        assertThat(out).isEqualTo("active job 1\ncompleted job 1\nretrying job 2: smtp down\n");
     }
 }

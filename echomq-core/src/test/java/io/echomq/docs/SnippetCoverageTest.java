@@ -41,7 +41,9 @@ class SnippetCoverageTest {
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
             Map.entry("TlsClients", "SecurityDocsExamplesTest"),
-            Map.entry("OwnInstrumentation", "ObservabilityDocsExamplesTest"));
+            Map.entry("OwnInstrumentation", "ObservabilityDocsExamplesTest"),
+            Map.entry("FollowQueueEvents", "ObservabilityDocsExamplesTest"),
+            Map.entry("JobResults", "ResultsDocsExamplesTest"));
 
     @Test
     void everySnippetIsRunOrMarkedNotRun() {

@@ -107,12 +107,14 @@ class EnqueueTest extends SemanticsTestBase {
 
         // Redis's MONITOR also lists the commands a script runs (as client "lua"); the only commands
         // outside the enqueue script's own are the three EVALSHA calls, one per chunk of 1000.
-        Set<String> scriptCommands = Set.of("TIME", "TYPE", "GET", "INCR", "HSET", "RPUSH", "PUBLISH");
+        Set<String> scriptCommands = Set.of("TIME", "TYPE", "GET", "INCR", "HSET", "RPUSH", "PUBLISH", "HMGET");
         assertThat(r.commands().stream().map(c -> c.get(0).toUpperCase())
                 .filter(c -> !scriptCommands.contains(c)).toList())
                 .containsExactly("EVALSHA", "EVALSHA", "EVALSHA");
         assertThat(r.count("TIME")).as("one run of the script per chunk").isEqualTo(3);
         assertThat(r.count("PUBLISH")).isEqualTo(3);
+        assertThat(r.count("HMGET")).as("the events settings, one read per call").isEqualTo(3);
+        assertThat(r.count("XADD")).as("no enqueued events unless the queue asks for them").isZero();
         assertThat(r.count("INCR")).isEqualTo(2500);
         assertThat(r.count("ZADD")).as("priority 0 never touches the pending ZSET").isZero();
         assertThat(r.count("RPUSH")).as("priority-0 ids pushed 500 at a time: 2 + 2 + 1").isEqualTo(5);

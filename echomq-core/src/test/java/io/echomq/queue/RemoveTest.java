@@ -19,9 +19,9 @@ class RemoveTest extends SemanticsTestBase {
         return queue.enqueue(payload.getBytes(StandardCharsets.UTF_8), options).id();
     }
 
-    /** After a remove, only the sequence (and the counters, if any) may be left. */
+    /** After a remove, only the sequence (and the counters and the events stream, if any) may be left. */
     private void assertOnlyQueueBookkeepingLeft() {
-        assertThat(snapshot().keySet()).isSubsetOf(SEQ, P + "stats");
+        assertThat(snapshot().keySet()).isSubsetOf(SEQ, P + "stats", P + "events");
     }
 
     @Test
@@ -136,6 +136,8 @@ class RemoveTest extends SemanticsTestBase {
         raw().call("ZADD", DEAD, "1", "stringy");
         assertThat(queue.remove("orphan", false)).isEqualTo(RemoveOutcome.REMOVED);
         assertThat(queue.remove("stringy", false)).isEqualTo(RemoveOutcome.REMOVED);
+        assertThat(raw().call("XLEN", P + "events")).as("one removed event each").isEqualTo(2L);
+        raw().call("DEL", P + "events");
         assertThat(dbSize()).isZero();
     }
 

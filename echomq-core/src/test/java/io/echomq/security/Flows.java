@@ -12,6 +12,7 @@ import io.echomq.lock.RenewOutcome;
 import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.Job;
+import io.echomq.queue.JobResult;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
@@ -115,6 +116,16 @@ final class Flows {
         assertThat(toKill.failWithoutRetry("to purge")).isEqualTo(SettleOutcome.DEAD);
         assertThat(q.purgeDead(10)).isEqualTo(1);
         assertThat(q.stats().dead()).isZero();
+
+        // a result (the events stream's XADD), and awaitResult: answered from the hash, then a wait
+        // on the stream that times out (XREVRANGE, XREAD, XRANGE)
+        Job resulting = q.claim(LEASE).orElseThrow();
+        assertThat(resulting.result("r".getBytes())).isTrue();
+        assertThat(resulting.complete()).isEqualTo(SettleOutcome.COMPLETED);
+        assertThat(q.awaitResult(resulting.id(), Duration.ZERO).resultText()).isEqualTo("r");
+        String later = q.enqueue("later".getBytes(), EnqueueOptions.defaults().withDelay(Duration.ofHours(1))).id();
+        assertThat(q.awaitResult(later, Duration.ofMillis(50)).outcome()).isEqualTo(JobResult.Outcome.TIMED_OUT);
+        assertThat(q.remove(later, false)).isEqualTo(RemoveOutcome.REMOVED);
 
         // a worker: wake-ups on the queue's channel, the maintenance lock, promotion of a due job
         Set<String> done = ConcurrentHashMap.newKeySet();

@@ -1,5 +1,6 @@
 -- claim.lua: the claim of up to N pending jobs, in claim order (docs/protocol.md, "Claim
--- order"). Needs type-guard and job-fields.
+-- order"). Needs type-guard, job-fields and events: each claimed job writes an 'active' event,
+-- each malformed one a 'dead' event with its reason.
 -- The next id: the pending ZSET's head while its score is below 2^42 (priority > 0, or a
 -- priority-0 entry of the ZSET layout or that an older version left: older than the LIST), else LPOP of the wait
 -- LIST (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST, O(log n) for the
@@ -106,6 +107,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     if reason then
       if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', now) end
       redis.call('ZADD', dead, now, id)
+      if not string.find(id, ':', 1, true) then emitEvent(prefix, 'dead', id, 0, 'reason', reason) end
       deadCount = deadCount + 1
     else
       local attempt, spent
@@ -133,6 +135,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       end
       redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
       redis.call('ZADD', active, now + lease, id)
+      emitEvent(prefix, 'active', id, attempt)
       out[#out + 1] = id
       out[#out + 1] = h[1]
       out[#out + 1] = attempt

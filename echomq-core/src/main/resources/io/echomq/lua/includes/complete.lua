@@ -1,5 +1,6 @@
 -- complete.lua: the fenced complete of k jobs (a group commit), in two phases so that a script
--- makes every read before its first write. Needs server-time's now, type-guard and fence-check.
+-- makes every read before its first write. Needs server-time's now, type-guard, fence-check and
+-- events (whose one read of <prefix>retention it shares; each completed job writes its event).
 -- Each job is answered with its own code, in the order given:
 --    1  COMPLETED
 --   -5  the job key holds another type than a hash: checked first; nothing of that job changes
@@ -13,7 +14,8 @@
 --     ZMSCORE of active (proving its type) and one HMGET per distinct job.
 --   writeCompletes(plan, active, stats, prefix, retain, now) -> nil, or the error reply (nothing
 --     changed). HINCRBY stats completed, ZREM active, DEL of the lock subkeys (and of the hashes
---     when retain is 0), else state done, finished_at and PEXPIRE retain per job; and, when the
+--     when retain is 0), a 'completed' event per job (includes/events.lua) carrying the job's
+--     result field when it has one (result-1.lua), else state done, finished_at and PEXPIRE retain per job; and, when the
 --     queue keeps a done index, ZADD of each id to <prefix>done (score = finished_at), then the
 --     index's trim.
 --   plan.codes: the k codes
@@ -27,8 +29,8 @@
 -- so each call's work stays bounded and a queue whose caps were lowered catches up over calls.
 local DONE_MAX = 100000000
 local function doneSettings(plan, prefix, retain)
-  local ok, rs = pcall(redis.call, 'HMGET', prefix .. 'retention', 'done_max', 'done_age_ms')
-  if not ok then return refuse(prefix .. 'retention', 'hash', rs) end
+  local rs, err = queueSettings(prefix)
+  if not rs then return refuse(prefix .. 'retention', 'hash', err) end
   plan.index = rs[1] ~= false or rs[2] ~= false
   plan.doneMax = tonumber(rs[1]) or DONE_MAX
   plan.retain = tonumber(rs[2]) or retain
@@ -51,7 +53,7 @@ local function trimDone(plan, done, prefix, now)
   dropDone(done, prefix, redis.call('ZRANGEBYSCORE', done, '-inf', now - plan.retain, 'LIMIT', 0, budget))
 end
 local function readCompletes(active, prefix, retain, args, first, k, now)
-  local plan = {codes = {}, done = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
+  local plan = {codes = {}, done = {}, attempts = {}, results = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
   if k == 0 then return plan end
   local bad = doneSettings(plan, prefix, retain)
   if bad then return nil, bad end
@@ -69,11 +71,13 @@ local function readCompletes(active, prefix, retain, args, first, k, now)
       if retain == 0 then code = -4 elseif doneAt[id] ~= att then code = -1 else code = -3 end
     else
       local jk = prefix .. 'job:' .. id
-      local okh, h = pcall(redis.call, 'HMGET', jk, 'state', 'attempts')
+      local okh, h = pcall(redis.call, 'HMGET', jk, 'state', 'attempts', 'result')
       if not okh then code = -5 else code = fenceCheck(h, att, active, id, now, deadlines[i]) end
       if code == 1 then
         doneAt[id] = att
         plan.done[#plan.done + 1] = id
+        plan.attempts[#plan.done] = att
+        plan.results[#plan.done] = h[3]
         plan.dels[#plan.dels + 1] = jk .. ':lock'
         if retain == 0 then plan.dels[#plan.dels + 1] = jk end
       end
@@ -96,6 +100,13 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
   if not ok then return refuse(stats, 'hash', err) end
   redis.call('ZREM', active, unpack(plan.done))
   redis.call('DEL', unpack(plan.dels))
+  for i, id in ipairs(plan.done) do
+    if plan.results[i] then
+      emitEvent(prefix, 'completed', id, plan.attempts[i], 'result', plan.results[i])
+    else
+      emitEvent(prefix, 'completed', id, plan.attempts[i])
+    end
+  end
   if retain > 0 then
     for _, id in ipairs(plan.done) do
       local jk = prefix .. 'job:' .. id

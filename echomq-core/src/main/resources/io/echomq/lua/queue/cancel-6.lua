@@ -12,6 +12,8 @@
 -- The hash is kept for ARGV[3] ms, as a done job's; with 0 the hash of a job that was not running
 -- is deleted at once, and a running job's is kept until its lease would have ended, so that its
 -- holder's late calls are still answered -6. Its idempotency key is left to expire in its window.
+-- A cancel that changed the job writes a 'cancelled' event to <prefix>events (includes/events.lua),
+-- its reason naming the state it was cancelled in.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its sets, or the job key,
 -- holds another type.
@@ -40,6 +42,7 @@ if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
 --@include server-time
 --@include type-guard
+--@include events
 local now = serverNow()
 
 -- an id holding ':' has no keys of its own ('7:lock' would be job 7's lock subkey)
@@ -67,6 +70,7 @@ if deadline then
   redis.call('HSET', jk, 'state', 'cancelled', 'cancel', attempt, 'finished_at', now)
   finish(math.max(retain, tonumber(deadline) - now))
   redis.call(publish, channel, id .. ' ' .. attempt)
+  emitEvent(prefix, 'cancelled', id, attempt, 'reason', 'cancelled while active')
   return 2
 end
 if h[1] == 'done' or h[1] == 'dead' or h[1] == 'cancelled' or redis.call('ZSCORE', dead, id) then
@@ -75,6 +79,8 @@ end
 local found = redis.call('ZREM', delayed, id) + redis.call('ZREM', pending, id)
 if found == 0 then found = redis.call('LREM', wait, 0, id) end
 if found == 0 then return -1 end
+local was = h[1] or 'pending'
 redis.call('HSET', jk, 'state', 'cancelled', 'finished_at', now)
 finish(retain)
+emitEvent(prefix, 'cancelled', id, h[2] or 0, 'reason', 'cancelled while ' .. was)
 return 1

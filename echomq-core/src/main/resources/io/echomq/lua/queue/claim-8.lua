@@ -7,6 +7,9 @@
 -- While the queue is paused (the key emq:{q}:paused exists, pause-4.lua), steps 2 and 3 are skipped:
 -- the completes of step 1 still happen, and next_due_ms answers -2. The check is one EXISTS, made
 -- only by a call that asks to claim.
+-- Each job completed writes a 'completed' event, each claimed an 'active' one, each malformed a
+-- 'dead' one, to <prefix>events (includes/events.lua); the settings' one HMGET of
+-- <prefix>retention is shared with the completes' retention read.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when a key it is about to touch holds
 -- another type (a job key that is not a hash only refuses its own complete, code -5). All reads come
@@ -61,6 +64,7 @@ local nCompletes = tonumber(ARGV[7])
 --@include type-guard
 --@include fence-check
 --@include job-fields
+--@include events
 --@include complete
 --@include layout
 --@include promote

@@ -2,7 +2,9 @@
 -- from the queue's sequence, a hash, and a place either in pending (ready now: the wait LIST for
 -- priority 0, the pending ZSET otherwise) or in delayed (due later, on the server clock). An idempotency key that is still inside its window returns
 -- the id it already maps to and adds nothing. In the queue's ZSET layout (includes/layout.lua) a
--- ready job of priority 0 goes to the pending ZSET too, scored as every other: its seq.
+-- ready job of priority 0 goes to the pending ZSET too, scored as every other: its seq. When the
+-- queue's events_enqueued setting is 1, each job created writes an 'enqueued' event to
+-- <prefix>events (includes/events.lua); else none, and the setting costs one HMGET per call.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
@@ -43,6 +45,7 @@ for j = 1, 2 * (tonumber(ARGV[4 + 10 * count]) or 0) do extra[j] = ARGV[4 + 10 *
 --@include type-guard
 --@include job-fields
 --@include layout
+--@include events
 local now = serverNow()
 
 local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
@@ -50,6 +53,8 @@ local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey
 if refused then return refused end
 local zset, lerr = zsetLayout(prefix .. 'layout')
 if zset == nil then return lerr end
+local settings = queueSettings(prefix)
+local enqueuedEvents = settings and settings[4] == '1'
 local out = {}
 local ready = 0
 local scheduled = 0
@@ -113,6 +118,7 @@ for i = 0, count - 1 do
       end
       ready = ready + 1
     end
+    if enqueuedEvents then emitEvent(prefix, 'enqueued', id, 0) end
     out[#out + 1] = id
     out[#out + 1] = 1
   end

@@ -3,6 +3,8 @@
 -- server clock) or, once it has spent max_attempts or the caller forbids a retry, goes to dead.
 -- Either way the error is kept in last_error. A move to dead then applies the dead set's caps
 -- (includes/dead-cap.lua: the queue's dead_max and dead_age_ms in <prefix>retention).
+-- Either way it writes an event to <prefix>events (includes/events.lua): 'retrying' with reason
+-- (the error) and delay_ms, or 'dead' with reason (dead_reason) and error.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type
 -- (includes/type-guard.lua). The fence check and its codes are includes/fence-check.lua.
@@ -38,6 +40,7 @@ local jk = prefix .. 'job:' .. id
 --@include type-guard
 --@include fence-check
 --@include dead-cap
+--@include events
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(delayed, 'zset') or guard(dead, 'zset') or guard(stats, 'hash')
@@ -59,6 +62,7 @@ if ARGV[6] ~= '1' or spent >= maxAttempts then
   redis.call('HSET', jk, 'state', 'dead', 'last_error', ARGV[4], 'dead_reason', reason, 'finished_at', now)
   redis.call('ZADD', dead, now, id)
   capDead(dead, prefix, now, 1)
+  emitEvent(prefix, 'dead', id, attempt, 'reason', reason, 'error', ARGV[4])
   return {3, 0}
 end
 
@@ -74,4 +78,5 @@ else
 end
 redis.call('HSET', jk, 'state', 'delayed', 'last_error', ARGV[4])
 redis.call('ZADD', delayed, now + delay, id)
+emitEvent(prefix, 'retrying', id, attempt, 'reason', ARGV[4], 'delay_ms', delay)
 return {2, delay}

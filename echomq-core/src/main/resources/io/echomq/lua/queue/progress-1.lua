@@ -1,5 +1,6 @@
 -- progress-1.lua: the fenced progress report. Stores the caller's progress value in the job hash
--- while its attempt is still current and its lease still runs.
+-- while its attempt is still current and its lease still runs, and writes a 'progress' event with
+-- the value to <prefix>events (includes/events.lua).
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- ARGV[1] prefix    emq:{q}:
@@ -20,10 +21,12 @@ local jk = prefix .. 'job:' .. id
 
 --@include server-time
 --@include fence-check
+--@include events
 local now = serverNow()
 
 local h = redis.call('HMGET', jk, 'state', 'attempts')
 local code = fenceCheck(h, attempt, active, id, now)
 if code ~= 1 then return code end
 redis.call('HSET', jk, 'progress', ARGV[4])
+emitEvent(prefix, 'progress', id, attempt, 'progress', ARGV[4])
 return 1

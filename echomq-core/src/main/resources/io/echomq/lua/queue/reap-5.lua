@@ -8,7 +8,9 @@
 -- job that has spent max_attempts goes to dead with the reason instead. Safe to run from every
 -- worker at once: each expired id is moved by exactly one call. An id holding ':' (which would
 -- alias another job's keys) goes to dead without any of its would-be keys being touched. Moves
--- to dead then apply the dead set's caps (includes/dead-cap.lua).
+-- to dead then apply the dead set's caps (includes/dead-cap.lua). Each reaped lease writes an
+-- 'expired' event to <prefix>events (includes/events.lua), and a job it moves to dead a 'dead'
+-- event with its reason after it.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 -- The read of active proves its type; pending, dead and wait are checked with TYPE only when there is
@@ -34,6 +36,7 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include job-fields
 --@include dead-cap
 --@include layout
+--@include events
 local now = serverNow()
 
 
@@ -57,15 +60,18 @@ for _, id in ipairs(expired) do
   end
   if not ok then
     redis.call('ZADD', dead, now, id)
+    if not aliased then emitEvent(prefix, 'dead', id, 0, 'reason', 'job key is not a hash') end
     died = died + 1
   else
     local spent = tonumber(h[2] or '0') or 0
     local maxAttempts = tonumber(h[3] or '3') or 3
     local note = 'lease expired on attempt ' .. (h[1] or '?') .. ' (the worker stopped renewing it)'
+    emitEvent(prefix, 'expired', id, h[1])
     if spent >= maxAttempts or not h[1] then
       redis.call('HSET', jk, 'state', 'dead', 'last_error', note, 'finished_at', now,
         'dead_reason', 'lease expired on ' .. spent .. ' of ' .. maxAttempts .. ' attempts')
       redis.call('ZADD', dead, now, id)
+      emitEvent(prefix, 'dead', id, h[1], 'reason', 'lease expired on ' .. spent .. ' of ' .. maxAttempts .. ' attempts')
       died = died + 1
     else
       redis.call('HSET', jk, 'state', 'pending', 'last_error', note)

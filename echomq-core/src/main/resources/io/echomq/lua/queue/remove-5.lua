@@ -1,7 +1,8 @@
 -- remove-5.lua: deletes a job wherever it is. Refuses while the job's lock subkey is held (a
 -- worker is running it), unless forced by an operator. Also drops the job's idempotency key when
 -- that key still names this job. An id holding ':' is only dropped from the five sets: its
--- would-be keys belong to another job.
+-- would-be keys belong to another job. A job removed writes a 'removed' event to <prefix>events
+-- (includes/events.lua), with the attempts its hash held (0 when none).
 --
 -- Cost: O(log n) for a job in one of the ZSETs. A job found in none of them (a priority-0 pending
 -- job, or an unknown id) costs an LREM of the wait LIST: O(n) in the LIST's length, which blocks
@@ -27,6 +28,7 @@ local jk = prefix .. 'job:' .. id
 local lk = jk .. ':lock'
 
 --@include type-guard
+--@include events
 local refused = guard(KEYS[1], 'zset') or guard(KEYS[2], 'zset') or guard(KEYS[3], 'zset') or guard(KEYS[4], 'zset')
   or guard(KEYS[5], 'list') or guard(prefix .. 'done', 'zset')
 if refused then return refused end
@@ -49,12 +51,16 @@ if inSet == 0 then inSet = redis.call('LREM', KEYS[5], 0, id) end
 local found = redis.call('EXISTS', jk) + inSet
 if found == 0 then return -1 end
 
+local attempts = 0
 if redis.call('TYPE', jk)['ok'] == 'hash' then
-  local idem = redis.call('HGET', jk, 'idem')
+  local hf = redis.call('HMGET', jk, 'idem', 'attempts')
+  local idem = hf[1]
+  attempts = hf[2] or 0
   if idem and redis.call('GET', prefix .. 'idem:' .. idem) == id then
     redis.call('DEL', prefix .. 'idem:' .. idem)
   end
 end
 redis.call('DEL', jk, lk)
 redis.call('ZREM', prefix .. 'done', id)   -- a done job's entry in the done index (retention)
+emitEvent(prefix, 'removed', id, attempts)
 return 1

@@ -3,6 +3,7 @@
 -- of the wait LIST (LPUSH), any other to the pending ZSET at the score it was claimed with (and
 -- priority 0 too in the queue's ZSET layout, includes/layout.lua); spent drops by one,
 -- while attempts (the fence) is left alone, so the returning worker's attempt stays stale forever.
+-- Writes a 'returned' event to <prefix>events (includes/events.lua).
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
@@ -33,6 +34,7 @@ local jk = prefix .. 'job:' .. id
 --@include fence-check
 --@include job-fields
 --@include layout
+--@include events
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(pending, 'zset') or guard(wait, 'list')
@@ -55,4 +57,5 @@ else
   redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * SHIFT, id)
 end
 redis.call(publish, wake, 1)
+emitEvent(prefix, 'returned', id, attempt)
 return 1
