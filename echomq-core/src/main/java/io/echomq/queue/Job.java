@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -43,8 +42,6 @@ public final class Job {
     private final long leaseMs;
     private final JobSettlement settlement = new JobSettlement(this);   // the once-only settling record
     private final JobLease localLease;   // the local deadline and the loss
-    private final AtomicBoolean timedOut = new AtomicBoolean();   // a worker's timeout fired
-    private final AtomicBoolean told = new AtomicBoolean();   // the worker counted and reported its settle
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
@@ -211,7 +208,7 @@ public final class Job {
      * @return true once the timeout fired; no clock is read
      */
     public boolean timedOut() {
-        return timedOut.get();
+        return settlement.timedOut();
     }
 
     /**
@@ -378,16 +375,6 @@ public final class Job {
 
     String attemptText() {
         return attemptText;
-    }
-
-    /** Marks the timeout fired. @return false if it was marked already */
-    boolean markTimedOut() {
-        return timedOut.compareAndSet(false, true);
-    }
-
-    /** @return true for the first caller only: the one that counts and reports this job's settle */
-    boolean markTold() {
-        return told.compareAndSet(false, true);
     }
 
     /**

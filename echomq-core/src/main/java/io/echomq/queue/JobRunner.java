@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *       and its slot until it returns; its result is then not kept.</li>
  * </ol>
  *
- * <p>Each job's outcome is counted and told once ({@link Job#markTold}), by whichever of the
+ * <p>Each job's outcome is counted and told once ({@link JobSettlement#markTold}), by whichever of the
  * handler's thread and the timeout's thread saw the answer first.
  */
 final class JobRunner {
@@ -255,7 +255,7 @@ final class JobRunner {
      * renewed, so the reaper returns it.
      */
     private void timedOut(Job job, long observed) {
-        if (job.settlement().started() || job.leaseState().isLost() || !job.markTimedOut()) {
+        if (job.settlement().started() || job.leaseState().isLost() || !job.settlement().markTimedOut()) {
             return;
         }
         job.leaseState().interruptHandler();
@@ -291,7 +291,7 @@ final class JobRunner {
 
     /** Counts {@code outcome} and tells the instrumentation, the log and the listener, once per job. */
     private void finish(Job job, SettleOutcome outcome, Throwable error, long started) {
-        if (outcome == null || !job.markTold()) {
+        if (outcome == null || !job.settlement().markTold()) {
             return;
         }
         if (job.timedOut() && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {

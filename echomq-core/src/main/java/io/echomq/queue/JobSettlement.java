@@ -31,6 +31,8 @@ final class JobSettlement {
     private final Job job;
     private final AtomicBoolean settling = new AtomicBoolean();
     private final AtomicReference<SettleOutcome> settled = new AtomicReference<>();
+    private final AtomicBoolean timedOut = new AtomicBoolean();   // a worker's timeout fired
+    private final AtomicBoolean told = new AtomicBoolean();   // the worker counted and reported its settle
     private volatile String failText;
     private volatile Object observation;   // the instrumentation's handle of this attempt, or null
 
@@ -41,6 +43,21 @@ final class JobSettlement {
     /** @return the settling outcome, or null while the job is unsettled */
     SettleOutcome outcome() {
         return settled.get();
+    }
+
+    /** Marks the timeout fired. @return false if it was marked already */
+    boolean markTimedOut() {
+        return timedOut.compareAndSet(false, true);
+    }
+
+    /** @return whether the timeout fired for this attempt ({@link Job#timedOut}) */
+    boolean timedOut() {
+        return timedOut.get();
+    }
+
+    /** @return true for the first caller only: the one that counts and reports this job's settle */
+    boolean markTold() {
+        return told.compareAndSet(false, true);
     }
 
     /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
