@@ -186,6 +186,17 @@ public interface Instrumentation {
     }
 
     /**
+     * A timeout (the job's own, its queue's default or the worker's) ended an attempt: the worker
+     * interrupted its handler and failed it. Called once per such attempt, just before
+     * {@link #jobSettled} reports the same attempt with the same outcome.
+     *
+     * @param queue the queue's name
+     * @param outcome how the timed-out attempt was settled: {@code RETRYING} or {@code DEAD}
+     */
+    default void jobTimedOut(String queue, SettleOutcome outcome) {
+    }
+
+    /**
      * A reap (a worker's maintenance or {@code Queue.reap}) returned expired leases: some to
      * pending, the others, whose attempts were spent, to dead. Called only when it moved any.
      *

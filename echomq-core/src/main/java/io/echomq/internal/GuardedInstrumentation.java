@@ -47,9 +47,10 @@ public final class GuardedInstrumentation implements Instrumentation {
     private static final int JOB_STARTING = 12;
     private static final int HANDLER_RETURNED = 13;
     private static final int JOB_ENDED = 14;
+    private static final int JOB_TIMED_OUT = 15;
     private static final String[] METHODS = {"lockAcquire", "leaseHeld", "leaseEnded", "leaseLost",
         "leaseRenewal", "jobsEnqueued", "jobWaited", "jobSettled", "leasesReaped", "enqueueStarting",
-        "enqueueEnded", "jobFields", "jobStarting", "handlerReturned", "jobEnded"};
+        "enqueueEnded", "jobFields", "jobStarting", "handlerReturned", "jobEnded", "jobTimedOut"};
 
     private final Instrumentation delegate;
     private final AtomicInteger warned = new AtomicInteger();   // one bit per method
@@ -148,6 +149,15 @@ public final class GuardedInstrumentation implements Instrumentation {
             delegate.jobSettled(queue, outcome, nanos);
         } catch (Throwable t) {
             failed(JOB_SETTLED, t);
+        }
+    }
+
+    @Override
+    public void jobTimedOut(String queue, SettleOutcome outcome) {
+        try {
+            delegate.jobTimedOut(queue, outcome);
+        } catch (Throwable t) {
+            failed(JOB_TIMED_OUT, t);
         }
     }
 

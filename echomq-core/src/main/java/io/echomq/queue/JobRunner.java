@@ -294,10 +294,11 @@ final class JobRunner {
         if (outcome == null || !job.settlement().markTold()) {
             return;
         }
+        QueueObservations observations = job.queue().observations();
         if (job.timedOut() && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
             error = timeoutError(job, error);   // the handler's thread may tell a fail the timeout made
+            observations.timedOut(outcome);
         }
-        QueueObservations observations = job.queue().observations();
         if (outcome == SettleOutcome.RETRYING) {
             state.retryScheduled();
         }

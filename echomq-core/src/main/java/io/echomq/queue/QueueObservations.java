@@ -94,6 +94,13 @@ final class QueueObservations {
         }
     }
 
+    /** Reports an attempt a timeout ended, settled as {@code outcome}. */
+    void timedOut(SettleOutcome outcome) {
+        if (observed) {
+            observer.jobTimedOut(queue, outcome);
+        }
+    }
+
     /** @return the handle and extra fields of an enqueue call about to send {@code count} jobs */
     EnqueueTrace enqueueStarting(int count) {
         if (!observed) {

@@ -40,7 +40,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code echomq.lock.renewals} counter, tags {@code mode}, {@code result} (renewed, refused, error);</li>
  *   <li>{@code echomq.queue.enqueued} counter, tag {@code queue};</li>
  *   <li>{@code echomq.queue.processed} timer, tags {@code queue}, {@code outcome} (completed,
- *       retrying, dead, returned, lease_lost);</li>
+ *       retrying, dead, returned, lease_lost, cancelled);</li>
+ *   <li>{@code echomq.queue.timeouts} counter, tags {@code queue}, {@code outcome} (retrying,
+ *       dead): the attempts a timeout ended, which {@code processed} counts under that outcome;</li>
  *   <li>{@code echomq.queue.wait} timer, tag {@code queue}: enqueue to first claim;</li>
  *   <li>{@code echomq.queue.reaped} counter, tags {@code queue}, {@code to} (pending, dead);</li>
  *   <li>{@code echomq.queue.jobs} gauge, tags {@code queue}, {@code state} (pending, active,
@@ -188,6 +190,11 @@ public final class EchoMQMetrics implements Instrumentation, AutoCloseable {
     @Override
     public void jobSettled(String queue, SettleOutcome outcome, long nanos) {
         queues.settled(queue, outcome, nanos);
+    }
+
+    @Override
+    public void jobTimedOut(String queue, SettleOutcome outcome) {
+        queues.timedOut(queue, outcome);
     }
 
     @Override

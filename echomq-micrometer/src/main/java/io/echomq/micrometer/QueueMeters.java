@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * The queue meters fed by the client's events, one set per queue name, made on the queue's first
  * event and then found in a map: {@code echomq.queue.enqueued} (counter), {@code
  * echomq.queue.processed} (timer, tag {@code outcome}), {@code echomq.queue.wait} (timer) and
- * {@code echomq.queue.reaped} (counter, tag {@code to}: {@code pending} or {@code dead}), each
+ * {@code echomq.queue.reaped} (counter, tag {@code to}: {@code pending} or {@code dead}),
+ * {@code echomq.queue.timeouts} (counter, tag {@code outcome}: {@code retrying} or {@code dead}), each
  * tagged {@code queue}. A sharded queue is one name, never one per partition; no tag names a job.
  */
 final class QueueMeters {
@@ -23,6 +24,8 @@ final class QueueMeters {
         final Timer wait;
         final Counter reapedToPending;
         final Counter reapedToDead;
+        final Counter timedOutRetrying;
+        final Counter timedOutDead;
 
         PerQueue(MeterRegistry registry, String queue) {
             enqueued = Counter.builder("echomq.queue.enqueued").description("Jobs created by enqueue calls")
@@ -39,6 +42,14 @@ final class QueueMeters {
                     .description("Expired leases reaped").tags("queue", queue, "to", "pending").register(registry);
             reapedToDead = Counter.builder("echomq.queue.reaped")
                     .description("Expired leases reaped").tags("queue", queue, "to", "dead").register(registry);
+            timedOutRetrying = timeouts(registry, queue, "retrying");
+            timedOutDead = timeouts(registry, queue, "dead");
+        }
+
+        private static Counter timeouts(MeterRegistry registry, String queue, String outcome) {
+            return Counter.builder("echomq.queue.timeouts")
+                    .description("Attempts a timeout ended (also counted in echomq.queue.processed, as retrying or dead)")
+                    .tags("queue", queue, "outcome", outcome).register(registry);
         }
     }
 
@@ -64,6 +75,11 @@ final class QueueMeters {
 
     void settled(String queue, SettleOutcome outcome, long nanos) {
         of(queue).processed[outcome.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void timedOut(String queue, SettleOutcome outcome) {
+        PerQueue q = of(queue);
+        (outcome == SettleOutcome.DEAD ? q.timedOutDead : q.timedOutRetrying).increment();
     }
 
     void reaped(String queue, long returned, long dead) {

@@ -131,6 +131,30 @@ class EchoMQMetricsTest {
     }
 
     @Test
+    void attemptsATimeoutEndedAreCountedByOutcome() {
+        try (QueueClient client = QueueClient.builder().redisUrl(REDIS.url()).instrumentation(metrics).build()) {
+            Queue q = client.queue("slow");
+            // two attempts, each ended by its own 150 ms timeout: the first retries, the second dies
+            q.enqueue("sleeps", EnqueueOptions.defaults().withMaxAttempts(2).withBackoff(Duration.ofMillis(1),
+                    Duration.ofMillis(1)).withTimeout(Duration.ofMillis(150)));
+            q.enqueue("quick");
+            try (Worker w = client.worker("slow", job -> {
+                if (job.payloadUtf8().equals("sleeps")) {
+                    Thread.sleep(10_000);
+                }
+            }).logFailures(false).start()) {
+                await().atMost(WAIT).until(() -> registry.find("echomq.queue.processed").timers().stream()
+                        .mapToLong(t -> t.count()).sum() == 3);
+            }
+            assertThat(meter("echomq.queue.timeouts", "queue", "slow", "outcome", "retrying").counter().count()).isEqualTo(1);
+            assertThat(meter("echomq.queue.timeouts", "queue", "slow", "outcome", "dead").counter().count()).isEqualTo(1);
+            assertThat(meter("echomq.queue.processed", "queue", "slow", "outcome", "retrying").timer().count()).isEqualTo(1);
+            assertThat(meter("echomq.queue.processed", "queue", "slow", "outcome", "dead").timer().count()).isEqualTo(1);
+            assertThat(meter("echomq.queue.processed", "queue", "slow", "outcome", "completed").timer().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void stateGaugesShareOneThrottledStatsCall() {
         try (QueueClient client = QueueClient.builder().redisUrl(REDIS.url()).build()) {
             Queue q = client.queue("jobs");
