@@ -19,7 +19,10 @@ import java.nio.charset.StandardCharsets;
  *       out of the history and of any later link.</li>
  *   <li>Sends every answer with the security headers (a CSP of {@code default-src 'self'},
  *       {@code X-Frame-Options: DENY}, {@code X-Content-Type-Options: nosniff},
- *       {@code Referrer-Policy: no-referrer}, {@code Cache-Control: no-store}).</li>
+ *       {@code Referrer-Policy: same-origin}, {@code Cache-Control: no-store}). Same-origin, not
+ *       no-referrer: under no-referrer a browser sends {@code Origin: null} with the confirmation
+ *       form's POST, and the origin check would refuse every action; same-origin still sends
+ *       nothing to another site.</li>
  *   <li>Turns a failure into a page with a status and one line: an {@link HttpError} as it says,
  *       a Redis failure as 503 with any Redis password in its text replaced, anything else as
  *       500 with no detail (the detail goes to the log). Never a stack trace in a page.</li>
@@ -158,7 +161,7 @@ final class Routes implements HttpHandler {
                 + "base-uri 'none'");
         h.set("X-Content-Type-Options", "nosniff");
         h.set("X-Frame-Options", "DENY");
-        h.set("Referrer-Policy", "no-referrer");
+        h.set("Referrer-Policy", "same-origin");
         h.set("Cache-Control", "no-store");
         if (a.location() != null) {
             h.set("Location", a.location());
