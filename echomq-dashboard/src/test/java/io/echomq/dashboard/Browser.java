@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -131,7 +130,7 @@ final class Browser implements AutoCloseable {
         try {
             Files.createDirectories(shots);
             Path to = shots.resolve(name + ".png");
-            Files.move(driver.getScreenshotAs(OutputType.FILE).toPath(), to, StandardCopyOption.REPLACE_EXISTING);
+            Files.write(to, driver.getScreenshotAs(OutputType.BYTES));
             return to;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
