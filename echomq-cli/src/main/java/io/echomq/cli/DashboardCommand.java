@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
  * the URL to open, with the token.
  */
 @Command(name = "dashboard",
-        description = {"Serves a web page of every queue, a queue's jobs by state, one job and the held locks, with the "
+        description = {"Serves a web page of every queue, a queue's jobs by state, one job, a queue's schedules and the "
+                + "held locks, with the "
                 + "operator's actions (redrive, remove, cancel, pause, resume), until Ctrl-C.",
             "Runs on an embedded redis-server unless --redis is given. It listens on 127.0.0.1 unless --bind says "
                 + "otherwise. Every page needs the token printed at start (or given with --token); every action "

@@ -39,6 +39,7 @@ final class Routes implements HttpHandler {
     private final JobDetailPage job;
     private final QueueActions actions;
     private final LocksPage locks;
+    private final SchedulesPage schedules;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
         this.guard = guard;
@@ -48,6 +49,7 @@ final class Routes implements HttpHandler {
         this.job = new JobDetailPage(index);
         this.actions = new QueueActions(index);
         this.locks = new LocksPage(lockClient);
+        this.schedules = new SchedulesPage(index);
     }
 
     @Override
@@ -97,6 +99,11 @@ final class Routes implements HttpHandler {
                 onlyGet(r);
                 guard.checkToken(r);
                 return job.answer(r, frame);
+            }
+            case "/schedules" -> {
+                onlyGet(r);
+                guard.checkToken(r);
+                return schedules.answer(r, frame);
             }
             case "/locks" -> {
                 onlyGet(r);

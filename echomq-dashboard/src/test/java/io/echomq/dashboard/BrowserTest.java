@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.Job;
+import io.echomq.queue.MissedFires;
 import io.echomq.queue.Queue;
+import io.echomq.queue.Schedule;
+import io.echomq.queue.ScheduleSpec;
+import io.echomq.queue.Schedules;
 import io.echomq.queue.ShardedQueue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -93,6 +97,13 @@ class BrowserTest extends DashboardTestBase {
         assertThat(browser.title()).isEqualTo("Locks · EchoMQ");
         assertThat(browser.findAll(By.cssSelector("table.locks tbody tr"))).hasSize(3);
         browser.screenshot("dashboard-locks");
+
+        browser.click(By.linkText("Queues"));
+        browser.click(By.linkText("reports"));
+        browser.click(By.linkText("Schedules"));
+        assertThat(browser.title()).isEqualTo("reports · schedules · EchoMQ");
+        assertThat(browser.findAll(By.cssSelector("table.schedules tbody tr"))).hasSize(3);
+        browser.screenshot("dashboard-schedules");
     }
 
     @Test
@@ -240,6 +251,13 @@ class BrowserTest extends DashboardTestBase {
         Queue reports = client.queue("reports");
         reports.enqueue("{\"report\":\"monthly-revenue\"}");
         reports.pause();
+        Schedules schedules = client.schedules("reports");
+        schedules.upsert(Schedule.of("revenue-hourly", ScheduleSpec.every(Duration.ofHours(1)),
+                "{\"report\":\"revenue\",\"window\":\"1h\"}"));
+        schedules.upsert(Schedule.of("stock-check", ScheduleSpec.every(Duration.ofMinutes(15)),
+                "{\"report\":\"stock\"}").withMissed(MissedFires.ONCE));
+        schedules.upsert(Schedule.of("weekly-close", ScheduleSpec.every(Duration.ofDays(7)),
+                "{\"report\":\"close\",\"notify\":[\"finance@example.com\"]}").withMissed(MissedFires.ALL));
         Queue thumbnails = client.queue("thumbnails");
         for (int i = 0; i < 6; i++) {
             thumbnails.enqueue("{\"image\":\"img-" + i + ".jpg\"}");
