@@ -42,8 +42,11 @@ final class Browser implements AutoCloseable {
 
     private static final Logger FINDER_LOG = Logger.getLogger("org.openqa.selenium.remote.service.DriverFinder");
     private static final List<String> FINDER_MESSAGES = new CopyOnWriteArrayList<>();
+    /** Warns that no DevTools binding matches Debian's Chromium; the tests use WebDriver only, not DevTools. */
+    private static final Logger CDP_LOG = Logger.getLogger("org.openqa.selenium.devtools.CdpVersionFinder");
 
     static {
+        CDP_LOG.setLevel(Level.SEVERE);
         // Kept in a static field: java.util.logging holds loggers weakly, and a collected logger loses its level.
         FINDER_LOG.setLevel(Level.FINE);
         FINDER_LOG.addHandler(new Handler() {
