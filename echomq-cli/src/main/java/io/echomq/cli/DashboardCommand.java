@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,13 +22,14 @@ import picocli.CommandLine.Spec;
  * the URL to open, with the token.
  */
 @Command(name = "dashboard",
-        description = {"Serves a web page of every queue, a queue's jobs by state, one job and the held locks, with the "
+        description = {"Serves a web page of every queue, a queue's jobs by state, one job, a queue's schedules and the "
+                + "held locks, with the "
                 + "operator's actions (redrive, remove, cancel, pause, resume), until Ctrl-C.",
             "Runs on an embedded redis-server unless --redis is given. It listens on 127.0.0.1 unless --bind says "
                 + "otherwise. Every page needs the token printed at start (or given with --token); every action "
                 + "also needs the page's CSRF value, and --read-only turns actions off. See docs/dashboard.md."})
 final class DashboardCommand implements Callable<Integer> {
-    private final CountDownLatch stop = new CountDownLatch(1);
+    private final UntilStopped stop = new UntilStopped("emq-dashboard-shutdown");
 
     @Spec
     CommandSpec spec;
@@ -80,22 +80,12 @@ final class DashboardCommand implements Callable<Integer> {
         redis.trustedCertificates = trustedCertificates;
         try (QueueClient client = redis.connectQueue(); LockClient locks = redis.connect();
              Dashboard dashboard = start(client, locks, shown)) {
-            Thread hook = new Thread(stop::countDown, "emq-dashboard-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
             PrintWriter out = out();
             out.println("emq dashboard: " + shown + " · " + client.serverDescription() + " at " + dashboard.uri()
                     + (readOnly ? " — read-only" : ""));
             out.println("Open " + dashboard.startUri() + " — Ctrl-C to stop");
             out.flush();
-            try {
-                stop.await();
-            } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook is running or has run
-                }
-            }
+            stop.await();
         }
         return ExitCodes.OK;
     }
@@ -122,6 +112,6 @@ final class DashboardCommand implements Callable<Integer> {
 
     /** Stops a running {@link #call()} as Ctrl-C would, for tests. */
     void stop() {
-        stop.countDown();
+        stop.stop();
     }
 }

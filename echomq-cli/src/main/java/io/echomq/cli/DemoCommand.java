@@ -14,9 +14,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code emq demo [--redis URL]}: replays the six classic locking failure scenarios
+ * {@code emq demo [--redis URL] [--keep]}: replays the six classic locking failure scenarios
  * ({@link DemoScenarios}) on a real server, the embedded one unless {@code --redis} names
- * another, and exits 0 only if every act behaved as expected.
+ * another, and exits 0 only if every act behaved as expected. With {@code --keep} it leaves the
+ * demo's keys in place and prints the {@code emq dashboard} command that shows them; on the
+ * embedded server it then waits for Ctrl-C, since the data lives only as long as that server.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Replays the classic distributed-locking failure scenarios on a real Redis; each act is judged "
@@ -26,7 +28,7 @@ import picocli.CommandLine.Spec;
                 + "four workers, one killed mid-job.",
             "Runs on an embedded redis-server unless --redis is given. It touches only its own keys, "
                 + "under the prefixes " + DemoScenarios.NAMESPACE + " and " + ClaimLeaseAct.PREFIX
-                + " (its queue), and deletes them at the end."})
+                + " (its queue), and deletes them at the end unless --keep is given."})
 final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -35,6 +37,12 @@ final class DemoCommand implements Callable<Integer> {
             description = "Run on this server instead of an embedded one. $" + RedisOptions.ENV
                 + " is not consulted: the demo brings its own server unless told otherwise.")
     String redisUrl;
+    @Option(names = "--keep",
+            description = "Leave the demo's keys in place and print the emq dashboard command that shows them. "
+                + "On the embedded server, keep it running until Ctrl-C.")
+    boolean keep;
+
+    private final UntilStopped stop = new UntilStopped("emq-demo-shutdown");
 
     @Override
     public Integer call() throws InterruptedException {
@@ -51,8 +59,21 @@ final class DemoCommand implements Callable<Integer> {
         try (RedisServer server = EmbeddedServer.start(0)) {
             console.line("Started " + server.product() + " " + server.version() + " at " + server.url() + " in "
                     + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms; it stops when the demo ends.");
-            return run(console, server.url(), server.url());
+            int code = run(console, server.url(), server.url());
+            if (keep) {
+                // The data lives in this process's server: keep it until Ctrl-C.
+                console.line("The embedded server keeps running with them until Ctrl-C (then its data is gone).");
+                console.line("");
+                spec.commandLine().getOut().flush();
+                stop.await();
+            }
+            return code;
         }
+    }
+
+    /** Stops a {@code --keep} run's wait as Ctrl-C would, for tests. */
+    void stop() {
+        stop.stop();
     }
 
     private int run(DemoConsole console, String url, String shownUrl) throws InterruptedException {
@@ -61,10 +82,16 @@ final class DemoCommand implements Callable<Integer> {
             console.line("Keys: lock keys " + DemoScenarios.NAMESPACE + "{<resource>}:lock and :fence, raw keys "
                     + DemoScenarios.NAMESPACE + "…, queue keys " + ClaimLeaseAct.PREFIX + "…");
             List<DemoScenarios.ActResult> results;
-            try (DemoScenarios demo = DemoScenarios.open(locks, url, console)) {
+            try (DemoScenarios demo = DemoScenarios.open(locks, url, console, keep)) {
                 results = demo.runAll();
             }
-            return console.summary(results) ? ExitCodes.OK : ExitCodes.NO;
+            boolean passed = console.summary(results);
+            if (keep) {
+                console.line("");
+                console.line("Look at them in the dashboard, from another terminal:");
+                console.line("  ./emq dashboard --redis " + shownUrl);
+            }
+            return passed ? ExitCodes.OK : ExitCodes.NO;
         } catch (RedisException e) {
             throw new RedisCommandException("demo command", null, e); // a raw Lettuce command failed
         }

@@ -41,7 +41,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Lock keys live under the namespace {@value #NAMESPACE}, and so do the raw keys of the
  * hazards, which are sent with a plain Lettuce connection, not through the lock API. The queue of
  * act 6 lives under {@code emq:{demo-jobs}:}. Every key is deleted before the acts (the queue's
- * just before act 6) and again by {@link #close()}.
+ * just before act 6) and again by {@link #close()}, unless the demo was opened to keep them
+ * ({@code emq demo --keep}, for a look with {@code emq dashboard}).
  */
 final class DemoScenarios implements AutoCloseable {
     /** The prefix of every key of acts 1-5; act 6's queue keys are under {@link ClaimLeaseAct#PREFIX}. */
@@ -65,11 +66,13 @@ final class DemoScenarios implements AutoCloseable {
     private final DemoConsole console;
     private final List<String> keys;
     private final String url;
+    private final boolean keep;
 
     private DemoScenarios(LockClient locks, String url, RedisClient rawClient,
-                          StatefulRedisConnection<String, String> conn, DemoConsole console) {
+                          StatefulRedisConnection<String, String> conn, DemoConsole console, boolean keep) {
         this.locks = locks;
         this.url = url;
+        this.keep = keep;
         this.rawClient = rawClient;
         this.rawConnection = conn;
         this.raw = conn.sync();
@@ -83,9 +86,10 @@ final class DemoScenarios implements AutoCloseable {
      *
      * @param locks a lock client whose namespace is {@value #NAMESPACE}
      * @param url the same server's URL, already checked
+     * @param keep whether {@link #close()} leaves the demo's keys in place
      * @throws RedisCommandException if the server cannot be reached
      */
-    static DemoScenarios open(LockClient locks, String url, DemoConsole console) {
+    static DemoScenarios open(LockClient locks, String url, DemoConsole console, boolean keep) {
         RedisClient client = RedisClient.create(url);
         StatefulRedisConnection<String, String> connection;
         try {
@@ -94,7 +98,7 @@ final class DemoScenarios implements AutoCloseable {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw new RedisCommandException("CONNECT (demo raw connection)", null, e);
         }
-        return new DemoScenarios(locks, url, client, connection, console);
+        return new DemoScenarios(locks, url, client, connection, console, keep);
     }
 
     /** Deletes leftovers of an earlier run, then runs the six acts in order. */
@@ -347,10 +351,17 @@ final class DemoScenarios implements AutoCloseable {
         return value == null ? "(nil)" : '"' + value + '"';
     }
 
-    /** Deletes every demo key, the queue's included, and closes the raw connection. */
+    /** Deletes every demo key, the queue's included, unless told to keep them; closes the raw connection. */
     @Override
     public void close() {
         try {
+            if (keep) {
+                console.line("");
+                console.line("Kept (--keep): the demo's " + raw.exists(keys.toArray(String[]::new)) + " keys left under "
+                        + NAMESPACE + ", and the queue " + ClaimLeaseAct.QUEUE + " (" + ClaimLeaseAct.PREFIX
+                        + "…) with its jobs.");
+                return;
+            }
             long deleted = raw.del(keys.toArray(String[]::new));
             console.line("");
             console.line("Cleanup: DEL of the demo's " + keys.size() + " keys under " + NAMESPACE + " → " + deleted);

@@ -89,8 +89,20 @@ final class ScheduleStore {
 
     /** @return every schedule id with its stored next fire time (empty for none), by next fire time */
     List<ScoredValue<byte[]>> ids() {
-        return RedisEngine.await(RedisEngine.async(conn).zrangeWithScores(keys.schedules(), 0, -1).toCompletableFuture(),
+        return ids(-1);
+    }
+
+    /** @return the first {@code limit} schedule ids by next fire time (every one for -1) */
+    List<ScoredValue<byte[]>> ids(long limit) {
+        long stop = limit < 0 ? -1 : limit - 1;
+        return RedisEngine.await(RedisEngine.async(conn).zrangeWithScores(keys.schedules(), 0, stop).toCompletableFuture(),
                 "ZRANGE " + keys.schedules(), resource);
+    }
+
+    /** @return how many schedules are stored */
+    long count() {
+        return RedisEngine.await(RedisEngine.async(conn).zcard(keys.schedules()).toCompletableFuture(),
+                "ZCARD " + keys.schedules(), resource);
     }
 
     /** @return the stored next fire time of one schedule (infinite: never again), or null when it has none */

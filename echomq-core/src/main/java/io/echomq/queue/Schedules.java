@@ -51,6 +51,8 @@ public final class Schedules {
     public static final Duration FIRE_KEY_WINDOW = Duration.ofHours(1);
     /** Most fire times {@link #next(String, int)} computes. */
     public static final int MAX_NEXT = 1000;
+    /** Most schedules {@link #list(int)} reads at once. */
+    public static final int MAX_LIST = 1000;
 
     private final QueueClient client;
     private final Queue target;
@@ -128,6 +130,36 @@ public final class Schedules {
             read(ScheduleStore.text(e.getValue()), e.getScore()).ifPresent(out::add);
         }
         return out;
+    }
+
+    /**
+     * Lists the first schedules, earliest next fire time first, as {@link #list()} does but with a
+     * bounded read (one {@code ZRANGE} of at most {@code limit} ids), for a page that must stay fast
+     * whatever the number of schedules.
+     *
+     * @param limit how many ids to read, 1..{@value #MAX_LIST}; fewer schedules are returned when
+     *              some of them cannot be read by this process
+     * @return the schedules, earliest next fire time first
+     * @throws IllegalArgumentException if limit is outside 1..{@value #MAX_LIST}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public List<ScheduleInfo> list(int limit) {
+        if (limit < 1 || limit > MAX_LIST) {
+            throw new IllegalArgumentException("limit must be in 1.." + MAX_LIST + ", was " + limit);
+        }
+        List<ScheduleInfo> out = new ArrayList<>();
+        for (ScoredValue<byte[]> e : store.ids(limit)) {
+            read(ScheduleStore.text(e.getValue()), e.getScore()).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /**
+     * @return how many schedules the queue stores, readable by this process or not (one {@code ZCARD})
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public long count() {
+        return store.count();
     }
 
     /**

@@ -45,6 +45,25 @@ class SchedulesTest extends QueueTestBase {
     }
 
     @Test
+    void aBoundedListingReadsOnlyTheEarliestAndTheCountIsEveryStoredOne() {
+        Schedules s = client.schedules("q");
+        // Fire times fall on multiples of the interval, so these three may share one; then the ids order them.
+        s.upsert(Schedule.of("b-hourly", ScheduleSpec.every(Duration.ofHours(1)), "h"));
+        s.upsert(Schedule.of("a-minutely", ScheduleSpec.every(Duration.ofMinutes(1)), "m"));
+        s.upsert(Schedule.of("c-daily", ScheduleSpec.every(Duration.ofDays(1)), "d"));
+        assertThat(s.count()).isEqualTo(3);
+        assertThat(s.list(2)).extracting(i -> i.schedule().id()).containsExactly("a-minutely", "b-hourly");
+        assertThat(s.list(1000)).extracting(i -> i.schedule().id()).containsExactly("a-minutely", "b-hourly", "c-daily");
+        // an id whose hash is gone cannot be read: counted, not listed
+        raw().call("DEL", "emq:{q}:schedule:a-minutely");
+        assertThat(s.count()).isEqualTo(3);
+        assertThat(s.list(2)).extracting(i -> i.schedule().id()).containsExactly("b-hourly");
+        assertThatThrownBy(() -> s.list(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("limit must be in 1..1000, was 0");
+        assertThatThrownBy(() -> s.list(1001)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void reDeclaringTheSameTimingKeepsTheNextFireTimeAndAChangedOneMovesIt() {
         Schedules s = client.schedules("q");
         s.upsert(Schedule.of("t", ScheduleSpec.every(Duration.ofMinutes(1)), "a"));

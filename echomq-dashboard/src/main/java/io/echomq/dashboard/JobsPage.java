@@ -90,7 +90,8 @@ final class JobsPage {
         if (q instanceof ShardedQueue sharded) {
             b.append(" · sharded into ").append(sharded.partitions()).append(" partitions, listed one after the other");
         }
-        b.append(s.paused() ? " · <span class=\"badge warn\">paused</span>" : " · running").append("</p>");
+        b.append(s.paused() ? " · <span class=\"badge warn\">paused</span>" : " · running")
+                .append(" · <a href=\"").append(esc("/schedules?queue=" + url(name))).append("\">Schedules</a></p>");
         b.append(QueueActions.queueButtons(f, name, s));
         b.append("<nav class=\"tabs\">");
         for (JobState t : JobState.values()) {

@@ -81,9 +81,10 @@ final class OverviewPage {
                     .append(cell(s.delayed(), link + "&state=delayed", ""))
                     .append(cell(s.dead(), link + "&state=dead", s.dead() > 0 ? "bad" : ""))
                     .append(cell(s.completed(), link + "&state=done", ""))
-                    .append("<td class=\"n\">").append(count(s.failed())).append("</td>")
-                    .append("<td class=\"n").append(s.overdue() > 0 ? " bad" : "").append("\">").append(count(s.overdue()))
-                    .append("</td><td>").append(s.paused() ? "<span class=\"badge warn\">paused</span>" : "running")
+                    .append("<td class=\"n").append(s.failed() == 0 ? " zero" : "").append("\">").append(count(s.failed()))
+                    .append("</td><td class=\"n").append(s.overdue() > 0 ? " bad" : " zero").append("\">")
+                    .append(count(s.overdue())).append("</td><td>").append(s.paused()
+                            ? "<span class=\"badge warn\">paused</span>" : "<span class=\"badge ok\">running</span>")
                     .append("</td></tr>");
         }
         b.append("</tbody></table>");
@@ -96,6 +97,7 @@ final class OverviewPage {
     }
 
     private static String cell(long n, String href, String cls) {
-        return "<td class=\"n " + cls + "\"><a href=\"" + esc(href) + "\">" + count(n) + "</a></td>";
+        // A zero is greyed, so that the counts that matter stand out.
+        return "<td class=\"n " + (n == 0 ? "zero" : cls) + "\"><a href=\"" + esc(href) + "\">" + count(n) + "</a></td>";
     }
 }

@@ -110,4 +110,14 @@ final class QueueIndex {
         }
         return client.open(name);
     }
+
+    /**
+     * @param name a queue's name from a request
+     * @return the queue's schedules (a sharded queue's are its partition 0's)
+     * @throws HttpError 400 for a name no queue can have, 404 for one no stored queue has
+     */
+    io.echomq.queue.Schedules schedules(String name) {
+        open(name);
+        return client.schedules(name);
+    }
 }

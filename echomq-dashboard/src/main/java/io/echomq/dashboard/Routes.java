@@ -19,7 +19,10 @@ import java.nio.charset.StandardCharsets;
  *       out of the history and of any later link.</li>
  *   <li>Sends every answer with the security headers (a CSP of {@code default-src 'self'},
  *       {@code X-Frame-Options: DENY}, {@code X-Content-Type-Options: nosniff},
- *       {@code Referrer-Policy: no-referrer}, {@code Cache-Control: no-store}).</li>
+ *       {@code Referrer-Policy: same-origin}, {@code Cache-Control: no-store}). Same-origin, not
+ *       no-referrer: under no-referrer a browser sends {@code Origin: null} with the confirmation
+ *       form's POST, and the origin check would refuse every action; same-origin still sends
+ *       nothing to another site.</li>
  *   <li>Turns a failure into a page with a status and one line: an {@link HttpError} as it says,
  *       a Redis failure as 503 with any Redis password in its text replaced, anything else as
  *       500 with no detail (the detail goes to the log). Never a stack trace in a page.</li>
@@ -36,6 +39,7 @@ final class Routes implements HttpHandler {
     private final JobDetailPage job;
     private final QueueActions actions;
     private final LocksPage locks;
+    private final SchedulesPage schedules;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
         this.guard = guard;
@@ -45,6 +49,7 @@ final class Routes implements HttpHandler {
         this.job = new JobDetailPage(index);
         this.actions = new QueueActions(index);
         this.locks = new LocksPage(lockClient);
+        this.schedules = new SchedulesPage(index);
     }
 
     @Override
@@ -94,6 +99,11 @@ final class Routes implements HttpHandler {
                 onlyGet(r);
                 guard.checkToken(r);
                 return job.answer(r, frame);
+            }
+            case "/schedules" -> {
+                onlyGet(r);
+                guard.checkToken(r);
+                return schedules.answer(r, frame);
             }
             case "/locks" -> {
                 onlyGet(r);
@@ -158,7 +168,7 @@ final class Routes implements HttpHandler {
                 + "base-uri 'none'");
         h.set("X-Content-Type-Options", "nosniff");
         h.set("X-Frame-Options", "DENY");
-        h.set("Referrer-Policy", "no-referrer");
+        h.set("Referrer-Policy", "same-origin");
         h.set("Cache-Control", "no-store");
         if (a.location() != null) {
             h.set("Location", a.location());

@@ -57,7 +57,7 @@ class SafetyTest extends DashboardTestBase {
                     .startsWith("default-src 'self'"));
             assertThat(r.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
             assertThat(r.headers().firstValue("X-Frame-Options")).hasValue("DENY");
-            assertThat(r.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
+            assertThat(r.headers().firstValue("Referrer-Policy")).hasValue("same-origin");
             assertThat(r.body()).doesNotContain("http://", "https://").as("nothing loaded from outside");
         }
     }

@@ -1,0 +1,272 @@
+package io.echomq.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.echomq.queue.EnqueueOptions;
+import io.echomq.queue.Job;
+import io.echomq.queue.MissedFires;
+import io.echomq.queue.Queue;
+import io.echomq.queue.Schedule;
+import io.echomq.queue.ScheduleSpec;
+import io.echomq.queue.Schedules;
+import io.echomq.queue.ShardedQueue;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+
+/**
+ * The dashboard in Debian's headless Chromium: a person's path through the pages, each action
+ * done through its confirmation page with the browser's own form, the server's state read back
+ * through the queue API afterwards, read-only mode, and the screenshots of {@code docs/images}.
+ *
+ * <p>Tagged {@code browser}: excluded from the default build, run by {@code .ci/run}'s browser
+ * pass. Refresh the screenshots with {@code -Demq.screenshots.dir=$PWD/docs/images} (see
+ * {@code docs/dashboard.md}).
+ */
+@Tag("browser")
+class BrowserTest extends DashboardTestBase {
+    static Browser browser;
+
+    @BeforeAll
+    static void openBrowser() {
+        browser = new Browser();
+        // The printed URL carries the token once; the dashboard trades it for its cookie.
+        browser.open(dashboard.startUri().toString());
+        assertThat(browser.url()).isEqualTo(dashboard.uri().toString());
+        browser.open(readOnly.startUri().toString());
+        assertThat(browser.url()).isEqualTo(readOnly.uri().toString());
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void noBrowserOrDriverIsLookedUpOrDownloadedBySeleniumManager() {
+        assertThat(Browser.seleniumManagerSkipped()).as("Selenium used the driver it was given").isTrue();
+    }
+
+    @Test
+    void aPersonClicksFromTheQueuesToAJobAndTheScreenshotsAreTaken() {
+        String dead = seedAPleasantServer();
+        // A dashboard as emq dashboard starts it: the server named by its URL, the walk of the keyspace kept.
+        try (Dashboard shown = Dashboard.builder(client).locks(locks).token(TOKEN)
+                .serverDescription(REDIS.url() + " · " + client.serverDescription()).start()) {
+            clickThrough(shown, dead);
+        }
+    }
+
+    private static void clickThrough(Dashboard shown, String dead) {
+        browser.open(shown.startUri().toString());
+        assertThat(browser.title()).isEqualTo("Queues · EchoMQ");
+        assertThat(browser.find(By.cssSelector("header .server")).getText()).startsWith("redis://");
+        assertThat(browser.findAll(By.cssSelector("table.queues tbody tr"))).hasSize(4);
+        browser.screenshot("dashboard-overview");
+
+        browser.click(By.linkText("emails"));
+        assertThat(browser.title()).isEqualTo("emails · pending · EchoMQ");
+        assertThat(browser.findAll(By.cssSelector("table.jobs tbody tr"))).hasSize(11);
+        browser.screenshot("dashboard-queue");
+
+        browser.click(By.cssSelector("a.tab[href$='state=dead']"));
+        assertThat(browser.title()).isEqualTo("emails · dead · EchoMQ");
+        browser.click(By.linkText(dead));
+        assertThat(browser.title()).isEqualTo("Job " + dead + " · EchoMQ");
+        assertThat(browser.find(By.cssSelector(".state")).getText()).isEqualTo("dead");
+        assertThat(browser.find(By.cssSelector("pre.error")).getText()).contains("SMTP 554");
+        browser.screenshot("dashboard-job");
+
+        browser.click(By.cssSelector("a.button.redrive"));
+        assertThat(browser.title()).isEqualTo("Confirm: redrive · EchoMQ");
+        browser.screenshot("dashboard-confirm");
+        browser.click(By.linkText("No, go back"));
+        assertThat(browser.title()).isEqualTo("Job " + dead + " · EchoMQ");
+        assertThat(client.queue("emails").inspect(dead).orElseThrow().state())
+                .as("going back from a confirmation changes nothing").isEqualTo("dead");
+
+        browser.click(By.linkText("Locks"));
+        assertThat(browser.title()).isEqualTo("Locks · EchoMQ");
+        assertThat(browser.findAll(By.cssSelector("table.locks tbody tr"))).hasSize(3);
+        browser.screenshot("dashboard-locks");
+
+        browser.click(By.linkText("Queues"));
+        browser.click(By.linkText("reports"));
+        browser.click(By.linkText("Schedules"));
+        assertThat(browser.title()).isEqualTo("reports · schedules · EchoMQ");
+        assertThat(browser.findAll(By.cssSelector("table.schedules tbody tr"))).hasSize(3);
+        browser.screenshot("dashboard-schedules");
+    }
+
+    @Test
+    void removeAnswersLockedForAHeldJobAndForceRemovesIt() {
+        Queue q = client.queue("emails");
+        String waiting = q.enqueue("a");
+        String held = q.enqueue("b");
+        assertThat(q.claim(Duration.ofSeconds(30)).orElseThrow().id()).isEqualTo(waiting);
+        assertThat(q.claim(Duration.ofSeconds(30)).orElseThrow().id()).isEqualTo(held);
+        q.enqueue("c");
+
+        browser.open(dashboard.uri() + "queue?name=emails");
+        browser.click(By.cssSelector("a.tab[href$='state=active']"));
+        browser.click(By.linkText(held));
+        browser.click(By.cssSelector("a.button.remove"));
+        assertThat(confirm()).isEqualTo("LOCKED");
+        assertThat(q.inspect(held)).as("a held job stays").isPresent();
+
+        browser.click(By.cssSelector("a.button[href*='action=force-remove']"));
+        assertThat(browser.title()).isEqualTo("Confirm: remove even while a worker holds it · EchoMQ");
+        assertThat(confirm()).isEqualTo("REMOVED");
+        assertThat(q.inspect(held)).isEmpty();
+        assertThat(q.stats().active()).isEqualTo(1);
+        assertThat(q.stats().pending()).isEqualTo(1);
+    }
+
+    @Test
+    void cancelStopsAWaitingJob() {
+        Queue q = client.queue("emails");
+        String id = q.enqueue("a");
+        browser.open(dashboard.uri() + "queue?name=emails");
+        browser.click(By.linkText(id));
+        browser.click(By.cssSelector("a.button.cancel"));
+        assertThat(confirm()).isEqualTo("CANCELLED");
+        assertThat(q.inspect(id).orElseThrow().state()).isEqualTo("cancelled");
+        assertThat(q.stats().pending()).isZero();
+    }
+
+    @Test
+    void redriveOneDeadJobThenEveryOther() {
+        Queue q = client.queue("emails");
+        List<String> dead = kill(q, 3);
+        browser.open(dashboard.uri() + "queue?name=emails&state=dead");
+        browser.click(By.linkText(dead.get(1)));
+        browser.click(By.cssSelector("a.button.redrive"));
+        assertThat(confirm()).isEqualTo("REDRIVEN");
+        assertThat(q.inspect(dead.get(1)).orElseThrow().state()).isEqualTo("pending");
+        assertThat(q.stats().dead()).isEqualTo(2);
+
+        browser.open(dashboard.uri() + "queue?name=emails&state=dead");
+        browser.click(By.cssSelector("a.button.redrive-all"));
+        assertThat(confirm()).isEqualTo("REDRIVEN 2");
+        assertThat(q.stats().dead()).isZero();
+        assertThat(q.stats().pending()).isEqualTo(3);
+    }
+
+    @Test
+    void pauseThenResumeAShardedQueue() {
+        ShardedQueue orders = client.shardedQueue("orders", 2);
+        orders.enqueue("o1");
+        browser.open(dashboard.uri().toString());
+        browser.click(By.linkText("orders"));
+        browser.click(By.cssSelector("a.button.pause"));
+        assertThat(confirm()).isEqualTo("PAUSED");
+        assertThat(orders.partitionStats()).allMatch(s -> s.paused());
+
+        browser.click(By.linkText("Back"));
+        browser.click(By.cssSelector("a.button.resume"));
+        assertThat(confirm()).isEqualTo("RESUMED");
+        assertThat(orders.isPaused()).isFalse();
+    }
+
+    @Test
+    void readOnlyShowsNoButtonAndRefusesAConfirmation() {
+        Queue q = client.queue("emails");
+        List<String> dead = kill(q, 1);
+        String base = readOnly.uri().toString();
+        browser.open(base);
+        assertThat(browser.find(By.cssSelector(".badge.ro")).getText()).isEqualTo("read-only");
+        browser.click(By.linkText("emails"));
+        browser.click(By.cssSelector("a.tab[href$='state=dead']"));
+        assertThat(browser.findAll(By.cssSelector("a.button"))).isEmpty();
+        browser.click(By.linkText(dead.get(0)));
+        assertThat(browser.title()).isEqualTo("Job " + dead.get(0) + " · EchoMQ");
+        assertThat(browser.findAll(By.cssSelector("a.button"))).isEmpty();
+
+        browser.open(base + "confirm?queue=emails&action=redrive&id=" + dead.get(0));
+        assertThat(browser.title()).isEqualTo("Refused (403) · EchoMQ");
+        assertThat(browser.findAll(By.tagName("form"))).isEmpty();
+        assertThat(q.inspect(dead.get(0)).orElseThrow().state()).isEqualTo("dead");
+    }
+
+    /** Presses the confirmation page's button and returns the typed outcome of the answer page. */
+    private static String confirm() {
+        assertThat(browser.title()).startsWith("Confirm: ");
+        browser.click(By.cssSelector("form[action='/action'] button.danger"));
+        List<org.openqa.selenium.WebElement> outcome = browser.findAll(By.cssSelector("p.outcome"));
+        assertThat(outcome).as("an outcome on %s: %s", browser.title(), browser.mainText()).hasSize(1);
+        return outcome.get(0).getText();
+    }
+
+    /** @return the ids of {@code n} jobs failed for good, in order of death */
+    private static List<String> kill(Queue q, int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            q.enqueue(("d" + i).getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withMaxAttempts(1));
+            Job j = q.claim(Duration.ofSeconds(30)).orElseThrow();
+            j.fail("no");
+            ids.add(j.id());
+        }
+        return ids;
+    }
+
+    /**
+     * Fills the server with what a small shop's queues look like mid-morning, for the screenshots.
+     *
+     * @return the id of a dead job with a stack trace
+     */
+    private static String seedAPleasantServer() {
+        Queue emails = client.queue("emails");
+        for (int i = 0; i < 14; i++) {
+            String payload = "{\"to\":\"customer" + (1000 + i) + "@example.com\",\"template\":\"order-shipped\","
+                    + "\"order\":" + (52_000 + i) + "}";
+            emails.enqueue(payload.getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withMaxAttempts(1)
+                    .withPriority(i % 5 == 0 ? 5 : 0));
+        }
+        emails.enqueue("{\"digest\":\"weekly\"}".getBytes(StandardCharsets.UTF_8),
+                EnqueueOptions.defaults().withDelay(Duration.ofHours(2)));
+        Job doomed = emails.claim(Duration.ofSeconds(30)).orElseThrow();
+        IllegalStateException refused = new IllegalStateException(
+                "SMTP 554 5.7.1: relay access denied for customer1000@example.com");
+        // The frames of the application a reader would have, not of this test.
+        refused.setStackTrace(new StackTraceElement[] {
+            new StackTraceElement("com.example.mail.SmtpSender", "send", "SmtpSender.java", 88),
+            new StackTraceElement("com.example.mail.OrderShippedMailer", "handle", "OrderShippedMailer.java", 41),
+        });
+        doomed.fail(refused);
+        emails.claim(Duration.ofSeconds(30)).orElseThrow().complete();
+        emails.claim(Duration.ofMinutes(5)).orElseThrow().progress("sent 3 of 4 parts");
+
+        ShardedQueue orders = client.shardedQueue("orders", 4);
+        for (int i = 0; i < 40; i++) {
+            orders.enqueue("{\"order\":" + (52_100 + i) + "}");
+        }
+        Queue reports = client.queue("reports");
+        reports.enqueue("{\"report\":\"monthly-revenue\"}");
+        reports.pause();
+        Schedules schedules = client.schedules("reports");
+        schedules.upsert(Schedule.of("revenue-hourly", ScheduleSpec.every(Duration.ofHours(1)),
+                "{\"report\":\"revenue\",\"window\":\"1h\"}"));
+        schedules.upsert(Schedule.of("stock-check", ScheduleSpec.every(Duration.ofMinutes(15)),
+                "{\"report\":\"stock\"}").withMissed(MissedFires.ONCE));
+        schedules.upsert(Schedule.of("weekly-close", ScheduleSpec.every(Duration.ofDays(7)),
+                "{\"report\":\"close\",\"notify\":[\"finance@example.com\"]}").withMissed(MissedFires.ALL));
+        Queue thumbnails = client.queue("thumbnails");
+        for (int i = 0; i < 6; i++) {
+            thumbnails.enqueue("{\"image\":\"img-" + i + ".jpg\"}");
+            thumbnails.claim(Duration.ofSeconds(30)).orElseThrow().complete();
+        }
+
+        locks.tryAcquire("orders:52017", Duration.ofSeconds(30)).orElseThrow();
+        locks.tryAcquire("orders:52018", Duration.ofSeconds(45)).orElseThrow();
+        locks.tryAcquire("reports:monthly", Duration.ofMinutes(10)).orElseThrow();
+        return doomed.id();
+    }
+}
