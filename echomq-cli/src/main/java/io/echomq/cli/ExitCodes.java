@@ -128,12 +128,14 @@ final class ExitCodes {
             "  7  with --exit-when-idle: the queue drained, but a job went dead",
             "     (a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
         BY_COMMAND.put("server", new String[] {"  0  the server stopped", "  3  redis-server did not start"});
-        BY_COMMAND.put("demo", new String[] {"  0  every act passed", "  1  an act failed"});
+        BY_COMMAND.put("demo", new String[] {"  0  every act passed", "  1  an act failed",
+            "     (with --keep on the embedded server, it then runs until a signal ends it:",
+            "     130 for SIGINT, Ctrl-C, or 143 for SIGTERM)"});
         BY_COMMAND.put("dashboard", new String[] {
-            "  0  it stopped (Ctrl-C)",
             "  2  bad input, or the address and port cannot be listened on",
             "  3  Redis failure: unreachable, wrong password, or the embedded",
-            "     redis-server did not start"});
+            "     redis-server did not start",
+            "     (it runs until a signal ends it: 130 for SIGINT, Ctrl-C, or 143 for SIGTERM)"});
     }
 
     private ExitCodes() {
