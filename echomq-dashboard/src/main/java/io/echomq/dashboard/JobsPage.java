@@ -44,7 +44,7 @@ final class JobsPage {
             throw HttpError.notFound("no job '" + id + "' in queue '" + name + "'");
         }
         JobState state = state(r.query("state"));
-        int limit = limit(r.query("limit"));
+        int limit = r.limit(DEFAULT_LIMIT, MAX_LIMIT);
         String after = r.query("after");
         JobPage page;
         try {
@@ -66,20 +66,6 @@ final class JobsPage {
         }
     }
 
-    static int limit(String text) {
-        if (text == null || text.isEmpty()) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int n = Integer.parseInt(text);
-            if (n >= 1 && n <= MAX_LIMIT) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what is accepted
-        }
-        throw HttpError.badRequest("limit must be a whole number in 1.." + MAX_LIMIT + ", was '" + text + "'");
-    }
 
     private String render(Html.Frame f, QueueOperations q, JobState state, int limit, String after, JobPage page) {
         String name = q.name();

@@ -35,7 +35,7 @@ final class LocksPage {
             throw HttpError.notFound("this dashboard was started without a lock client: no locks to show");
         }
         String prefix = r.query("prefix") == null ? "" : r.query("prefix");
-        int limit = limit(r.query("limit"));
+        int limit = r.limit(DEFAULT_LIMIT, LockDirectory.MAX_LOCKS);
         LockDirectory.Found found;
         try {
             found = LockDirectory.of(locks).held(prefix, limit);
@@ -72,21 +72,6 @@ final class LocksPage {
         return Answer.html(Html.page(f, "Locks", b.toString()));
     }
 
-    static int limit(String text) {
-        if (text == null || text.isEmpty()) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int n = Integer.parseInt(text);
-            if (n >= 1 && n <= LockDirectory.MAX_LOCKS) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what is accepted
-        }
-        throw HttpError.badRequest("limit must be a whole number in 1.." + LockDirectory.MAX_LOCKS + ", was '"
-                + text + "'");
-    }
 
     private static String ttl(long ms) {
         if (ms == -1) {

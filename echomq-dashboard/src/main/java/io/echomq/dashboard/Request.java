@@ -89,6 +89,27 @@ final class Request {
         return v;
     }
 
+    /**
+     * @return the query parameter {@code limit}: {@code dflt} when absent or empty, else a whole
+     *     number in 1..{@code max}
+     * @throws HttpError 400 saying what is accepted, for anything else
+     */
+    int limit(int dflt, int max) {
+        String text = query("limit");
+        if (text == null || text.isEmpty()) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(text);
+            if (n >= 1 && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is accepted
+        }
+        throw HttpError.badRequest("limit must be a whole number in 1.." + max + ", was '" + text + "'");
+    }
+
     /** @return the first value of the header, or null */
     String header(String name) {
         return exchange.getRequestHeaders().getFirst(name);

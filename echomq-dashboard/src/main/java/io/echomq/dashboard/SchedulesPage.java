@@ -40,27 +40,13 @@ final class SchedulesPage {
 
     Answer answer(Request r, Html.Frame f) {
         String name = r.required("queue");
-        int limit = limit(r.query("limit"));
+        int limit = r.limit(DEFAULT_LIMIT, MAX_LIMIT);
         Schedules schedules = index.schedules(name);
         long stored = schedules.count();
         List<ScheduleInfo> shown = schedules.list(limit);
         return Answer.html(render(f, name, stored, limit, shown, Instant.now()));
     }
 
-    static int limit(String text) {
-        if (text == null || text.isEmpty()) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int n = Integer.parseInt(text);
-            if (n >= 1 && n <= MAX_LIMIT) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what is accepted
-        }
-        throw HttpError.badRequest("limit must be a whole number in 1.." + MAX_LIMIT + ", was '" + text + "'");
-    }
 
     private static String render(Html.Frame f, String name, long stored, int limit, List<ScheduleInfo> shown,
                                  Instant now) {
