@@ -175,7 +175,7 @@ public final class QueueEvents implements AutoCloseable {
         cursorSeen = true;
     }
 
-    private static QueueEvent decode(StreamMessage<String, byte[]> m) {
+    static QueueEvent decode(StreamMessage<String, byte[]> m) {
         Map<String, String> fields = new LinkedHashMap<>();
         m.getBody().forEach((k, v) -> fields.put(k, v == null ? "" : new String(v, StandardCharsets.UTF_8)));
         long attempt;
