@@ -18,7 +18,8 @@ import java.util.OptionalLong;
  * last error through {@link Payloads} (cut, binary as hex); find an active job's lease deadline
  * in the active listing, reading at most {@value #DEADLINE_PAGES} pages of
  * {@value #DEADLINE_PAGE} (the active set is as large as the workers' concurrency, so this is
- * almost always one page), and say so when it was not found within them.
+ * almost always one page), and say so when it was not found within them; show the job's
+ * timeline through {@link TimelineSection}.
  */
 final class JobDetailPage {
     static final int DEADLINE_PAGE = 1000;
@@ -47,13 +48,14 @@ final class JobDetailPage {
     Answer answer(Request r, Html.Frame f) {
         String name = r.required("queue");
         String id = r.required("id");
+        int window = TimelineSection.window(r);
         QueueOperations q = index.open(name);
         JobInfo job = find(q, id).orElseThrow(() -> HttpError.notFound("no job '" + id + "' in queue '" + name
                 + "' (it may have been removed, or its completed hash expired)"));
-        return Answer.html(render(f, q, job));
+        return Answer.html(render(f, q, job, window));
     }
 
-    private String render(Html.Frame f, QueueOperations q, JobInfo j) {
+    private String render(Html.Frame f, QueueOperations q, JobInfo j, int window) {
         String name = q.name();
         StringBuilder b = new StringBuilder();
         b.append("<p><a href=\"").append(esc("/queue?name=" + url(name))).append("\">Queue ").append(esc(name))
@@ -68,6 +70,8 @@ final class JobDetailPage {
         fact(b, "Last claimed", Html.time(j.field("claimed_at")));
         if ("active".equals(j.state())) {
             fact(b, "Lease deadline", leaseDeadline(q, j.id()));
+            fact(b, "Worker's lock", "<a href=\"" + esc("/lock?queue=" + url(name) + "&job=" + url(j.id()))
+                    + "\">the job's lock subkey</a>");
         }
         fact(b, "Finished", Html.time(j.field("finished_at")));
         if (j.field("progress") != null) {
@@ -77,6 +81,7 @@ final class JobDetailPage {
             fact(b, "Dead because", esc(j.deadReason().get()));
         }
         b.append("</dl>");
+        b.append(TimelineSection.render(q, j, window, "/job?queue=" + url(name) + "&id=" + url(j.id())));
         Payloads.Preview p = Payloads.of(j.payload());
         b.append("<h2>Payload <span class=\"note\">").append(Html.count(p.total())).append(" bytes")
                 .append(p.binary() ? ", binary, shown as hex" : "")

@@ -102,16 +102,20 @@ final class JobsPage {
             b.append("<p class=\"empty\">No ").append(state.wireName()).append(" jobs")
                     .append(after == null ? "" : " after this point").append(".</p>");
         } else {
-            b.append("<table class=\"jobs\"><thead><tr><th>Id</th><th class=\"n\">Attempts</th><th class=\"n\">Priority</th><th>")
+            boolean pick = state == JobState.DEAD;
+            b.append("<table class=\"jobs\"><thead><tr>").append(pick ? SelectionRedrive.headerCell(f) : "")
+                    .append("<th>Id</th><th class=\"n\">Attempts</th><th class=\"n\">Priority</th><th>")
                     .append(esc(whereHeading(state))).append("</th><th>Claimed</th><th>Finished</th></tr></thead><tbody>");
+            int n = 0;
             for (JobSummary j : page.jobs()) {
-                b.append("<tr><td><a href=\"").append(esc("/job?queue=" + url(name) + "&id=" + url(j.id()))).append("\">")
+                b.append("<tr>").append(pick ? SelectionRedrive.checkboxCell(f, n++, j.id()) : "").append("<td><a href=\"")
+                        .append(esc("/job?queue=" + url(name) + "&id=" + url(j.id()))).append("\">")
                         .append(esc(j.id())).append("</a></td><td class=\"n\">").append(j.attempts())
                         .append("</td><td class=\"n\">").append(j.priority()).append("</td><td>").append(where(j))
                         .append("</td><td>").append(Html.time(j.claimedAt())).append("</td><td>")
                         .append(Html.time(j.finishedAt())).append("</td></tr>");
             }
-            b.append("</tbody></table>");
+            b.append("</tbody></table>").append(pick ? SelectionRedrive.form(f, name) : "");
         }
         b.append("<p class=\"pager\">");
         if (after != null) {

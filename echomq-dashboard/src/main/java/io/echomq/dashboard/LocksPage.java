@@ -55,7 +55,8 @@ final class LocksPage {
                     + "<th class=\"n\">Ttl left</th><th class=\"n\">Fence</th></tr></thead><tbody>");
             for (LockInfo l : held) {
                 String token = l.holderToken().orElse("");
-                b.append("<tr><td>").append(esc(l.resource())).append("</td><td><code>")
+                b.append("<tr><td><a href=\"").append(esc("/lock?resource=" + Html.url(l.resource()))).append("\">")
+                        .append(esc(l.resource())).append("</a></td><td><code>")
                         .append(esc(token.length() > TOKEN_SHOWN ? token.substring(0, TOKEN_SHOWN) + "…" : token))
                         .append("</code></td><td class=\"n\">").append(ttl(l.ttlMillis()))
                         .append("</td><td class=\"n\">").append(l.lastFence()).append("</td></tr>");

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The operator's actions: remove (and force-remove) a job, cancel it, redrive one dead job or
- * all of them, pause and resume a queue.
+ * The operator's actions: remove (and force-remove) a job, cancel it, redrive one dead job, a
+ * selection ({@link SelectionRedrive}) or all of them, pause and resume a queue.
  *
  * <ol>
  *   <li>The buttons the pages show, each a link to a confirmation page; none in read-only mode.</li>
@@ -57,14 +57,16 @@ final class QueueActions {
                 }
             }
             throw HttpError.badRequest("unknown action '" + wire + "'; expected one of remove, force-remove, cancel, "
-                    + "redrive, redrive-all, pause, resume");
+                    + "redrive, redrive-selected, redrive-all, pause, resume");
         }
     }
 
     private final QueueIndex index;
+    private final SelectionRedrive selection;
 
     QueueActions(QueueIndex index) {
         this.index = index;
+        this.selection = new SelectionRedrive(index);
     }
 
     /** @return the pause or resume button of a queue; "" when read-only */
@@ -104,6 +106,9 @@ final class QueueActions {
 
     /** {@code GET /confirm}: what the action will do, and the form that does it. */
     Answer confirm(Request r, Html.Frame f) {
+        if (SelectionRedrive.WIRE.equals(r.param("action"))) {
+            return selection.confirm(r, f);
+        }
         String queue = r.required("queue");
         Action a = Action.parse(r.required("action"));
         String id = a.needsId ? r.required("id") : null;
@@ -130,6 +135,9 @@ final class QueueActions {
 
     /** {@code POST /action}: runs the action and shows its typed outcome. */
     Answer perform(Request r, Html.Frame f) {
+        if (SelectionRedrive.WIRE.equals(r.param("action"))) {
+            return selection.perform(r, f);
+        }
         String queue = r.required("queue");
         Action a = Action.parse(r.required("action"));
         String id = a.needsId ? r.required("id") : null;

@@ -77,6 +77,13 @@ final class Request {
         return v != null ? v : query.get(name);
     }
 
+    /** @return the names of every parameter, the form's fields then the query's, each once */
+    java.util.Set<String> names() {
+        java.util.Set<String> all = new java.util.LinkedHashSet<>(form.keySet());
+        all.addAll(query.keySet());
+        return all;
+    }
+
     /**
      * @return the parameter (form field or query), not blank
      * @throws HttpError 400 naming it when it is missing or blank

@@ -40,6 +40,7 @@ final class Routes implements HttpHandler {
     private final QueueActions actions;
     private final LocksPage locks;
     private final SchedulesPage schedules;
+    private final LockPage lock;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
         this.guard = guard;
@@ -50,6 +51,7 @@ final class Routes implements HttpHandler {
         this.actions = new QueueActions(index);
         this.locks = new LocksPage(lockClient);
         this.schedules = new SchedulesPage(index);
+        this.lock = new LockPage(lockClient, index);
     }
 
     @Override
@@ -109,6 +111,11 @@ final class Routes implements HttpHandler {
                 onlyGet(r);
                 guard.checkToken(r);
                 return locks.answer(r, frame);
+            }
+            case "/lock" -> {
+                onlyGet(r);
+                guard.checkToken(r);
+                return lock.answer(r, frame);
             }
             case "/confirm" -> {
                 onlyGet(r);
