@@ -99,9 +99,12 @@ final class TimelineSection {
                     + ", which holds more: older events of this job may lie before them.";
         }
         String all = "Read every entry the stream keeps: " + Html.count(read.scanned()) + back + ".";
+        // A claimed job's history starts with the active event of attempt 1: when that is not
+        // kept and the stream starts after the job was created, the cap trimmed its first events.
+        boolean firstKept = read.events().stream().anyMatch(e -> e.event().equals("active") && e.attempt() == 1);
         long created = parse(j.field("created_at"));
-        if (oldest.isPresent() && created >= 0 && created < oldest.getAsLong()) {
-            return all + " The job is older than the oldest entry: its earlier events were trimmed by the stream's cap.";
+        if (j.attempts() > 0 && !firstKept && oldest.isPresent() && created >= 0 && created < oldest.getAsLong()) {
+            return all + " The stream no longer keeps this job's first events: its cap trimmed them.";
         }
         return all;
     }

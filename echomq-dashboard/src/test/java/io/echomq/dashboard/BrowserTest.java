@@ -32,6 +32,8 @@ import org.openqa.selenium.By;
 @Tag("browser")
 class BrowserTest extends DashboardTestBase {
     static Browser browser;
+    /** The seeded job whose timeline the screenshot shows: two retries, then completed. */
+    static String retried;
 
     @BeforeAll
     static void openBrowser() {
@@ -97,6 +99,17 @@ class BrowserTest extends DashboardTestBase {
         assertThat(browser.title()).isEqualTo("Locks · EchoMQ");
         assertThat(browser.findAll(By.cssSelector("table.locks tbody tr"))).hasSize(3);
         browser.screenshot("dashboard-locks");
+
+        browser.click(By.linkText("orders:52017"));
+        assertThat(browser.title()).isEqualTo("Lock orders:52017 · EchoMQ");
+        assertThat(browser.mainText()).contains("held", "No per-lock history is recorded");
+        browser.screenshot("dashboard-lock");
+
+        browser.open(shown.uri() + "job?queue=thumbnails&id=" + retried);
+        List<String> events = browser.findAll(By.cssSelector("table.timeline span.event")).stream()
+                .map(org.openqa.selenium.WebElement::getText).toList();
+        assertThat(events).containsExactly("active", "retrying", "active", "retrying", "active", "progress", "completed");
+        browser.screenshot("dashboard-timeline");
 
         browser.click(By.linkText("Queues"));
         browser.click(By.linkText("reports"));
@@ -186,6 +199,7 @@ class BrowserTest extends DashboardTestBase {
         browser.click(By.linkText("emails"));
         browser.click(By.cssSelector("a.tab[href$='state=dead']"));
         assertThat(browser.findAll(By.cssSelector("a.button"))).isEmpty();
+        assertThat(browser.findAll(By.cssSelector("input[type=checkbox], button.redrive-selected"))).isEmpty();
         browser.click(By.linkText(dead.get(0)));
         assertThat(browser.title()).isEqualTo("Job " + dead.get(0) + " · EchoMQ");
         assertThat(browser.findAll(By.cssSelector("a.button"))).isEmpty();
@@ -194,6 +208,49 @@ class BrowserTest extends DashboardTestBase {
         assertThat(browser.title()).isEqualTo("Refused (403) · EchoMQ");
         assertThat(browser.findAll(By.tagName("form"))).isEmpty();
         assertThat(q.inspect(dead.get(0)).orElseThrow().state()).isEqualTo("dead");
+    }
+
+    @Test
+    void aPersonOpensALockAndAJobsLockFromTheirLists() {
+        io.echomq.lock.Lease lease = locks.tryAcquire("invoices:7", Duration.ofSeconds(30)).orElseThrow();
+        browser.open(dashboard.uri() + "locks");
+        browser.click(By.linkText("invoices:7"));
+        assertThat(browser.title()).isEqualTo("Lock invoices:7 · EchoMQ");
+        assertThat(browser.mainText()).contains(lease.token().substring(0, LocksPage.TOKEN_SHOWN))
+                .doesNotContain(lease.token()).contains(Long.toString(lease.fence()));
+        assertThat(locks.inspect("invoices:7").holderToken()).as("a page changes nothing").hasValue(lease.token());
+
+        Queue q = client.queue("emails");
+        String id = q.enqueue("a");
+        Job job = q.claim(Duration.ofSeconds(30)).orElseThrow();
+        browser.open(dashboard.uri() + "queue?name=emails&state=active");
+        browser.click(By.linkText(id));
+        browser.click(By.linkText("the job's lock subkey"));
+        assertThat(browser.title()).isEqualTo("Lock of job " + id + " · EchoMQ");
+        assertThat(browser.mainText()).contains("held by the worker of attempt 1");
+        assertThat(browser.findAll(By.cssSelector("table.timeline span.event"))).hasSize(1);
+        browser.click(By.linkText(id));
+        assertThat(browser.title()).isEqualTo("Job " + id + " · EchoMQ");
+        assertThat(job.complete().name()).as("looking at its lock left the lease alone").isEqualTo("COMPLETED");
+    }
+
+    @Test
+    void redriveASelectionOfDeadJobs() {
+        Queue q = client.queue("emails");
+        List<String> dead = kill(q, 3);
+        browser.open(dashboard.uri() + "queue?name=emails&state=dead");
+        browser.find(By.cssSelector("input[type=checkbox][value='" + dead.get(0) + "']")).click();
+        browser.find(By.cssSelector("input[type=checkbox][value='" + dead.get(2) + "']")).click();
+        browser.click(By.cssSelector("button.redrive-selected"));
+        assertThat(browser.title()).isEqualTo("Confirm: redrive selected · EchoMQ");
+        assertThat(browser.findAll(By.cssSelector("ul.selection li"))).extracting(e -> e.getText())
+                .containsExactly(dead.get(0), dead.get(2));
+        assertThat(confirm()).isEqualTo("REDRIVEN 2");
+        assertThat(browser.findAll(By.cssSelector("table.outcomes code.outcome"))).extracting(e -> e.getText())
+                .containsExactly("REDRIVEN", "REDRIVEN");
+        assertThat(q.inspect(dead.get(0)).orElseThrow().state()).isEqualTo("pending");
+        assertThat(q.inspect(dead.get(1)).orElseThrow().state()).as("the job left unticked stays dead").isEqualTo("dead");
+        assertThat(q.inspect(dead.get(2)).orElseThrow().state()).isEqualTo("pending");
     }
 
     /** Presses the confirmation page's button and returns the typed outcome of the answer page. */
@@ -263,6 +320,19 @@ class BrowserTest extends DashboardTestBase {
             thumbnails.enqueue("{\"image\":\"img-" + i + ".jpg\"}");
             thumbnails.claim(Duration.ofSeconds(30)).orElseThrow().complete();
         }
+
+        retried = thumbnails.enqueue("{\"image\":\"banner-wide.png\"}".getBytes(StandardCharsets.UTF_8),
+                EnqueueOptions.defaults().withMaxAttempts(3)).id();
+        String[] errors = {"timed out fetching s3://media/banner-wide.png after 10 s",
+            "decoder: image too large for a 64 MiB buffer (8,192 x 8,192)"};
+        for (String error : errors) {
+            thumbnails.claim(Duration.ofSeconds(30)).orElseThrow().fail(error);
+            REDIS.raw().call("ZADD", "emq:{thumbnails}:delayed", "0", retried);   // its retry is due now
+            thumbnails.promote(10);
+        }
+        Job third = thumbnails.claim(Duration.ofSeconds(30)).orElseThrow();
+        third.progress("tiled 4 of 4");
+        third.complete();
 
         locks.tryAcquire("orders:52017", Duration.ofSeconds(30)).orElseThrow();
         locks.tryAcquire("orders:52018", Duration.ofSeconds(45)).orElseThrow();

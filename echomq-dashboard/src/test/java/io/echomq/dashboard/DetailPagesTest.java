@@ -40,12 +40,17 @@ class DetailPagesTest extends DashboardTestBase {
 
         String page = get("/job?queue=emails&id=" + id).body();
         assertThat(events(page)).containsExactly("active", "retrying", "active", "completed");
-        assertThat(page).contains("smtp &lt;down&gt;", "Read every entry the stream keeps: 6");
+        assertThat(page).contains("smtp &lt;down&gt;", "Read every entry the stream keeps: 6").doesNotContain("trimmed");
 
         String cut = get("/job?queue=emails&id=" + id + "&window=3").body();
         assertThat(events(cut)).containsExactly("active", "completed");
         assertThat(cut).contains("Read the last 3 entries of the stream", "older events of this job may lie before them",
                 "window=" + JobTimeline.MAX_WINDOW + "#timeline");
+
+        REDIS.raw().call("XTRIM", "emq:{emails}:events", "MAXLEN", "2");   // as the cap does, oldest first
+        String trimmed = get("/job?queue=emails&id=" + id).body();
+        assertThat(events(trimmed)).containsExactly("active", "completed");
+        assertThat(trimmed).contains("no longer keeps this job&#39;s first events: its cap trimmed them");
 
         Queue quiet = client.queue("quiet");
         QueueEventSettings.off().store(client, "quiet");
