@@ -93,6 +93,14 @@ public final class Dashboard implements AutoCloseable {
         executor.shutdownNow();
     }
 
+    /** @return the token, if it is of the form a token must have (it travels in a URL and a cookie) */
+    static String checkToken(String token) {
+        if (token == null || !TOKEN.matcher(token).matches()) {
+            throw new IllegalArgumentException("token must be 16..256 characters of A-Z a-z 0-9 . _ ~ -");
+        }
+        return token;
+    }
+
     /** Configures and starts a {@link Dashboard}. Not thread-safe; build once. */
     public static final class Builder {
         private final QueueClient client;
@@ -143,10 +151,7 @@ public final class Dashboard implements AutoCloseable {
          * @throws IllegalArgumentException if the token is null or not of that form
          */
         public Builder token(String token) {
-            if (token == null || !TOKEN.matcher(token).matches()) {
-                throw new IllegalArgumentException("token must be 16..256 characters of A-Z a-z 0-9 . _ ~ -");
-            }
-            this.token = token;
+            this.token = checkToken(token);
             return this;
         }
 
@@ -217,7 +222,7 @@ public final class Dashboard implements AutoCloseable {
             int bound = http.getAddress().getPort();
             Guard guard = new Guard(secret, readOnly, bound);
             String shown = server != null ? server : client.serverDescription();
-            http.createContext("/", new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks));
+            http.createContext("/", new JdkExchange(new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks)));
             AtomicInteger n = new AtomicInteger();
             ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
                 Thread t = new Thread(r, "emq-dashboard-" + n.incrementAndGet());

@@ -38,10 +38,19 @@ final class Guard {
      *                 host do not overwrite each other's session
      */
     Guard(String token, boolean readOnly, int port) {
+        this(token, readOnly, "emq_dashboard_" + port);
+    }
+
+    /**
+     * @param token      the secret that grants access
+     * @param readOnly   whether every action is refused
+     * @param cookieName the session cookie's name
+     */
+    Guard(String token, boolean readOnly, String cookieName) {
         this.token = token;
         this.csrf = randomToken();
         this.readOnly = readOnly;
-        this.cookieName = "emq_dashboard_" + port;
+        this.cookieName = cookieName;
     }
 
     /** @return 32 random bytes, URL-safe base64 without padding (43 characters) */
@@ -99,7 +108,7 @@ final class Guard {
         }
         String origin = r.header("Origin");
         String host = r.header("Host");
-        if (origin != null && (host == null || !sameHost(origin, host))) {
+        if (origin != null && (host == null || !sameHost(origin, r.scheme(), host))) {
             throw HttpError.forbidden("refused a request from another origin (" + origin + ")");
         }
         String given = r.form("csrf") != null ? r.form("csrf") : r.header("X-EMQ-CSRF");
@@ -109,13 +118,23 @@ final class Guard {
         }
     }
 
-    /** @return whether {@code origin} is {@code http://<host>} (the dashboard serves plain HTTP) */
-    private static boolean sameHost(String origin, String host) {
-        return origin.toLowerCase(Locale.ROOT).equals("http://" + host.toLowerCase(Locale.ROOT));
+    /**
+     * @return whether {@code origin} is {@code <scheme>://<host>}: {@code http} on the dashboard's own
+     *     server; {@code https} too when mounted in an application that serves (or is told by its
+     *     proxy that it serves) HTTPS
+     */
+    private static boolean sameHost(String origin, String scheme, String host) {
+        return origin.toLowerCase(Locale.ROOT).equals(scheme + "://" + host.toLowerCase(Locale.ROOT));
     }
 
-    /** @return the Set-Cookie value of a session that holds the token */
-    String sessionCookie() {
-        return cookieName + "=" + token + "; Path=/; HttpOnly; SameSite=Strict";
+    /**
+     * @param mount  the path the dashboard is served under ("" at the root): the cookie is sent to
+     *               the dashboard's pages only, not to the rest of an application it is mounted in
+     * @param secure whether the page was served over HTTPS, so that the cookie never travels in clear
+     * @return the Set-Cookie value of a session that holds the token
+     */
+    String sessionCookie(String mount, boolean secure) {
+        return cookieName + "=" + token + "; Path=" + (mount.isEmpty() ? "/" : mount) + "; HttpOnly; SameSite=Strict"
+                + (secure ? "; Secure" : "");
     }
 }

@@ -1,19 +1,21 @@
 package io.echomq.dashboard;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * One request as the pages read it: the method, the path, the query and form parameters, a
  * header, a cookie.
  *
- * <p>Duties: decode {@code application/x-www-form-urlencoded} text (the query, a form body) once,
+ * <p>Duties: hold what the server in front read (the JDK's in {@link JdkExchange}, a servlet
+ * container's in {@link DashboardServlet}), so that no page depends on either; decode {@code application/x-www-form-urlencoded} text (the query, a form body) once,
  * refusing a body over {@value #MAX_BODY} bytes, a parameter given twice and text that is not
  * UTF-8 with a 4xx; hand out a required parameter or a 400 that names it. Kept apart so that no
  * page parses by hand, and each refusal reads the same.
@@ -22,12 +24,23 @@ final class Request {
     /** Largest form body read: every form of the dashboard is a few short fields. */
     static final int MAX_BODY = 16 * 1024;
 
-    private final HttpExchange exchange;
+    private final String method;
+    private final String scheme;
+    private final String mount;
+    private final String path;
+    private final String rawQuery;
+    private final Function<String, List<String>> headers;
     private final Map<String, String> query;
     private final Map<String, String> form;
 
-    private Request(HttpExchange exchange, Map<String, String> query, Map<String, String> form) {
-        this.exchange = exchange;
+    private Request(String method, String scheme, String mount, String path, String rawQuery,
+                    Function<String, List<String>> headers, Map<String, String> query, Map<String, String> form) {
+        this.method = method;
+        this.scheme = scheme;
+        this.mount = mount;
+        this.path = path;
+        this.rawQuery = rawQuery;
+        this.headers = headers;
         this.query = query;
         this.form = form;
     }
@@ -35,30 +48,55 @@ final class Request {
     /**
      * Reads the request: its query, and for a POST its form body.
      *
+     * @param method   the HTTP method
+     * @param scheme   {@code http} or {@code https}, as the client sees the server
+     * @param mount    the path the dashboard is served under, without a trailing slash: "" at the
+     *                 root, {@code /echomq} when mounted there
+     * @param path     the decoded path below the mount, starting with {@code /}
+     * @param rawQuery the query as sent (still URL-encoded), or null
+     * @param headers  every value of a header by its name (any case); an empty list when absent
+     * @param body     the body, read only for a POST
      * @throws HttpError 400 for a malformed query or form, 413 for a body over {@value #MAX_BODY} bytes
      * @throws IOException if the body cannot be read
      */
-    static Request read(HttpExchange exchange) throws IOException {
-        Map<String, String> query = decode(exchange.getRequestURI().getRawQuery());
+    static Request read(String method, String scheme, String mount, String path, String rawQuery,
+                        Function<String, List<String>> headers, InputStream body) throws IOException {
+        Map<String, String> query = decode(rawQuery);
         Map<String, String> form = Map.of();
-        if ("POST".equals(exchange.getRequestMethod())) {
-            try (InputStream in = exchange.getRequestBody()) {
-                byte[] body = in.readNBytes(MAX_BODY + 1);
-                if (body.length > MAX_BODY) {
+        if ("POST".equals(method)) {
+            try (InputStream in = body) {
+                byte[] bytes = in.readNBytes(MAX_BODY + 1);
+                if (bytes.length > MAX_BODY) {
                     throw new HttpError(413, "the form is over " + MAX_BODY + " bytes");
                 }
-                form = decode(new String(body, StandardCharsets.UTF_8));
+                form = decode(new String(bytes, StandardCharsets.UTF_8));
             }
         }
-        return new Request(exchange, query, form);
+        return new Request(method, scheme, mount, path, rawQuery, headers, query, form);
     }
 
     String method() {
-        return exchange.getRequestMethod();
+        return method;
     }
 
+    /** @return {@code http} or {@code https} */
+    String scheme() {
+        return scheme;
+    }
+
+    /** @return the path the dashboard is served under: "" at the root, else {@code /echomq} or the like */
+    String mount() {
+        return mount;
+    }
+
+    /** @return the path below the mount, starting with {@code /} */
     String path() {
-        return exchange.getRequestURI().getPath();
+        return path;
+    }
+
+    /** @return the query as sent, or null */
+    String rawQuery() {
+        return rawQuery;
     }
 
     /** @return the query parameter, or null */
@@ -119,12 +157,13 @@ final class Request {
 
     /** @return the first value of the header, or null */
     String header(String name) {
-        return exchange.getRequestHeaders().getFirst(name);
+        List<String> values = headers.apply(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
     }
 
     /** @return the value of the named cookie, or null */
     String cookie(String name) {
-        for (String line : exchange.getRequestHeaders().getOrDefault("Cookie", java.util.List.of())) {
+        for (String line : headers.apply("Cookie")) {
             for (String part : line.split(";")) {
                 int eq = part.indexOf('=');
                 if (eq > 0 && part.substring(0, eq).strip().equals(name)) {

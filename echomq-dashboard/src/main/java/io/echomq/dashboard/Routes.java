@@ -1,13 +1,14 @@
 package io.echomq.dashboard;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.echomq.RedisCommandException;
 import io.echomq.RedisUrl;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Every request's path through the dashboard.
@@ -26,9 +27,14 @@ import java.nio.charset.StandardCharsets;
  *   <li>Turns a failure into a page with a status and one line: an {@link HttpError} as it says,
  *       a Redis failure as 503 with any Redis password in its text replaced, anything else as
  *       500 with no detail (the detail goes to the log). Never a stack trace in a page.</li>
+ *   <li>Puts the mount path in front of every link, form action and redirect when the dashboard is
+ *       served below one ({@link MountPath}), so that the pages themselves write root paths only.</li>
  * </ol>
+ *
+ * <p>It knows no HTTP server: {@link JdkExchange} and {@link DashboardServlet} hand it what they
+ * read and send the {@link Response} it returns.
  */
-final class Routes implements HttpHandler {
+final class Routes {
     private static final System.Logger LOG = System.getLogger(Routes.class.getName());
     private static final String CSS = "/static/dashboard.css";
 
@@ -54,25 +60,36 @@ final class Routes implements HttpHandler {
         this.lock = new LockPage(lockClient, index);
     }
 
-    @Override
-    public void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            Answer answer;
-            try {
-                answer = route(Request.read(ex), ex);
-            } catch (HttpError e) {
-                answer = failure(e.status(), e.getMessage());
-            } catch (RedisCommandException e) {
-                answer = failure(503, "Redis failed: " + RedisUrl.redactAll(String.valueOf(e.getMessage())));
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "dashboard request " + ex.getRequestURI().getPath() + " failed", e);
-                answer = failure(500, "internal error; the dashboard's log has the details");
-            }
-            send(ex, answer);
+    /**
+     * Answers one request.
+     *
+     * @param scheme   {@code http} or {@code https}, as the client sees the server
+     * @param mount    the path served under, without a trailing slash ("" at the root)
+     * @param method   the HTTP method
+     * @param path     the decoded path below the mount, starting with {@code /}
+     * @param rawQuery the query as sent, or null
+     * @param headers  every value of a header by its name; an empty list when absent
+     * @param body     the request body
+     * @return what to send; every failure is already a page in it
+     */
+    Response serve(String scheme, String mount, String method, String path, String rawQuery,
+                   Function<String, List<String>> headers, InputStream body) {
+        Map<String, String> extra = new LinkedHashMap<>();
+        Answer answer;
+        try {
+            answer = route(Request.read(method, scheme, mount, path, rawQuery, headers, body), extra);
+        } catch (HttpError e) {
+            answer = failure(e.status(), e.getMessage());
+        } catch (RedisCommandException e) {
+            answer = failure(503, "Redis failed: " + RedisUrl.redactAll(String.valueOf(e.getMessage())));
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "dashboard request " + mount + path + " failed", e);
+            answer = failure(500, "internal error; the dashboard's log has the details");
         }
+        return send(answer, mount, extra);
     }
 
-    private Answer route(Request r, HttpExchange ex) throws IOException {
+    private Answer route(Request r, Map<String, String> extra) throws IOException {
         String path = r.path();
         if (path.equals(CSS)) {
             onlyGet(r);
@@ -83,8 +100,8 @@ final class Routes implements HttpHandler {
             if (!guard.isToken(token)) {
                 throw HttpError.unauthorized("the token in the URL is not this dashboard's");
             }
-            ex.getResponseHeaders().add("Set-Cookie", guard.sessionCookie());
-            return Answer.redirect(withoutToken(path, ex.getRequestURI().getRawQuery()));
+            extra.put("Set-Cookie", guard.sessionCookie(r.mount(), r.scheme().equals("https")));
+            return Answer.redirect(withoutToken(path, r.rawQuery()));
         }
         switch (path) {
             case "/" -> {
@@ -169,26 +186,33 @@ final class Routes implements HttpHandler {
         }
     }
 
-    private static void send(HttpExchange ex, Answer a) throws IOException {
-        var h = ex.getResponseHeaders();
-        h.set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; form-action 'self'; "
+    /** @return the answer with the security headers, and with {@code mount} in front of its own paths */
+    private static Response send(Answer a, String mount, Map<String, String> extra) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; form-action 'self'; "
                 + "base-uri 'none'");
-        h.set("X-Content-Type-Options", "nosniff");
-        h.set("X-Frame-Options", "DENY");
-        h.set("Referrer-Policy", "same-origin");
-        h.set("Cache-Control", "no-store");
+        h.put("X-Content-Type-Options", "nosniff");
+        h.put("X-Frame-Options", "DENY");
+        h.put("Referrer-Policy", "same-origin");
+        h.put("Cache-Control", "no-store");
         if (a.location() != null) {
-            h.set("Location", a.location());
+            h.put("Location", MountPath.location(a.location(), mount));
         }
         if (a.type() != null) {
-            h.set("Content-Type", a.type());
+            h.put("Content-Type", a.type());
         }
-        byte[] body = a.body();
-        ex.sendResponseHeaders(a.status(), body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
-            }
-        }
+        h.putAll(extra);
+        boolean html = a.type() != null && a.type().startsWith("text/html");
+        return new Response(a.status(), h, html ? MountPath.links(a.body(), mount) : a.body());
+    }
+
+    /**
+     * An answer as sent.
+     *
+     * @param status  the HTTP status
+     * @param headers each header once, by name
+     * @param body    the body, empty for a redirect
+     */
+    record Response(int status, Map<String, String> headers, byte[] body) {
     }
 }

@@ -1,0 +1,85 @@
+package io.echomq.spring.dashboard;
+
+import io.echomq.dashboard.DashboardServlet;
+import io.echomq.lock.LockClient;
+import io.echomq.queue.QueueClient;
+import io.echomq.spring.EchoMQAutoConfiguration;
+import io.echomq.spring.InvalidEchoMQPropertyException;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * The EchoMQ dashboard served by a Spring Boot servlet application at {@code echomq.dashboard.path}
+ * ({@code /echomq} by default): a {@link DashboardServlet} on the application's {@link QueueClient}
+ * (and its {@link LockClient} for the locks page, when it has one), registered with the servlet
+ * container.
+ *
+ * <p>Only when all of these hold: {@code echomq.dashboard.enabled=true} (off by default: the
+ * dashboard shows payloads and acts on jobs, on the application's own port); {@code echomq-dashboard}
+ * and the servlet API are on the class path; the application is a servlet web application. Its
+ * safety rules are the dashboard's own (token, CSRF and origin checks, read-only mode, security
+ * headers); the application's filters, Spring Security's among them, run before it.
+ *
+ * <p>A bad {@code echomq.dashboard.path} or {@code token} fails startup with an
+ * {@link InvalidEchoMQPropertyException} naming it. Without {@code echomq.dashboard.token} a random
+ * token is made and logged once, at WARN, with the path to open.
+ */
+@AutoConfiguration(after = EchoMQAutoConfiguration.class)
+@ConditionalOnClass(name = {"io.echomq.dashboard.DashboardServlet", "jakarta.servlet.http.HttpServlet"})
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnProperty(name = "echomq.dashboard.enabled", havingValue = "true")
+@EnableConfigurationProperties(DashboardProperties.class)
+public class EchoMQDashboardAutoConfiguration {
+    private static final Logger LOG = LoggerFactory.getLogger(EchoMQDashboardAutoConfiguration.class);
+    /** One or more {@code /segment}s of URL-safe characters, no trailing slash, no wildcard. */
+    private static final Pattern PATH = Pattern.compile("(/[A-Za-z0-9._~-]+)+");
+
+    /** Created by Spring. */
+    public EchoMQDashboardAutoConfiguration() {
+    }
+
+    /**
+     * @return the dashboard's servlet, mapped to {@code <path>/*}
+     * @throws InvalidEchoMQPropertyException if {@code echomq.dashboard.path} or {@code token} is refused
+     */
+    @Bean
+    @ConditionalOnBean(QueueClient.class)
+    public ServletRegistrationBean<DashboardServlet> echomqDashboard(QueueClient client, ObjectProvider<LockClient> locks,
+                                                                     DashboardProperties properties, Environment environment) {
+        String path = properties.getPath();
+        if (path == null || !PATH.matcher(path).matches()) {
+            throw new InvalidEchoMQPropertyException("echomq.dashboard.path",
+                    "must be one or more /segments of A-Z a-z 0-9 . _ ~ - with no trailing slash, such as /echomq; was '"
+                            + path + "'");
+        }
+        DashboardServlet.Builder builder = DashboardServlet.builder(client).readOnly(properties.isReadOnly());
+        if (properties.getToken() != null) {
+            try {
+                builder.token(properties.getToken());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidEchoMQPropertyException("echomq.dashboard.token", e.getMessage());
+            }
+        }
+        locks.ifUnique(builder::locks);
+        DashboardServlet servlet = builder.build();
+        if (properties.getToken() == null) {
+            String context = environment.getProperty("server.servlet.context-path", "");
+            LOG.warn("EchoMQ dashboard: open {}{}/?token={} (a new random token at each start; set "
+                    + "echomq.dashboard.token to keep one)", context, path, servlet.token());
+        }
+        ServletRegistrationBean<DashboardServlet> registration = new ServletRegistrationBean<>(servlet, path + "/*");
+        registration.setName("echomqDashboard");
+        return registration;
+    }
+}
