@@ -2,7 +2,8 @@
 --   1. complete the k jobs the caller finished (k = 0..256, a group commit), each fenced by its
 --      own attempt and answered with its own code (complete-2.lua alone; includes/complete.lua);
 --   2. promote due delayed jobs, at most ARGV[4] (promote-5.lua alone; includes/promote.lua);
---   3. claim up to N pending jobs, in claim order (includes/claim.lua).
+--   3. claim up to N pending jobs, in claim order (includes/claim.lua), groups in turn when the
+--      queue has grouped jobs (includes/groups.lua).
 -- One call instead of three: a worker's complete and its next claim share a round trip.
 -- While the queue is paused (the key emq:{q}:paused exists, pause-4.lua), steps 2 and 3 are skipped:
 -- the completes of step 1 still happen, and next_due_ms answers -2. The check is one EXISTS, made
@@ -65,6 +66,7 @@ local nCompletes = tonumber(ARGV[7])
 --@include fence-check
 --@include job-fields
 --@include events
+--@include groups
 --@include complete
 --@include layout
 --@include promote

@@ -2,7 +2,8 @@
 -- whose attempt is still current, whose state is active and whose lease still runs leaves active:
 -- its lock subkey is deleted, the counter completed rises, and its hash is kept for ARGV[2] ms
 -- with state done and finished_at, or deleted at once. claim-8.lua does the same as its step 1.
--- Each job completed writes a 'completed' event to <prefix>events (includes/events.lua).
+-- Each job completed writes a 'completed' event to <prefix>events (includes/events.lua); a grouped
+-- job frees its group's place (includes/groups.lua).
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when active or stats holds another type
 -- (a job key that is not a hash only refuses its own complete, code -5).
@@ -33,6 +34,7 @@ local count = tonumber(ARGV[3])
 --@include type-guard
 --@include fence-check
 --@include events
+--@include groups
 --@include complete
 local now = serverNow()
 
