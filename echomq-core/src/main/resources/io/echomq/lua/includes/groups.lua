@@ -29,7 +29,10 @@
 --                            and lets g join the rotation when it may
 --   groupRelease(prefix, g)  frees one of g's active places and lets g join the rotation when
 --                            it may: the settle of a grouped job (complete, fail, return, reap,
---                            cancel, remove)
+--                            cancel, remove). Counts each group it brings back in groupsFreed.
+--   groupsFreed              how many groups this call's releases brought back to the rotation:
+--                            the settle then publishes on wake, so that workers that found the
+--                            queue dry claim the freed place now instead of at their idle poll
 --   groupUnlist(prefix, g, id) -> 1 when id left g's LIST (LREM, O(n) in its length), else 0
 --   groupsOn(prefix)         true when the rotation exists (one EXISTS): the claim's only cost
 --                            for a queue without groups
@@ -60,15 +63,17 @@ local function rotateToBack(rot, member)
   redis.call('ZADD', rot, s, member)
 end
 
--- g joins the back of the rotation when it has a ready job, a free place and is not paused
+-- g joins the back of the rotation when it has a ready job, a free place and is not paused;
+-- answers whether it joined
 local function groupMayJoin(prefix, g)
   local rot = prefix .. 'groups'
-  if redis.call('ZSCORE', rot, g) then return end
-  if redis.call('LLEN', prefix .. 'g:' .. g) == 0 then return end
-  if redis.call('SISMEMBER', prefix .. 'group:paused', g) == 1 then return end
+  if redis.call('ZSCORE', rot, g) then return false end
+  if redis.call('LLEN', prefix .. 'g:' .. g) == 0 then return false end
+  if redis.call('SISMEMBER', prefix .. 'group:paused', g) == 1 then return false end
   local act = tonumber(redis.call('HGET', prefix .. 'group:active', g) or '0') or 0
-  if act >= groupMax(prefix) then return end
+  if act >= groupMax(prefix) then return false end
   rotateToBack(rot, g)
+  return true
 end
 
 local function countWaiting(prefix, g, n)
@@ -87,10 +92,11 @@ local function groupPush(prefix, g, id, front)
   groupMayJoin(prefix, g)
 end
 
+local groupsFreed = 0
 local function groupRelease(prefix, g)
   local left = redis.call('HINCRBY', prefix .. 'group:active', g, -1)
   if left <= 0 then redis.call('HDEL', prefix .. 'group:active', g) end
-  groupMayJoin(prefix, g)
+  if groupMayJoin(prefix, g) then groupsFreed = groupsFreed + 1 end
 end
 
 local function groupUnlist(prefix, g, id)

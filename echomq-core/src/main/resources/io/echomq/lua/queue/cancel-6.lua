@@ -10,7 +10,8 @@
 --     answers -6 CANCELLED and changes nothing. A later attempt cannot exist: a cancelled job is in
 --     no set, so nothing claims it again.
 -- A grouped job frees its group's place when it was active, and leaves its group's LIST (an LREM,
--- O(n) in that LIST's length) when it was pending (includes/groups.lua).
+-- O(n) in that LIST's length) when it was pending (includes/groups.lua); a freed place that
+-- brings the group back to the rotation is published on <prefix>wake (1).
 -- The hash is kept for ARGV[3] ms, as a done job's; with 0 the hash of a job that was not running
 -- is deleted at once, and a running job's is kept until its lease would have ended, so that its
 -- holder's late calls are still answered -6. Its idempotency key is left to expire in its window.
@@ -70,7 +71,10 @@ if deadline then
   local attempt = h[2] or '0'
   redis.call('ZREM', active, id)
   redis.call('DEL', jk .. ':lock')
-  if h[3] then groupRelease(prefix, h[3]) end
+  if h[3] then
+    groupRelease(prefix, h[3])
+    if groupsFreed > 0 then redis.call(publish, prefix .. 'wake', groupsFreed) end
+  end
   redis.call('HSET', jk, 'state', 'cancelled', 'cancel', attempt, 'finished_at', now)
   finish(math.max(retain, tonumber(deadline) - now))
   redis.call(publish, channel, id .. ' ' .. attempt)

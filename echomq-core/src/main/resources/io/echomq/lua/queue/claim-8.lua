@@ -49,7 +49,9 @@
 --   enqueued without delay, else -1), timeout (the job's timeout_ms, else the queue's default:
 --   timeout_ms of the HASH <prefix>settings, else 0 for none)
 -- When promoted > claimed, the call publishes promoted - claimed on wake: the number of promoted
--- jobs it left pending, not the number promoted.
+-- jobs it left pending, not the number promoted. When its completes brought groups back to the
+-- rotation (includes/groups.lua) and it claimed all N it asked for (or N is 0), it publishes the
+-- number of those groups on wake: their places are free for other workers.
 local pending, active, delayed, dead, seqKey, stats, wake, wait =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local prefix = ARGV[1]
@@ -109,4 +111,5 @@ elseif claimed < want then
   if first[2] then out[2] = math.max(0, tonumber(first[2]) - now) end
 end
 if promoted > claimed then redis.call(publish, wake, promoted - claimed) end
+if groupsFreed > 0 and claimed >= want then redis.call(publish, wake, groupsFreed) end
 return out

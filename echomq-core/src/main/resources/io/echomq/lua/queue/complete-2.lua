@@ -15,6 +15,9 @@
 --                   queue's own done_age_ms and done_max in <prefix>retention win (includes/complete.lua)
 -- ARGV[3] count     k, how many jobs to complete, 1..256
 -- ARGV[4..3+2k]     k pairs: the id of a job to complete, and the attempt it was granted
+-- ARGV[4 + 2k]      publish, optional: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything
+--                   else (or absent) PUBLISH. When completes bring groups back to the rotation
+--                   (includes/groups.lua), their number is published on <prefix>wake.
 --
 -- Returns an array of k codes, one per pair in order:
 --    1  COMPLETED
@@ -42,4 +45,9 @@ local plan, err = readCompletes(active, prefix, retain, ARGV, 4, count, now)
 if not plan then return err end
 local refused = writeCompletes(plan, active, stats, prefix, retain, now)
 if refused then return refused end
+if groupsFreed > 0 then
+  local publish = 'PUBLISH'
+  if ARGV[4 + 2 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
+  redis.call(publish, prefix .. 'wake', groupsFreed)
+end
 return plan.codes

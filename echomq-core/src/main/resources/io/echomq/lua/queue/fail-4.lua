@@ -24,6 +24,9 @@
 -- ARGV[7] delay     optional: the retry's exact delay in ms from the server's now, bounded to
 --                   0..31536000000 (365 days, as an enqueue's delay); absent, empty or not a
 --                   number: the hash's backoff above (older callers send six ARGV)
+-- ARGV[8] publish   optional: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or
+--                   absent) PUBLISH. When the fail brings the job's group back to the rotation
+--                   (includes/groups.lua), 1 is published on <prefix>wake.
 --
 -- Returns a two-element array {code, delay_ms}:
 --    2  RETRYING    the job waits in delayed for delay_ms
@@ -56,7 +59,10 @@ if code ~= 1 then return {code, 0} end
 redis.call('ZREM', active, id)
 redis.call('DEL', jk .. ':lock')
 redis.call('HINCRBY', stats, 'failed', 1)
-if h[7] then groupRelease(prefix, h[7]) end
+if h[7] then
+  groupRelease(prefix, h[7])
+  if groupsFreed > 0 then redis.call(ARGV[8] == 'SPUBLISH' and 'SPUBLISH' or 'PUBLISH', prefix .. 'wake', groupsFreed) end
+end
 local spent = tonumber(h[3] or '0')
 local maxAttempts = tonumber(h[4] or '3')
 if ARGV[6] ~= '1' or spent >= maxAttempts then

@@ -20,7 +20,8 @@
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET of priority != 0
 -- KEYS[3] dead      emq:{q}:dead     ZSET, score = time of death in server ms
--- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were returned
+-- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were returned (also
+--                                    when only a job moved to dead freed a group's place)
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] limit     the most expired leases to handle in this call
@@ -94,6 +95,6 @@ end
 for i = #front, 1, -1 do
   if frontGroup[i] then groupPush(prefix, frontGroup[i], front[i], true) else redis.call('LPUSH', wait, front[i]) end
 end
-if returned > 0 then redis.call(publish, wake, returned) end
+if returned > 0 or groupsFreed > 0 then redis.call(publish, wake, returned) end
 if died > 0 then capDead(dead, prefix, now, died) end
 return {returned, died}
