@@ -169,6 +169,49 @@ class GroupsTest extends SemanticsTestBase {
     }
 
     @Test
+    void aShardedQueueKeepsGroupsPerPartitionAndSetsEveryPartition() {
+        ShardedQueue sharded = client.shardedQueue("s", 3);
+        sharded.groups().setMax(2);
+        for (int i = 0; i < 3; i++) {
+            assertThat(String.valueOf(raw().call("HGET", "emq:{s#" + i + "}:flow", "group_max"))).isEqualTo("2");
+        }
+        for (int i = 0; i < 6; i++) {
+            sharded.enqueue("t", "x".getBytes(), EnqueueOptions.defaults().withGroup("t"));
+        }
+        assertThat(sharded.groups().count("t")).isEqualTo(new GroupCount("t", 6, 0, false));
+        assertThat(sharded.claim(10, LONG_LEASE)).as("one partition, k = 2").hasSize(2);
+        assertThat(sharded.groups().pause("t")).isTrue();
+        assertThat(sharded.groups().count("t")).isEqualTo(new GroupCount("t", 4, 2, true));
+        List<GroupCount> listed = new ArrayList<>();
+        for (String c = null; ; ) {
+            GroupPage page = sharded.groups().list(c, 100);
+            listed.addAll(page.groups());
+            if (page.next() == null) {
+                break;
+            }
+            c = page.next();
+        }
+        assertThat(listed).as("listed in its partition, and paused (no jobs) in the two others")
+                .containsExactlyInAnyOrder(new GroupCount("t", 4, 2, true), new GroupCount("t", 0, 0, true),
+                        new GroupCount("t", 0, 0, true));
+    }
+
+    @Test
+    void theEnqueueScriptRefusesABadGroupKeyFromAnotherClientBeforeAnyWrite() {
+        String source = io.echomq.internal.Scripts.ENQUEUE.body();
+        // one job, ten values, publish mode, no extra fields, then its group key
+        Object reply = null;
+        try {
+            reply = raw().call("EVAL", source, "5", PENDING, DELAYED, P + "seq", P + "wake", WAIT_LIST, P, "1",
+                    "x", "0", "0", "0", "0", "0", "0", "", "0", "0", "PUBLISH", "0", "a:b");
+        } catch (RuntimeException e) {
+            assertThat(e).hasMessageContaining("a group key is 1..128");
+        }
+        assertThat(reply).as("refused").isNull();
+        assertThat((Long) raw().call("DBSIZE")).as("nothing was written").isZero();
+    }
+
+    @Test
     void badGroupKeysAndLimitsAreRefusedBeforeRedis() {
         EnqueueOptions o = EnqueueOptions.defaults();
         for (String bad : new String[] {"", "a:b", "{q}", "a b", "*", "a?", "tab\t", "é", "x".repeat(129)}) {
