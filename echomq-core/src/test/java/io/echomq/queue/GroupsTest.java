@@ -146,6 +146,18 @@ class GroupsTest extends SemanticsTestBase {
     }
 
     @Test
+    void deletingTheQueueDeletesItsGroupsToo() {
+        enqueue("a1", "a");
+        enqueue("a2", "a");
+        enqueue("b1", "b");
+        queue.groups().setMax(2);
+        queue.groups().pause("b");
+        queue.claim(LONG_LEASE).orElseThrow();
+        assertThat(queue.delete(true, n -> { }).deleted()).isTrue();
+        assertThat((Long) raw().call("DBSIZE")).as("no key of the queue is left").isZero();
+    }
+
+    @Test
     void groupsAreListedAPageAtATime() {
         for (int i = 0; i < 30; i++) {
             enqueue("x", "g" + i);
