@@ -62,6 +62,8 @@ public final class Scripts {
     public static final LuaScript LIST = LuaScript.load(LuaScript.QUEUE, "list", 2);
     /** Queue: set the pending layout (LIST or ZSET), moving the wait LIST into the ZSET for the latter. */
     public static final LuaScript LAYOUT = LuaScript.load(LuaScript.QUEUE, "layout", 4);
+    /** Queue: pause or resume one fair group. */
+    public static final LuaScript GROUP = LuaScript.load(LuaScript.QUEUE, "group", 3);
     /** Queue: the atomic first step of deleting a queue: refuse while jobs are active, else drop its sets. */
     public static final LuaScript DELETE = LuaScript.load(LuaScript.QUEUE, "delete", 9);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
@@ -83,6 +85,6 @@ public final class Scripts {
         return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
-                CANCEL, LIST, DELETE, LAYOUT);
+                CANCEL, LIST, DELETE, LAYOUT, GROUP);
     }
 }

@@ -64,6 +64,11 @@ final class DefaultTimeoutStore {
         return cleared;
     }
 
+    /** @return the queues that hold {@code q}'s settings: itself, or a sharded queue's partitions */
+    static List<Queue> partitionsOf(QueueOperations q) {
+        return partitions(q);
+    }
+
     private static List<Queue> partitions(QueueOperations q) {
         if (q instanceof Queue plain) {
             return List.of(plain);

@@ -271,6 +271,11 @@ public interface QueueOperations {
      */
     void setRetention(QueueRetention settings);
 
+    /** @return this queue's fair groups: per-group concurrency, pause, resume, counts ({@link FairGroups}) */
+    default FairGroups groups() {
+        return new FairGroups(this);
+    }
+
     /**
      * @return the default timeout stored with the queue: how long a {@link Worker}'s handler may
      *     run on a job that has no timeout of its own; empty when none is stored (or what is stored

@@ -37,6 +37,7 @@ class SnippetCoverageTest {
             Map.entry("ListingAndRetention", "ListingDocsExamplesTest"),
             Map.entry("Timeouts", "TimeoutDocsExamplesTest"),
             Map.entry("TimeoutPrecedence", "TimeoutDocsExamplesTest"),
+            Map.entry("FairGroupsExample", "GroupsDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),

@@ -2,7 +2,8 @@
 --   1. complete the k jobs the caller finished (k = 0..256, a group commit), each fenced by its
 --      own attempt and answered with its own code (complete-2.lua alone; includes/complete.lua);
 --   2. promote due delayed jobs, at most ARGV[4] (promote-5.lua alone; includes/promote.lua);
---   3. claim up to N pending jobs, in claim order (includes/claim.lua).
+--   3. claim up to N pending jobs, in claim order (includes/claim.lua), groups in turn when the
+--      queue has grouped jobs (includes/groups.lua).
 -- One call instead of three: a worker's complete and its next claim share a round trip.
 -- While the queue is paused (the key emq:{q}:paused exists, pause-4.lua), steps 2 and 3 are skipped:
 -- the completes of step 1 still happen, and next_due_ms answers -2. The check is one EXISTS, made
@@ -48,7 +49,9 @@
 --   enqueued without delay, else -1), timeout (the job's timeout_ms, else the queue's default:
 --   timeout_ms of the HASH <prefix>settings, else 0 for none)
 -- When promoted > claimed, the call publishes promoted - claimed on wake: the number of promoted
--- jobs it left pending, not the number promoted.
+-- jobs it left pending, not the number promoted. When its completes brought groups back to the
+-- rotation (includes/groups.lua) and it claimed all N it asked for (or N is 0), it publishes the
+-- number of those groups on wake: their places are free for other workers.
 local pending, active, delayed, dead, seqKey, stats, wake, wait =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local prefix = ARGV[1]
@@ -65,6 +68,7 @@ local nCompletes = tonumber(ARGV[7])
 --@include fence-check
 --@include job-fields
 --@include events
+--@include groups
 --@include complete
 --@include layout
 --@include promote
@@ -107,4 +111,5 @@ elseif claimed < want then
   if first[2] then out[2] = math.max(0, tonumber(first[2]) - now) end
 end
 if promoted > claimed then redis.call(publish, wake, promoted - claimed) end
+if groupsFreed > 0 and claimed >= want then redis.call(publish, wake, groupsFreed) end
 return out

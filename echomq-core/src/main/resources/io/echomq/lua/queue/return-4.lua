@@ -1,7 +1,8 @@
 -- return-4.lua: gives a lease back without spending an attempt (graceful shutdown). The job goes
 -- back to pending where it was claimed from, so it keeps its place: a priority-0 job to the FRONT
 -- of the wait LIST (LPUSH), any other to the pending ZSET at the score it was claimed with (and
--- priority 0 too in the queue's ZSET layout, includes/layout.lua); spent drops by one,
+-- priority 0 too in the queue's ZSET layout, includes/layout.lua); a grouped job frees its group's
+-- place and goes to the FRONT of its group's LIST (includes/groups.lua); spent drops by one,
 -- while attempts (the fence) is left alone, so the returning worker's attempt stays stale forever.
 -- Writes a 'returned' event to <prefix>events (includes/events.lua).
 --
@@ -35,6 +36,7 @@ local jk = prefix .. 'job:' .. id
 --@include job-fields
 --@include layout
 --@include events
+--@include groups
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(pending, 'zset') or guard(wait, 'list')
@@ -42,7 +44,7 @@ if refused then return refused end
 local zset, lerr = zsetLayout(prefix .. 'layout')
 if zset == nil then return lerr end
 
-local h = redis.call('HMGET', jk, 'state', 'attempts', 'score', 'priority')
+local h = redis.call('HMGET', jk, 'state', 'attempts', 'score', 'priority', 'group')
 local code = fenceCheck(h, attempt, active, id, now)
 if code ~= 1 then return code end
 
@@ -51,7 +53,10 @@ redis.call('DEL', jk .. ':lock')
 redis.call('HINCRBY', jk, 'spent', -1)
 redis.call('HSET', jk, 'state', 'pending')
 local priority = tonumber(h[4] or '0') or 0
-if priority == 0 and not zset then
+if h[5] then
+  groupRelease(prefix, h[5])
+  groupPush(prefix, h[5], id, true)
+elseif priority == 0 and not zset then
   redis.call('LPUSH', wait, id)
 else
   redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * SHIFT, id)
