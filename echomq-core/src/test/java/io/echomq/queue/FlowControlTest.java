@@ -32,17 +32,17 @@ class FlowControlTest extends QueueTestBase {
     @Test
     void theRateLimitLowersTheClaimAndAnswersWhenTheWindowLetsOneIn() {
         enqueue(10);
-        queue.flowControl().setRateLimit(3, Duration.ofMillis(800));
-        assertThat(queue.flowControl().rateLimit()).contains(new RateLimit(3, Duration.ofMillis(800)));
+        queue.flowControl().setRateLimit(3, Duration.ofMillis(400));
+        assertThat(queue.flowControl().rateLimit()).contains(new RateLimit(3, Duration.ofMillis(400)));
 
         Queue.Claimed first = claim(10);
         assertThat(first.jobs()).hasSize(3);
-        assertThat(first.nextDueMs()).as("the window is full: ms until its oldest claim leaves it").isBetween(1L, 800L);
+        assertThat(first.nextDueMs()).as("the window is full: ms until its oldest claim leaves it").isBetween(1L, 400L);
         Queue.Claimed held = claim(10);
         assertThat(held.jobs()).as("nothing more in this window").isEmpty();
-        assertThat(held.nextDueMs()).isBetween(1L, 800L);
+        assertThat(held.nextDueMs()).isBetween(1L, 400L);
         assertThat((Long) raw().call("ZCARD", "emq:{q}:rate")).isEqualTo(3L);
-        assertThat((Long) raw().call("PTTL", "emq:{q}:rate")).as("the log expires with its window").isBetween(1L, 800L);
+        assertThat((Long) raw().call("PTTL", "emq:{q}:rate")).as("the log expires with its window").isBetween(1L, 400L);
 
         await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> !claim(10).jobs().isEmpty());
         assertThat(queue.stats().active()).as("two windows, 3 each").isLessThanOrEqualTo(6);
@@ -102,15 +102,15 @@ class FlowControlTest extends QueueTestBase {
     void aBackOffHoldReturnsTheJobUnspentAndHoldsEveryClaim() {
         enqueue(3);
         Job job = claim(1).jobs().get(0);
-        long code = queue.attempts().returnLease(job, 600);
+        long code = queue.attempts().returnLease(job, 300);
         assertThat(code).isEqualTo(1L);
         assertThat(field(job.localId(), "spent")).as("the attempt was given back").isEqualTo("0");
         assertThat(field(job.localId(), "attempts")).as("the fence keeps rising").isEqualTo("1");
-        assertThat(queue.flowControl().holdRemaining()).isBetween(Duration.ofMillis(1), Duration.ofMillis(600));
+        assertThat(queue.flowControl().holdRemaining()).isBetween(Duration.ofMillis(1), Duration.ofMillis(300));
 
         Queue.Claimed held = client(b -> { }).queue("q").claims().claimAsync(5, LEASE.toMillis()).join();
         assertThat(held.jobs()).as("another client is held too").isEmpty();
-        assertThat(held.nextDueMs()).as("the ms left of the hold").isBetween(1L, 600L);
+        assertThat(held.nextDueMs()).as("the ms left of the hold").isBetween(1L, 300L);
 
         await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> !claim(5).jobs().isEmpty());
         assertThat(queue.flowControl().holdRemaining()).isZero();
