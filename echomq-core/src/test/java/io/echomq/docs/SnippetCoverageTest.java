@@ -37,6 +37,8 @@ class SnippetCoverageTest {
             Map.entry("ListingAndRetention", "ListingDocsExamplesTest"),
             Map.entry("Timeouts", "TimeoutDocsExamplesTest"),
             Map.entry("TimeoutPrecedence", "TimeoutDocsExamplesTest"),
+            Map.entry("FlowControlQuickStart", "FlowDocsExamplesTest"),
+            Map.entry("HandlerBackOff", "FlowDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),

@@ -81,7 +81,7 @@ class FlowWorkersTest extends QueueTestBase {
     void theRateLimitHoldsInEveryWindowAndIsReachedWithoutSpinning() {
         int max = 50;
         long window = 1000;
-        long measured = 4000;
+        long measured = 3000;
         queue.flowControl().setRateLimit(max, Duration.ofMillis(window));
         List<JobRequest> jobs = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
