@@ -26,13 +26,13 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect, pause, "
-            + "resume, cancel, list, retention, timeout, layout, delete, events, event-settings, wait, groups.",
+            + "resume, cancel, list, retention, timeout, limit, cap, groups, layout, delete, events, event-settings, wait.",
         subcommands = {QueueEnqueueCommand.class, QueueStatsCommand.class, QueueReapCommand.class,
             QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class, QueuePauseCommand.class,
             QueueResumeCommand.class, QueueCancelCommand.class, QueueListCommand.class,
-            QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
-            QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class,
-            QueueGroupsCommand.class})
+            QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLimitCommand.class, QueueCapCommand.class,
+            QueueGroupsCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
+            QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class})
 final class QueueCommands {
     private QueueCommands() {
     }

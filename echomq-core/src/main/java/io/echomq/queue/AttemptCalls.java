@@ -139,8 +139,13 @@ final class AttemptCalls {
     }
 
     long returnLease(Job job) {
+        return returnLease(job, 0);
+    }
+
+    /** Returns the job and, when {@code holdMs} > 0, holds every claim of its queue that long (return-4's hold). */
+    long returnLease(Job job, long holdMs) {
         return wire.<Long>await(wire.run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, wire.prefix(),
-                QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), wire.publish()),
-                Scripts.RETURN.label());
+                QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), wire.publish(),
+                EnqueueOptions.num(holdMs)), Scripts.RETURN.label());
     }
 }

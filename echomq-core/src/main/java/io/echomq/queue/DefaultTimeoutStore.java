@@ -64,19 +64,14 @@ final class DefaultTimeoutStore {
         return cleared;
     }
 
-    /** @return the queues that hold {@code q}'s settings: itself, or a sharded queue's partitions */
-    static List<Queue> partitionsOf(QueueOperations q) {
-        return partitions(q);
-    }
-
-    private static List<Queue> partitions(QueueOperations q) {
+    static List<Queue> partitions(QueueOperations q) {
         if (q instanceof Queue plain) {
             return List.of(plain);
         }
         if (q instanceof ShardedQueue sharded) {
             return sharded.partitionQueues();
         }
-        throw new UnsupportedOperationException("a queue's default timeout is stored by Queue and ShardedQueue only, not "
+        throw new UnsupportedOperationException("a queue's settings are stored by Queue and ShardedQueue only, not "
                 + q.getClass().getName());
     }
 }

@@ -40,7 +40,7 @@ public final class FairGroups {
     private final List<Queue> partitions;
 
     FairGroups(QueueOperations q) {
-        this.partitions = DefaultTimeoutStore.partitionsOf(q);
+        this.partitions = DefaultTimeoutStore.partitions(q);
     }
 
     /**

@@ -314,6 +314,11 @@ public interface QueueOperations {
         return DefaultTimeoutStore.clear(this);
     }
 
+    /** @return the queue's rate limit and concurrency cap, stored in Redis per queue (per partition of a sharded one) */
+    default FlowControl flowControl() {
+        return new FlowControl(this);
+    }
+
     /**
      * @return where the queue keeps its pending jobs of priority 0, as stored with it
      *     ({@link QueueLayout#LIST} when nothing is stored); for a sharded queue,

@@ -38,6 +38,8 @@ class SnippetCoverageTest {
             Map.entry("Timeouts", "TimeoutDocsExamplesTest"),
             Map.entry("TimeoutPrecedence", "TimeoutDocsExamplesTest"),
             Map.entry("FairGroupsExample", "GroupsDocsExamplesTest"),
+            Map.entry("FlowControlQuickStart", "FlowDocsExamplesTest"),
+            Map.entry("HandlerBackOff", "FlowDocsExamplesTest"),
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
