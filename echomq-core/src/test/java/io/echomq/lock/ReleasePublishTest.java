@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ class ReleasePublishTest extends LockTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void aReleaseWithNobodyWaitingPublishesNothing() throws Exception {
         List<List<String>> commands;
         try (CommandTap tap = raw().monitor()) {
@@ -53,6 +55,7 @@ class ReleasePublishTest extends LockTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     void aRefusedWaiterMarksTheResourceForItsRemainingWaitAndTheReleasePublishes() throws Exception {
         LockClient waiterClient = client(b -> b.pollInterval(NO_POLL));
         Lease holder = locks.tryAcquire("marked", TTL).orElseThrow();
