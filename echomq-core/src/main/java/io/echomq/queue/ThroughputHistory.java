@@ -50,14 +50,24 @@ public final class ThroughputHistory {
     }
 
     /**
+     * The minutes one read spans and those of them that are known.
+     *
+     * @param from    the first minute's start
+     * @param until   the start of the current minute, which ends the span (excluded)
+     * @param minutes the known minutes of the span, oldest first; a minute not listed is unknown
+     */
+    public record Window(Instant from, Instant until, List<ThroughputMinute> minutes) {
+    }
+
+    /**
      * @param queueName a queue's name, plain or sharded
      * @param minutes   how many whole minutes before the current one, 1..{@link #MAX_MINUTES}
-     * @return the known minutes among them, oldest first
+     * @return those minutes, by the server's clock, with the known ones
      * @throws IllegalArgumentException if the name is invalid or minutes is out of range
      * @throws IllegalStateException if a sharded queue's mark holds something other than a count
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    public List<ThroughputMinute> lastMinutes(String queueName, int minutes) {
+    public Window lastMinutes(String queueName, int minutes) {
         if (minutes < 1 || minutes > MAX_MINUTES) {
             throw new IllegalArgumentException("minutes must be in 1.." + MAX_MINUTES + ", was " + minutes);
         }
@@ -98,7 +108,7 @@ public final class ThroughputHistory {
         }
         List<ThroughputMinute> out = new ArrayList<>();
         sums.forEach((m, s) -> out.add(new ThroughputMinute(Instant.ofEpochMilli(m), s[0], s[1])));
-        return out;
+        return new Window(Instant.ofEpochMilli(from), Instant.ofEpochMilli(current), List.copyOf(out));
     }
 
     /** @return {minute, completed, failed} of a member {@code <minute>:<completed>:<failed>}, or null if malformed */

@@ -65,8 +65,10 @@ class ThroughputHistoryTest extends QueueTestBase {
         assertThat((Long) reply.get(1)).isBetween(1L, MINUTE);
         assertThat(raw().call("ZCARD", key)).isEqualTo(2L);
 
-        assertThat(ThroughputHistory.of(client).lastMinutes("q", 60))
-                .containsExactly(new ThroughputMinute(Instant.ofEpochMilli(m - MINUTE), 2, 1));
+        ThroughputHistory.Window window = ThroughputHistory.of(client).lastMinutes("q", 60);
+        assertThat(window.from()).isEqualTo(Instant.ofEpochMilli(m - 60 * MINUTE));
+        assertThat(window.until()).isEqualTo(Instant.ofEpochMilli(m));
+        assertThat(window.minutes()).containsExactly(new ThroughputMinute(Instant.ofEpochMilli(m - MINUTE), 2, 1));
     }
 
     @Test
@@ -86,16 +88,16 @@ class ThroughputHistoryTest extends QueueTestBase {
         sample(p1, m, 4, 0);
         raw().call("ZADD", p1, Long.toString(m - 5 * MINUTE), "not-a-sample");
 
-        List<ThroughputMinute> minutes = ThroughputHistory.of(client).lastMinutes("orders", 60);
+        List<ThroughputMinute> minutes = ThroughputHistory.of(client).lastMinutes("orders", 60).minutes();
         assertThat(minutes).containsExactly(
                 new ThroughputMinute(Instant.ofEpochMilli(m - 4 * MINUTE), 5, 1),
                 new ThroughputMinute(Instant.ofEpochMilli(m - 3 * MINUTE), 0 + 1, 0),
                 new ThroughputMinute(Instant.ofEpochMilli(m - 2 * MINUTE), 4, 0),
                 new ThroughputMinute(Instant.ofEpochMilli(m - MINUTE), 0 + 3, 1));
         // only the last two minutes asked: the samples of m - 2 .. m
-        assertThat(ThroughputHistory.of(client).lastMinutes("orders", 2)).extracting(ThroughputMinute::minute)
+        assertThat(ThroughputHistory.of(client).lastMinutes("orders", 2).minutes()).extracting(ThroughputMinute::minute)
                 .containsExactly(Instant.ofEpochMilli(m - 2 * MINUTE), Instant.ofEpochMilli(m - MINUTE));
-        assertThat(ThroughputHistory.of(client).lastMinutes("nothing-here", 60)).isEmpty();
+        assertThat(ThroughputHistory.of(client).lastMinutes("nothing-here", 60).minutes()).isEmpty();
         assertThatThrownBy(() -> ThroughputHistory.of(client).lastMinutes("orders", 121))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -40,6 +40,7 @@ final class Routes implements HttpHandler {
     private final QueueActions actions;
     private final LocksPage locks;
     private final SchedulesPage schedules;
+    private final WorkersPage workers;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
         this.guard = guard;
@@ -50,6 +51,7 @@ final class Routes implements HttpHandler {
         this.actions = new QueueActions(index);
         this.locks = new LocksPage(lockClient);
         this.schedules = new SchedulesPage(index);
+        this.workers = new WorkersPage(index);
     }
 
     @Override
@@ -104,6 +106,11 @@ final class Routes implements HttpHandler {
                 onlyGet(r);
                 guard.checkToken(r);
                 return schedules.answer(r, frame);
+            }
+            case "/workers" -> {
+                onlyGet(r);
+                guard.checkToken(r);
+                return workers.answer(r, frame);
             }
             case "/locks" -> {
                 onlyGet(r);
