@@ -1,5 +1,6 @@
 package io.echomq.queue;
 
+import io.echomq.MonotonicClock;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
@@ -15,15 +16,18 @@ import org.slf4j.LoggerFactory;
  * dashboard's workers page, {@code emq queue workers}) can show the live workers. Its duties:
  *
  * <ol>
- *   <li>{@link #beat(Queue)}, at every maintenance tick: one {@code heartbeat-2.lua} call on the
- *       worker's first queue (a plain queue, or partition 0 of a sharded queue, where its
- *       schedules live too), which writes the worker's facts (host, pid, name, concurrency, jobs
- *       in hand) into an expiring HASH and its id into the queue's bounded ZSET of live workers.
- *       One round trip per interval and worker, asynchronous; a failure is logged at DEBUG, since
- *       the maintenance itself reports an outage.</li>
- *   <li>The record lives {@link #ttlMillis(long)}: three intervals, at least a second, so a missed
- *       beat or two do not hide a live worker, and a worker that dies (or is abandoned) drops out
- *       of the set soon after by itself.</li>
+ *   <li>{@link #beat(Queue)}, called at every maintenance tick, sends one {@code heartbeat-2.lua}
+ *       call on the worker's first queue (a plain queue, or partition 0 of a sharded queue, where
+ *       its schedules live too) when the jobs in hand changed since the last beat, or the last
+ *       beat is {@link #periodMillis(long) a period} old: five maintenance intervals, at most 10 s.
+ *       The call writes the worker's facts (host, pid, name, concurrency, jobs in hand) into an
+ *       expiring HASH and its id into the queue's ZSET of live workers. So an idle worker costs
+ *       the server one short script per period, and a busy one at most one per interval.
+ *       Asynchronous; a failure is logged at DEBUG, since the maintenance itself reports an
+ *       outage.</li>
+ *   <li>The record lives three periods ({@link #ttlMillis(long)}, at least a second), so a missed
+ *       beat does not hide a live worker, and a worker that dies (or is abandoned) drops out of
+ *       the set by itself soon after.</li>
  *   <li>{@link #remove()}, at a clean close: removes the record at once, waiting at most the
  *       command timeout; no beat is sent after it.</li>
  * </ol>
@@ -32,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * Thread-safe.
  */
 final class Heartbeat {
-    /** Most live workers one queue's set keeps; past it the ones expiring soonest are dropped. */
-    static final int MAX_WORKERS = 1000;
+    /** Longest time between two beats of a worker whose jobs in hand do not change. */
+    static final long MAX_PERIOD_MS = 10_000;
     /** Shortest life of a record, whatever the maintenance interval. */
     static final long MIN_TTL_MS = 1000;
 
@@ -42,32 +46,46 @@ final class Heartbeat {
     private static final String PID = Long.toString(ProcessHandle.current().pid());
 
     private final QueueClient client;
+    private final MonotonicClock clock;
     private final String id;
     private final String name;
     private final String concurrency;
     private final IntSupplier inHand;
+    private final long periodNanos;
+    private final String period;
     private final String ttl;
     private Queue beating;   // guarded by this: the queue the record is on, once a beat was sent
     private boolean removed;   // guarded by this
+    private boolean started;   // guarded by this: a first beat was answered, started_at is stored
+    private long lastBeat;   // guarded by this: the clock's nanoTime of the last beat sent
+    private int lastInHand = -1;   // guarded by this: the jobs in hand it told
 
     /**
      * @param name        the worker's name, as its log lines and threads show it
      * @param concurrency its handlers at most
      * @param inHand      how many jobs it runs now
-     * @param intervalMs  its maintenance interval: one beat each
+     * @param intervalMs  its maintenance interval: at most one beat each
      */
     Heartbeat(String name, QueueClient client, int concurrency, IntSupplier inHand, long intervalMs) {
         this.client = client;
+        this.clock = client.clock();
         this.name = name;
         this.concurrency = Integer.toString(concurrency);
         this.inHand = inHand;
+        this.periodNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(periodMillis(intervalMs));
+        this.period = Long.toString(periodMillis(intervalMs));
         this.ttl = Long.toString(ttlMillis(intervalMs));
         this.id = Host.NAME + "-" + PID + "-" + SEQUENCE.incrementAndGet();
     }
 
-    /** @return how long a record lives without a next beat: three intervals, at least {@value #MIN_TTL_MS} ms */
+    /** @return the longest time between two beats: five intervals, at most {@value #MAX_PERIOD_MS} ms, at least one interval */
+    static long periodMillis(long intervalMs) {
+        return Math.max(intervalMs, Math.min(MAX_PERIOD_MS, 5 * intervalMs));
+    }
+
+    /** @return how long a record lives without a next beat: three periods, at least {@value #MIN_TTL_MS} ms */
     static long ttlMillis(long intervalMs) {
-        return Math.max(MIN_TTL_MS, 3 * intervalMs);
+        return Math.max(MIN_TTL_MS, 3 * periodMillis(intervalMs));
     }
 
     /** @return the worker's id in the records: {@code <host>-<pid>-<n>} */
@@ -75,18 +93,29 @@ final class Heartbeat {
         return id;
     }
 
-    /** Sends one beat on {@code queue}'s keys, unless the record was removed. Never blocks. */
+    /**
+     * Sends one beat on {@code queue}'s keys when the jobs in hand changed or a period has passed
+     * since the last one, unless the record was removed. Never blocks.
+     */
     synchronized void beat(Queue queue) {
-        if (removed) {
+        int hand = inHand.getAsInt();
+        long now = clock.nanoTime();
+        if (removed || (beating != null && hand == lastInHand && now - lastBeat < periodNanos)) {
             return;
         }
         beating = queue;
+        lastBeat = now;
+        lastInHand = hand;
         try {
-            send(queue, ttl, "host", Host.NAME, "pid", PID, "name", name, "concurrency", concurrency,
-                    "in_hand", Integer.toString(inHand.getAsInt()))
-                    .whenComplete((n, failure) -> {
+            send(queue, ttl, started ? "0" : "1", "host", Host.NAME, "pid", PID, "name", name, "concurrency",
+                    concurrency, "in_hand", Integer.toString(hand), "period_ms", period)
+                    .whenComplete((expires, failure) -> {
                         if (failure != null) {
                             LOG.debug("{}: heartbeat failed: {}", name, RedisEngine.unwrap(failure).toString());
+                        } else {
+                            synchronized (this) {
+                                started = true;
+                            }
                         }
                     });
         } catch (RuntimeException e) {
@@ -104,18 +133,19 @@ final class Heartbeat {
             return;
         }
         try {
-            RedisEngine.await(send(beating, "0"), Scripts.HEARTBEAT.label(), beating.name());
+            RedisEngine.await(send(beating, "0", "0"), Scripts.HEARTBEAT.label(), beating.name());
         } catch (RedisCommandException | IllegalStateException e) {
             // the record expires by itself within its ttl
             LOG.debug("{}: could not remove the heartbeat: {}", name, e.toString());
         }
     }
 
-    private java.util.concurrent.CompletableFuture<Long> send(Queue queue, String ttlMs, String... fields) {
+    private java.util.concurrent.CompletableFuture<Long> send(Queue queue, String ttlMs, String first,
+                                                              String... fields) {
         String[] args = new String[3 + fields.length];
         args[0] = id;
         args[1] = ttlMs;
-        args[2] = Integer.toString(MAX_WORKERS);
+        args[2] = first;
         System.arraycopy(fields, 0, args, 3, fields.length);
         String[] keys = {queue.keys().workers(), queue.keys().worker(id)};
         return client.engine().run(Scripts.HEARTBEAT, ScriptOutputType.INTEGER, keys, args);

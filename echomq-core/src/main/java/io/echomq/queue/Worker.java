@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       (enqueue publishes on it), so a new job starts within milliseconds. Without a message it
  *       looks again after the idle poll (5 s by default) or when the earliest delayed job is due,
  *       whichever is first. With the maintenance below, an idle worker makes the server run about
- *       three commands per second (inside scripts included), and eight per interval for its heartbeat.</li>
+ *       four commands per second (inside scripts included), besides its heartbeat (eight every 10 s).</li>
  *   <li><b>Leases.</b> One scheduler renews every held lease at about a third of the lease, in
  *       one batched script call per tick, never from a handler's thread. A lease that is lost
  *       (a renewal or settle refused, or its local deadline passed, seen by a tick or by the

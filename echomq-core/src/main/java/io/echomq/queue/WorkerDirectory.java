@@ -21,17 +21,17 @@ import java.util.concurrent.CompletableFuture;
  *       per id, all sent before the first answer is awaited; a sharded queue's workers beat on its
  *       partition 0, so they are read there.</li>
  *   <li>Leaves out a worker whose record has expired (its score is past, or its HASH is gone): a
- *       worker that died drops out within its record's life, three maintenance intervals (at least
- *       a second).</li>
+ *       worker that died drops out within its record's life, three heartbeat periods (30 s with
+ *       the default maintenance interval).</li>
  * </ol>
  *
- * <p>Each Java {@link Worker} writes its heartbeat at every maintenance run and removes it when it
- * is closed; {@code docs/protocol.md} ("Workers' heartbeats") has the keys and fields, for
+ * <p>Each Java {@link Worker} writes its heartbeat when its jobs in hand change and at least every
+ * five maintenance runs (10 s at most), and removes it when it is closed; {@code docs/protocol.md} ("Workers' heartbeats") has the keys and fields, for
  * clients in other languages. Thread-safe.
  */
 public final class WorkerDirectory {
-    /** Most workers read for one queue: the bound the heartbeat keeps the set to. */
-    public static final int MAX_WORKERS = Heartbeat.MAX_WORKERS;
+    /** Most workers read for one queue (those whose records expire soonest, past it). */
+    public static final int MAX_WORKERS = 1000;
 
     private final QueueClient client;
 

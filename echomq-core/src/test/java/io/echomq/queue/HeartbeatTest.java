@@ -41,6 +41,7 @@ class HeartbeatTest extends QueueTestBase {
             // three intervals of 50 ms are under the one-second floor
             assertThat(Duration.between(info.lastBeat(), info.expiresAt())).isEqualTo(Duration.ofMillis(1000));
             assertThat(info.sinceBeat()).isLessThan(Duration.ofSeconds(1));
+            assertThat(text(raw().call("HGET", "emq:{q}:worker:" + info.id(), "period_ms"))).isEqualTo("250");
             assertThat(text(raw().call("ZSCORE", "emq:{q}:workers", info.id())))
                     .isEqualTo(Long.toString(info.expiresAt().toEpochMilli()));
             long pttl = (Long) raw().call("PTTL", "emq:{q}:worker:" + info.id());
@@ -56,28 +57,46 @@ class HeartbeatTest extends QueueTestBase {
     }
 
     @Test
-    void anAbandonedWorkersRecordExpiresAndTheSetStaysBounded() {
+    void anAbandonedWorkersRecordExpiresAndEachBeatTrimsExpiredMembers() {
         long now = serverMillis();
-        raw().call("ZADD", "emq:{q}:workers", "1", "long-gone");   // expired long ago
-        String[] live = new String[2 + 2 * (Heartbeat.MAX_WORKERS + 5)];
-        live[0] = "ZADD";
-        live[1] = "emq:{q}:workers";
-        for (int i = 0; i < Heartbeat.MAX_WORKERS + 5; i++) {
-            live[2 + 2 * i] = Long.toString(now + 500);   // live, but expiring before a new worker's record
-            live[3 + 2 * i] = "foreign-" + i;
-        }
-        raw().call(live);
+        raw().call("ZADD", "emq:{q}:workers", "1", "long-gone", Long.toString(now + 300), "no-hash");
         WorkerDirectory dir = WorkerDirectory.of(client);
         Worker w = client.worker("q", job -> { }).maintenanceInterval(Duration.ofMillis(50)).start();
-        await().atMost(WAIT).until(() -> dir.list("q").size() == 1);   // the foreign members have no HASH
+        await().atMost(WAIT).until(() -> dir.list("q").size() == 1);   // "no-hash" has no record to read
         String id = dir.list("q").get(0).id();
-        assertThat(raw().call("ZSCORE", "emq:{q}:workers", "long-gone")).isNull();
+        assertThat(raw().call("ZSCORE", "emq:{q}:workers", "long-gone")).as("trimmed by the first beat").isNull();
+        // "no-hash" expires 300 ms after the start; an idle worker still beats every five runs (250 ms)
+        await().atMost(WAIT).until(() -> raw().call("ZSCORE", "emq:{q}:workers", "no-hash") == null);
         assertThat(raw().call("ZSCORE", "emq:{q}:workers", id)).isNotNull();
-        assertThat((Long) raw().call("ZCARD", "emq:{q}:workers")).isLessThanOrEqualTo(Heartbeat.MAX_WORKERS);
 
         w.abandon();   // sends nothing more, as a killed process
         await().atMost(WAIT).until(() -> dir.list("q").isEmpty());
         await().atMost(WAIT).until(() -> (Long) raw().call("EXISTS", "emq:{q}:workers", "emq:{q}:worker:" + id) == 0L);
+    }
+
+    @Test
+    void anIdleWorkerBeatsOncePerPeriodAndABusyOneAsSoonAsItsJobsInHandChange() throws Exception {
+        assertThat(Heartbeat.periodMillis(2000)).as("the default interval").isEqualTo(10_000);
+        assertThat(Heartbeat.ttlMillis(2000)).isEqualTo(30_000);
+        assertThat(Heartbeat.periodMillis(Duration.ofMinutes(1).toMillis())).as("never more than one per interval")
+                .isEqualTo(60_000);
+        assertThat(Heartbeat.periodMillis(500)).isEqualTo(2500);
+
+        CountDownLatch release = new CountDownLatch(1);
+        WorkerDirectory dir = WorkerDirectory.of(client);
+        try (Worker w = client.worker("q", job -> release.await(10, TimeUnit.SECONDS))
+                .maintenanceInterval(Duration.ofMillis(500)).start()) {
+            await().atMost(WAIT).until(() -> dir.list("q").size() == 1);
+            WorkerInfo idle = dir.list("q").get(0);
+            assertThat(idle.inHand()).isZero();
+            queue.enqueue("held");
+            await().atMost(WAIT).until(() -> dir.list("q").get(0).inHand() == 1);
+            WorkerInfo busy = dir.list("q").get(0);
+            assertThat(Duration.between(idle.lastBeat(), busy.lastBeat()))
+                    .as("beaten at the first run that saw the job, not a period (2.5 s) later")
+                    .isLessThan(Duration.ofMillis(2500));
+            release.countDown();
+        }
     }
 
     @Test

@@ -19,9 +19,10 @@ import java.util.OptionalLong;
  * live workers from their heartbeats ({@link io.echomq.queue.WorkerDirectory}: a bounded range of
  * the queue's set and one hash per worker), over the queues of the kept walk, at most
  * {@value OverviewPage#MAX_QUEUES} of them; show each worker's host, pid, name, concurrency, jobs
- * in hand, how long ago it last beat (by the server's clock) and when it started. A worker that
- * stopped without closing drops out when its record expires, three maintenance intervals after
- * its last beat (at least a second).
+ * in hand, how long ago it last beat (by the server's clock) and when it started. A worker beats
+ * when its jobs in hand change and at least every five maintenance intervals (10 s at most); one
+ * that stopped without closing drops out when its record expires, three such periods after its
+ * last beat.
  */
 final class WorkersPage {
     private final QueueIndex index;
@@ -66,8 +67,9 @@ final class WorkersPage {
         b.append("</p>");
         if (lines.isEmpty()) {
             b.append("<p class=\"empty\">No worker is running ").append(queue == null ? "on any queue" : "on this queue")
-                    .append(". A running worker records a heartbeat at every maintenance run (every 2 s by default); "
-                            + "one that stopped drops out within three runs.</p>");
+                    .append(". A running worker records a heartbeat when its jobs in hand change and at least every "
+                            + "10 s (with the default maintenance interval); one that stops without closing drops out "
+                            + "within 30 s.</p>");
         } else {
             b.append("<table class=\"workers\"><thead><tr><th>Queue</th><th>Host</th><th class=\"n\">PID</th>"
                     + "<th>Worker</th><th class=\"n\">Concurrency</th><th class=\"n\">Jobs in hand</th>"
@@ -87,7 +89,7 @@ final class WorkersPage {
         b.append("<p class=\"note\">").append(count(lines.size())).append(lines.size() == 1 ? " worker" : " workers")
                 .append(" on ").append(count(queues)).append(queues == 1 ? " queue" : " queues")
                 .append(", read now from the heartbeats the workers keep in Redis (a sharded queue's on its partition 0). "
-                        + "Jobs in hand are as of the last heartbeat.</p>");
+                        + "Jobs in hand are as of the last heartbeat: an idle worker beats every 10 s, a busy one when they change.</p>");
         return Html.page(f, queue == null ? "Workers" : queue + " · workers", b.toString());
     }
 
