@@ -19,16 +19,18 @@ import picocli.CommandLine.Command;
  * emq queue list emails --state dead --limit 50                       # one job per line; next=… on stderr
  * emq queue layout emails zset                                       # layout=zset changed=yes moved=3
  * emq queue delete emails --force                                     # deleted keys=120 active=1
+ * emq queue workers emails     # vm-7111-1 host=vm pid=7111 name=emq-worker-emails-1 concurrency=8 in_hand=3 …
  * </pre>
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect, pause, "
-            + "resume, cancel, list, retention, timeout, layout, delete, events, event-settings, wait.",
+            + "resume, cancel, list, retention, timeout, layout, delete, events, event-settings, wait, workers.",
         subcommands = {QueueEnqueueCommand.class, QueueStatsCommand.class, QueueReapCommand.class,
             QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class, QueuePauseCommand.class,
             QueueResumeCommand.class, QueueCancelCommand.class, QueueListCommand.class,
             QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
-            QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class})
+            QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class,
+            QueueWorkersCommand.class})
 final class QueueCommands {
     private QueueCommands() {
     }
