@@ -56,7 +56,9 @@ final class Heartbeat {
     private final String ttl;
     private Queue beating;   // guarded by this: the queue the record is on, once a beat was sent
     private boolean removed;   // guarded by this
-    private boolean started;   // guarded by this: a first beat was answered, started_at is stored
+    // A first beat was answered, so started_at is stored. Not guarded by this: the answer arrives on
+    // the connection's I/O thread, which must never wait for remove() (that waits for the I/O thread).
+    private volatile boolean started;
     private long lastBeat;   // guarded by this: the clock's nanoTime of the last beat sent
     private int lastInHand = -1;   // guarded by this: the jobs in hand it told
 
@@ -113,9 +115,7 @@ final class Heartbeat {
                         if (failure != null) {
                             LOG.debug("{}: heartbeat failed: {}", name, RedisEngine.unwrap(failure).toString());
                         } else {
-                            synchronized (this) {
-                                started = true;
-                            }
+                            started = true;
                         }
                     });
         } catch (RuntimeException e) {
@@ -151,14 +151,19 @@ final class Heartbeat {
         return client.engine().run(Scripts.HEARTBEAT, ScriptOutputType.INTEGER, keys, args);
     }
 
-    /** This machine's name, read once, with every character a key or id should not hold replaced by {@code _}. */
+    /**
+     * This machine's name, read once, with every character a key or id should not hold replaced by
+     * {@code _}: {@code $HOSTNAME} when set (containers set it), else the JDK's local host name.
+     */
     private static final class Host {
         static final String NAME = read();
 
         private static String read() {
-            String host;
+            String host = System.getenv("HOSTNAME");
             try {
-                host = InetAddress.getLocalHost().getHostName();
+                if (host == null || host.isBlank()) {
+                    host = InetAddress.getLocalHost().getHostName();
+                }
             } catch (java.io.IOException | RuntimeException e) {
                 host = "unknown-host";
             }
