@@ -89,7 +89,8 @@ final class WorkersPage {
         b.append("<p class=\"note\">").append(count(lines.size())).append(lines.size() == 1 ? " worker" : " workers")
                 .append(" on ").append(count(queues)).append(queues == 1 ? " queue" : " queues")
                 .append(", read now from the heartbeats the workers keep in Redis (a sharded queue's on its partition 0). "
-                        + "Jobs in hand are as of the last heartbeat: an idle worker beats every 10 s, a busy one when they change.</p>");
+                        + "Jobs in hand are as of the last heartbeat: a worker beats when they change, and else every 10 s "
+                        + "(with the default maintenance interval).</p>");
         return Html.page(f, queue == null ? "Workers" : queue + " · workers", b.toString());
     }
 
