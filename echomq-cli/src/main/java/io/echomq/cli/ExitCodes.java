@@ -123,6 +123,7 @@ final class ExitCodes {
             "     (with --follow, a signal ends it with 130 for SIGINT or 143 for SIGTERM)"});
         BY_COMMAND.put("queue wait", new String[] {
             "  0  COMPLETED", "  1  CANCELLED or NOT_FOUND", "  8  DEAD", "  9  TIMED_OUT"});
+        BY_COMMAND.put("queue workers", new String[] {"  0  the live workers (none or more) were printed"});
         BY_COMMAND.put("queue event-settings", new String[] {"  0  the settings were printed (and stored, with options)"});
         BY_COMMAND.put("queue delete", new String[] {
             "  0  deleted keys=<n> was printed", "  1  jobs are active (add --force); nothing was deleted"});

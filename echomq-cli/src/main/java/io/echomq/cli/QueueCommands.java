@@ -22,16 +22,18 @@ import picocli.CommandLine.Command;
  * emq queue enqueue emails '{}' --group customer-7                      # 19: one at a time per customer
  * emq queue groups emails max 2                                       # group_max=2
  * emq queue groups emails pause customer-7                            # PAUSED
+ * emq queue workers emails     # vm-7111-1 host=vm pid=7111 name=emq-worker-emails-1 concurrency=8 in_hand=3 …
  * </pre>
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect, pause, "
-            + "resume, cancel, list, retention, timeout, limit, cap, groups, layout, delete, events, event-settings, wait.",
+            + "resume, cancel, list, retention, timeout, limit, cap, groups, workers, layout, delete, events, "
+            + "event-settings, wait.",
         subcommands = {QueueEnqueueCommand.class, QueueStatsCommand.class, QueueReapCommand.class,
             QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class, QueuePauseCommand.class,
             QueueResumeCommand.class, QueueCancelCommand.class, QueueListCommand.class,
             QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLimitCommand.class, QueueCapCommand.class,
-            QueueGroupsCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
+            QueueGroupsCommand.class, QueueWorkersCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
             QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class})
 final class QueueCommands {
     private QueueCommands() {

@@ -115,4 +115,29 @@ class QueueControlCliTest extends QueueCliTestBase {
         EmqRun help = EmqRun.run(java.util.Map.of(), "queue", "layout", "--help");
         assertThat(help.out()).contains("list", "zset", "ZPOPMIN", "  0  the layout was printed");
     }
+
+    @Test
+    void workersListsTheLiveWorkersFromTheirHeartbeats() throws Exception {
+        client.queue("q").enqueue("held");
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        assertThat(emq("queue", "workers", "q")).isEqualTo(new EmqRun(0, "", "workers=0\n"));
+        try (io.echomq.queue.Worker w = client.worker("q", job -> release.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                .concurrency(3).maintenanceInterval(Duration.ofMillis(50)).start()) {
+            long deadline = System.nanoTime() + 15_000_000_000L;
+            EmqRun run = emq("queue", "workers", "q");
+            while (!run.out().contains(" in_hand=1 ")) {
+                assertThat(System.nanoTime()).as("the worker's heartbeat, holding its job: %s", run).isLessThan(deadline);
+                Thread.sleep(20);
+                run = emq("queue", "workers", "q");
+            }
+            long pid = ProcessHandle.current().pid();
+            assertThat(run.code()).isZero();
+            assertThat(run.err()).isEqualTo("workers=1\n");
+            assertThat(run.out()).matches("[A-Za-z0-9._-]+-" + pid + "-[0-9]+ host=[A-Za-z0-9._-]+ pid=" + pid + " name="
+                    + java.util.regex.Pattern.quote(w.toString())
+                    + " concurrency=3 in_hand=1 since_beat_ms=[0-9]+ started=[0-9T:.-]+Z\n");
+            release.countDown();
+        }
+        assertThat(emq("queue", "workers", "q")).isEqualTo(new EmqRun(0, "", "workers=0\n"));
+    }
 }

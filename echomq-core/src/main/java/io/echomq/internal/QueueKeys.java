@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
  * Key naming for one queue. The queue name is the hash tag, so every key of a queue shares one
  * cluster slot: {@code emq:{<q>}:pending}, {@code :wait}, {@code :active}, {@code :delayed}, {@code :dead},
  * {@code :seq}, {@code :stats}, {@code :done}, {@code :retention}, {@code :settings}, {@code :layout}, {@code :events} (a STREAM), {@code :wake} (a channel), {@code :job:<id>},
- * {@code :job:<id>:lock} and {@code :idem:<key>}. Scripts receive {@link #prefix()} and build job
+ * {@code :job:<id>:lock}, {@code :idem:<key>}, and the workers' records {@code :workers}, {@code :worker:<id>} and
+ * {@code :throughput}. Scripts receive {@link #prefix()} and build job
  * keys from it, which stays in the slot because the prefix carries the tag.
  */
 public final class QueueKeys {
@@ -202,6 +203,21 @@ public final class QueueKeys {
     /** @return {@code emq:{<q>}:schedule:<id>}, the HASH that defines one recurring schedule */
     public String schedule(String id) {
         return prefix + "schedule:" + id;
+    }
+
+    /** @return {@code emq:{<q>}:workers}, the ZSET of live workers' ids, score = when each one's record expires */
+    public String workers() {
+        return prefix + "workers";
+    }
+
+    /** @return {@code emq:{<q>}:worker:<id>}, the expiring HASH of one worker's heartbeat */
+    public String worker(String id) {
+        return prefix + "worker:" + id;
+    }
+
+    /** @return {@code emq:{<q>}:throughput}, the ZSET of per-minute samples of the counters, score = the minute */
+    public String throughput() {
+        return prefix + "throughput";
     }
 
     /** @return the eight keys of {@code claim-8.lua}, in order (a shared array: do not modify) */

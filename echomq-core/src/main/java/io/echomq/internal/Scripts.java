@@ -71,6 +71,10 @@ public final class Scripts {
     public static final LuaScript GROUP = LuaScript.load(LuaScript.QUEUE, "group", 3);
     /** Queue: the atomic first step of deleting a queue: refuse while jobs are active, else drop its sets. */
     public static final LuaScript DELETE = LuaScript.load(LuaScript.QUEUE, "delete", 9);
+    /** Queue: record (or remove) one worker's expiring heartbeat in the queue's bounded set of live workers. */
+    public static final LuaScript HEARTBEAT = LuaScript.load(LuaScript.QUEUE, "heartbeat", 2);
+    /** Queue: sample the completed and failed counters once per server minute into a bounded history. */
+    public static final LuaScript THROUGHPUT = LuaScript.load(LuaScript.QUEUE, "throughput", 2);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
     public static final LuaScript PARTITIONS = LuaScript.load(LuaScript.QUEUE, "partitions", 1);
     /** Schedules: create or replace one recurring schedule, keeping its next fire time when its timing is unchanged. */
@@ -90,6 +94,6 @@ public final class Scripts {
         return List.of(ACQUIRE, WAIT_ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
-                CANCEL, LIST, DELETE, LAYOUT, GROUP);
+                CANCEL, LIST, DELETE, LAYOUT, GROUP, HEARTBEAT, THROUGHPUT);
     }
 }

@@ -29,8 +29,12 @@ import org.slf4j.LoggerFactory;
  *       where a sharded queue's schedules live) also fires the due recurring schedules
  *       ({@link ScheduleFirer#tick()}: only when the earliest fire time it knows of has come, or
  *       its poll has passed).</li>
+ *   <li>The holder of each lock also samples that queue's counters into its throughput history
+ *       ({@link ThroughputRecorder}: one call per minute, not per run).</li>
  *   <li>Asks the claim source to learn of partitions other clients added, so that the next claim
  *       round spans them.</li>
+ *   <li>Sends the worker's {@link Heartbeat} at each tick, on the span's first queue, and removes it
+ *       at {@link #close()}.</li>
  * </ol>
  *
  * <p>Every call is asynchronous; a failure is logged (once, until a run succeeds again) and the
@@ -53,14 +57,17 @@ final class Maintenance {
     private final String token;
     private final AtomicBoolean failing = new AtomicBoolean();   // a run failed, and none has succeeded since
     private volatile ScheduleFirer schedules;   // of the span's first queue, made at the first tick
+    private final Heartbeat heartbeat;
+    private final ThroughputRecorder throughput;
 
     /**
      * @param span    the queues the worker spans now, with their maintenance lock keys
      * @param idle    whether the worker is idle (no handler running, the queue found dry)
      * @param running whether the worker still runs
+     * @param heartbeat the worker's heartbeat, sent at each tick
      */
     Maintenance(String name, QueueClient client, ClaimSource source, Supplier<WorkSpan> span, BooleanSupplier idle,
-                BooleanSupplier running, long intervalMs) {
+                BooleanSupplier running, long intervalMs, Heartbeat heartbeat) {
         this.name = name;
         this.client = client;
         this.source = source;
@@ -68,6 +75,8 @@ final class Maintenance {
         this.idle = idle;
         this.running = running;
         this.intervalMs = intervalMs;
+        this.heartbeat = heartbeat;
+        this.throughput = new ThroughputRecorder(name, client);
         byte[] t = new byte[16];
         RANDOM.nextBytes(t);
         this.token = HexFormat.of().formatHex(t);
@@ -90,6 +99,14 @@ final class Maintenance {
         for (int i = 0; i < s.queues().size(); i++) {
             maintain(s.queues().get(i), s.maintenanceKeys().get(i), i == 0 ? schedules : null);
         }
+        if (!s.queues().isEmpty()) {
+            heartbeat.beat(s.queues().get(0));
+        }
+    }
+
+    /** Removes the worker's heartbeat record, waiting at most the command timeout; no beat follows. */
+    void close() {
+        heartbeat.remove();
     }
 
     /**
@@ -109,6 +126,7 @@ final class Maintenance {
                         if (firer != null) {
                             firer.tick();   // asynchronous; logs its own failures
                         }
+                        throughput.record(queue);   // asynchronous; once per minute
                         return queue.sweeps().reapAsync(BATCH).thenCompose(reaped -> {
                             long back = (Long) reaped.get(0);
                             long died = (Long) reaped.get(1);

@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
- * The EchoMQ web dashboard: every queue with its counts, a queue's jobs by state, one job, a
- * queue's schedules, the held locks (when given a {@link io.echomq.lock.LockClient}), and the
+ * The EchoMQ web dashboard: every queue with its counts, a queue's jobs by state and its last
+ * hour's throughput, one job, a queue's schedules, the live workers, the held locks (when given a
+ * {@link io.echomq.lock.LockClient}), and the
  * operator's actions (redrive, remove, cancel, pause, resume), served by the JDK's own
  * {@code com.sun.net.httpserver} from plain HTML and one stylesheet in the jar.
  *

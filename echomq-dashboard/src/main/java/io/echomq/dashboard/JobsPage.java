@@ -77,8 +77,10 @@ final class JobsPage {
             b.append(" · sharded into ").append(sharded.partitions()).append(" partitions, listed one after the other");
         }
         b.append(s.paused() ? " · <span class=\"badge warn\">paused</span>" : " · running")
-                .append(" · <a href=\"").append(esc("/schedules?queue=" + url(name))).append("\">Schedules</a></p>");
+                .append(" · <a href=\"").append(esc("/schedules?queue=" + url(name))).append("\">Schedules</a>")
+                .append(" · <a href=\"").append(esc("/workers?queue=" + url(name))).append("\">Workers</a></p>");
         b.append(QueueActions.queueButtons(f, name, s));
+        b.append(ThroughputChart.render(index.throughput(name)));
         b.append("<nav class=\"tabs\">");
         for (JobState t : JobState.values()) {
             long n = switch (t) {

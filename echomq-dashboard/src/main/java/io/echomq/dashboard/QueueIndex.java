@@ -3,6 +3,10 @@ package io.echomq.dashboard;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueDirectory;
 import io.echomq.queue.QueueOperations;
+import io.echomq.queue.ThroughputHistory;
+import io.echomq.queue.WorkerDirectory;
+import io.echomq.queue.WorkerInfo;
+import java.util.List;
 import java.time.Duration;
 import java.util.SortedSet;
 
@@ -16,6 +20,8 @@ import java.util.SortedSet;
  *       time.</li>
  *   <li>Opens a queue named in a request ({@link #open}): a bad name is a 400, a name no stored
  *       queue has a 404, so that no page reads (or an action writes) a queue that is not there.</li>
+ *   <li>Reads a queue's live workers and its throughput history, from the records the workers keep
+ *       ({@link WorkerDirectory}, {@link ThroughputHistory}).</li>
  * </ol>
  */
 final class QueueIndex {
@@ -25,6 +31,8 @@ final class QueueIndex {
 
     private final QueueClient client;
     private final QueueDirectory directory;
+    private final WorkerDirectory workers;
+    private final ThroughputHistory history;
     private final long maxAgeMillis;
     private Walk last;
     private boolean refreshing;
@@ -40,6 +48,8 @@ final class QueueIndex {
     QueueIndex(QueueClient client, Duration maxAge) {
         this.client = client;
         this.directory = QueueDirectory.of(client);
+        this.workers = WorkerDirectory.of(client);
+        this.history = ThroughputHistory.of(client);
         this.maxAgeMillis = maxAge.toMillis();
     }
 
@@ -119,5 +129,25 @@ final class QueueIndex {
     io.echomq.queue.Schedules schedules(String name) {
         open(name);
         return client.schedules(name);
+    }
+
+    /**
+     * @param name a queue's name from a walk or an opened queue (not checked again)
+     * @return its live workers; none for a name that is gone or that no queue can have
+     */
+    List<WorkerInfo> workers(String name) {
+        try {
+            return workers.list(name);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * @param name an opened queue's name
+     * @return its throughput over the last {@value ThroughputChart#MINUTES} whole minutes
+     */
+    ThroughputHistory.Window throughput(String name) {
+        return history.lastMinutes(name, ThroughputChart.MINUTES);
     }
 }

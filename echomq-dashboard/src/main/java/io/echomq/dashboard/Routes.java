@@ -47,6 +47,7 @@ final class Routes {
     private final LocksPage locks;
     private final SchedulesPage schedules;
     private final LockPage lock;
+    private final WorkersPage workers;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
         this.guard = guard;
@@ -58,6 +59,7 @@ final class Routes {
         this.locks = new LocksPage(lockClient);
         this.schedules = new SchedulesPage(index);
         this.lock = new LockPage(lockClient, index);
+        this.workers = new WorkersPage(index);
     }
 
     /**
@@ -123,6 +125,11 @@ final class Routes {
                 onlyGet(r);
                 guard.checkToken(r);
                 return schedules.answer(r, frame);
+            }
+            case "/workers" -> {
+                onlyGet(r);
+                guard.checkToken(r);
+                return workers.answer(r, frame);
             }
             case "/locks" -> {
                 onlyGet(r);

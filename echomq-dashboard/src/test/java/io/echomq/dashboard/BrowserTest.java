@@ -77,6 +77,10 @@ class BrowserTest extends DashboardTestBase {
         browser.click(By.linkText("emails"));
         assertThat(browser.title()).isEqualTo("emails · pending · EchoMQ");
         assertThat(browser.findAll(By.cssSelector("table.jobs tbody tr"))).hasSize(11);
+        // The chart is drawn from the kept history, coloured by the stylesheet under the page's CSP.
+        List<org.openqa.selenium.WebElement> bars = browser.findAll(By.cssSelector("svg.chart rect.c"));
+        assertThat(bars).hasSize(60);
+        assertThat(bars.get(0).getCssValue("fill")).isEqualTo("rgb(36, 88, 198)");
         browser.screenshot("dashboard-queue");
 
         browser.click(By.cssSelector("a.tab[href$='state=dead']"));
@@ -117,6 +121,54 @@ class BrowserTest extends DashboardTestBase {
         assertThat(browser.title()).isEqualTo("reports · schedules · EchoMQ");
         assertThat(browser.findAll(By.cssSelector("table.schedules tbody tr"))).hasSize(3);
         browser.screenshot("dashboard-schedules");
+
+        visitTheWorkers();
+    }
+
+    /** Starts three workers (two holding jobs), then looks at them from the nav and from a queue's page. */
+    private static void visitTheWorkers() {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        io.echomq.queue.JobHandler holds = job -> release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        List<io.echomq.queue.Worker> workers = new ArrayList<>();
+        try {
+            ShardedQueue orders = client.shardedQueue("orders", 4);
+            workers.add(client.worker(orders, holds).concurrency(8).maintenanceInterval(Duration.ofMillis(200))
+                    .shutdownGrace(Duration.ofSeconds(5)).start());
+            workers.add(client.worker(orders, holds).concurrency(4).maintenanceInterval(Duration.ofMillis(200))
+                    .shutdownGrace(Duration.ofSeconds(5)).start());
+            workers.add(client.worker("thumbnails", job -> { }).concurrency(2)
+                    .maintenanceInterval(Duration.ofMillis(200)).start());
+            long deadline = System.nanoTime() + 15_000_000_000L;
+            while (!(get("/workers").body().contains("3 workers on 4 queues")
+                    && io.echomq.queue.WorkerDirectory.of(client).list("orders").stream()
+                            .mapToInt(io.echomq.queue.WorkerInfo::inHand).sum() == 12)) {
+                assertThat(System.nanoTime()).as("three workers beat, holding 12 jobs").isLessThan(deadline);
+                sleep();
+            }
+            browser.click(By.linkText("Workers"));
+            assertThat(browser.title()).isEqualTo("Workers · EchoMQ");
+            assertThat(browser.findAll(By.cssSelector("table.workers tbody tr"))).hasSize(3);
+            assertThat(browser.mainText()).contains(workers.get(0).toString(), workers.get(2).toString());
+            browser.screenshot("dashboard-workers");
+
+            browser.click(By.linkText("thumbnails"));
+            assertThat(browser.title()).isEqualTo("thumbnails · pending · EchoMQ");
+            browser.click(By.cssSelector("main a[href='/workers?queue=thumbnails']"));   // the queue's own link
+            assertThat(browser.title()).isEqualTo("thumbnails · workers · EchoMQ");
+            assertThat(browser.findAll(By.cssSelector("table.workers tbody tr"))).hasSize(1);
+        } finally {
+            release.countDown();
+            workers.forEach(io.echomq.queue.Worker::close);
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     @Test
@@ -253,6 +305,26 @@ class BrowserTest extends DashboardTestBase {
         assertThat(q.inspect(dead.get(2)).orElseThrow().state()).isEqualTo("pending");
     }
 
+    /**
+     * Writes an hour of per-minute samples, as the workers' maintenance keeps them: a morning's
+     * rise in completions, with a few failures now and then.
+     */
+    private static void seedAnHourOfThroughput(String queue) {
+        List<?> t = (List<?>) REDIS.raw().call("TIME");
+        Object seconds = t.get(0);
+        long now = Long.parseLong(seconds instanceof byte[] b ? new String(b) : String.valueOf(seconds)) * 1000;
+        long minute = now - now % 60_000;
+        long completed = 1200;
+        long failed = 30;
+        for (int i = 60; i >= 0; i--) {
+            long m = minute - i * 60_000L;
+            REDIS.raw().call("ZADD", "emq:{" + queue + "}:throughput", Long.toString(m),
+                    m + ":" + completed + ":" + failed);
+            completed += 20 + (60 - i) / 2 + (i * 7) % 11;
+            failed += i % 9 == 0 ? 3 : i % 4 == 0 ? 1 : 0;
+        }
+    }
+
     /** Presses the confirmation page's button and returns the typed outcome of the answer page. */
     private static String confirm() {
         assertThat(browser.title()).startsWith("Confirm: ");
@@ -333,6 +405,8 @@ class BrowserTest extends DashboardTestBase {
         Job third = thumbnails.claim(Duration.ofSeconds(30)).orElseThrow();
         third.progress("tiled 4 of 4");
         third.complete();
+
+        seedAnHourOfThroughput("emails");
 
         locks.tryAcquire("orders:52017", Duration.ofSeconds(30)).orElseThrow();
         locks.tryAcquire("orders:52018", Duration.ofSeconds(45)).orElseThrow();

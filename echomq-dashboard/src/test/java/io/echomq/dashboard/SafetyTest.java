@@ -15,7 +15,7 @@ class SafetyTest extends DashboardTestBase {
     void everyPageButTheStylesheetNeedsTheToken() {
         client.queue("emails").enqueue("a");
         for (String path : new String[] {"/", "/queue?name=emails", "/job?queue=emails&id=1",
-            "/confirm?queue=emails&action=pause"}) {
+            "/confirm?queue=emails&action=pause", "/workers", "/workers?queue=emails"}) {
             HttpResponse<String> r = send(dashboard, HttpRequest.newBuilder(at(dashboard, path)).GET());
             assertThat(r.statusCode()).as(path).isEqualTo(401);
             assertThat(message(r)).contains("needs the dashboard's token");

@@ -1,0 +1,174 @@
+package io.echomq.queue;
+
+import io.echomq.MonotonicClock;
+import io.echomq.RedisCommandException;
+import io.echomq.internal.RedisEngine;
+import io.echomq.internal.Scripts;
+import io.lettuce.core.ScriptOutputType;
+import java.net.InetAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One worker's heartbeat: the record that says which process works a queue, so that tools (the
+ * dashboard's workers page, {@code emq queue workers}) can show the live workers. Its duties:
+ *
+ * <ol>
+ *   <li>{@link #beat(Queue)}, called at every maintenance tick, sends one {@code heartbeat-2.lua}
+ *       call on the worker's first queue (a plain queue, or partition 0 of a sharded queue, where
+ *       its schedules live too) when the jobs in hand changed since the last beat, or the last
+ *       beat is {@link #periodMillis(long) a period} old: five maintenance intervals, at most 10 s.
+ *       The call writes the worker's facts (host, pid, name, concurrency, jobs in hand) into an
+ *       expiring HASH and its id into the queue's ZSET of live workers. So an idle worker costs
+ *       the server one short script per period, and a busy one at most one per interval.
+ *       Asynchronous; a failure is logged at DEBUG, since the maintenance itself reports an
+ *       outage.</li>
+ *   <li>The record lives three periods ({@link #ttlMillis(long)}, at least a second), so a missed
+ *       beat does not hide a live worker, and a worker that dies (or is abandoned) drops out of
+ *       the set by itself soon after.</li>
+ *   <li>{@link #remove()}, at a clean close: removes the record at once, waiting at most the
+ *       command timeout; no beat is sent after it.</li>
+ * </ol>
+ *
+ * <p>The keys, fields and bound are in {@code docs/protocol.md} ("Workers' heartbeats").
+ * Thread-safe.
+ */
+final class Heartbeat {
+    /** Longest time between two beats of a worker whose jobs in hand do not change. */
+    static final long MAX_PERIOD_MS = 10_000;
+    /** Shortest life of a record, whatever the maintenance interval. */
+    static final long MIN_TTL_MS = 1000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final String PID = Long.toString(ProcessHandle.current().pid());
+
+    private final QueueClient client;
+    private final MonotonicClock clock;
+    private final String id;
+    private final String name;
+    private final String concurrency;
+    private final IntSupplier inHand;
+    private final long periodNanos;
+    private final String period;
+    private final String ttl;
+    private Queue beating;   // guarded by this: the queue the record is on, once a beat was sent
+    private boolean removed;   // guarded by this
+    // A first beat was answered, so started_at is stored. Not guarded by this: the answer arrives on
+    // the connection's I/O thread, which must never wait for remove() (that waits for the I/O thread).
+    private volatile boolean started;
+    private long lastBeat;   // guarded by this: the clock's nanoTime of the last beat sent
+    private int lastInHand = -1;   // guarded by this: the jobs in hand it told
+
+    /**
+     * @param name        the worker's name, as its log lines and threads show it
+     * @param concurrency its handlers at most
+     * @param inHand      how many jobs it runs now
+     * @param intervalMs  its maintenance interval: at most one beat each
+     */
+    Heartbeat(String name, QueueClient client, int concurrency, IntSupplier inHand, long intervalMs) {
+        this.client = client;
+        this.clock = client.clock();
+        this.name = name;
+        this.concurrency = Integer.toString(concurrency);
+        this.inHand = inHand;
+        this.periodNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(periodMillis(intervalMs));
+        this.period = Long.toString(periodMillis(intervalMs));
+        this.ttl = Long.toString(ttlMillis(intervalMs));
+        this.id = Host.NAME + "-" + PID + "-" + SEQUENCE.incrementAndGet();
+    }
+
+    /** @return the longest time between two beats: five intervals, at most {@value #MAX_PERIOD_MS} ms, at least one interval */
+    static long periodMillis(long intervalMs) {
+        return Math.max(intervalMs, Math.min(MAX_PERIOD_MS, 5 * intervalMs));
+    }
+
+    /** @return how long a record lives without a next beat: three periods, at least {@value #MIN_TTL_MS} ms */
+    static long ttlMillis(long intervalMs) {
+        return Math.max(MIN_TTL_MS, 3 * periodMillis(intervalMs));
+    }
+
+    /** @return the worker's id in the records: {@code <host>-<pid>-<n>} */
+    String id() {
+        return id;
+    }
+
+    /**
+     * Sends one beat on {@code queue}'s keys when the jobs in hand changed or a period has passed
+     * since the last one, unless the record was removed. Never blocks.
+     */
+    synchronized void beat(Queue queue) {
+        int hand = inHand.getAsInt();
+        long now = clock.nanoTime();
+        if (removed || (beating != null && hand == lastInHand && now - lastBeat < periodNanos)) {
+            return;
+        }
+        beating = queue;
+        lastBeat = now;
+        lastInHand = hand;
+        try {
+            send(queue, ttl, started ? "0" : "1", "host", Host.NAME, "pid", PID, "name", name, "concurrency",
+                    concurrency, "in_hand", Integer.toString(hand), "period_ms", period)
+                    .whenComplete((expires, failure) -> {
+                        if (failure != null) {
+                            LOG.debug("{}: heartbeat failed: {}", name, RedisEngine.unwrap(failure).toString());
+                        } else {
+                            started = true;
+                        }
+                    });
+        } catch (RuntimeException e) {
+            LOG.debug("{}: heartbeat failed: {}", name, e.toString());
+        }
+    }
+
+    /** Removes the record (if a beat was sent), waiting at most the command timeout; sends no beat after. */
+    synchronized void remove() {
+        if (removed) {
+            return;
+        }
+        removed = true;
+        if (beating == null) {
+            return;
+        }
+        try {
+            RedisEngine.await(send(beating, "0", "0"), Scripts.HEARTBEAT.label(), beating.name());
+        } catch (RedisCommandException | IllegalStateException e) {
+            // the record expires by itself within its ttl
+            LOG.debug("{}: could not remove the heartbeat: {}", name, e.toString());
+        }
+    }
+
+    private java.util.concurrent.CompletableFuture<Long> send(Queue queue, String ttlMs, String first,
+                                                              String... fields) {
+        String[] args = new String[3 + fields.length];
+        args[0] = id;
+        args[1] = ttlMs;
+        args[2] = first;
+        System.arraycopy(fields, 0, args, 3, fields.length);
+        String[] keys = {queue.keys().workers(), queue.keys().worker(id)};
+        return client.engine().run(Scripts.HEARTBEAT, ScriptOutputType.INTEGER, keys, args);
+    }
+
+    /**
+     * This machine's name, read once, with every character a key or id should not hold replaced by
+     * {@code _}: {@code $HOSTNAME} when set (containers set it), else the JDK's local host name.
+     */
+    private static final class Host {
+        static final String NAME = read();
+
+        private static String read() {
+            String host = System.getenv("HOSTNAME");
+            try {
+                if (host == null || host.isBlank()) {
+                    host = InetAddress.getLocalHost().getHostName();
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                host = "unknown-host";
+            }
+            String clean = host.replaceAll("[^A-Za-z0-9._-]", "_");
+            return clean.isEmpty() ? "unknown-host" : clean.substring(0, Math.min(clean.length(), 64));
+        }
+    }
+}
