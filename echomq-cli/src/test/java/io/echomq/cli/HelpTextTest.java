@@ -89,8 +89,8 @@ class HelpTextTest {
 
     @Test
     void theDashboardHeaderNamesTheProductOnly() {
-        assertThat(DashboardCommand.productOnly("Redis 6.2.11 (SPUBLISH: no)")).isEqualTo("Redis 6.2.11");
-        assertThat(DashboardCommand.productOnly("Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"))
+        assertThat(io.echomq.dashboard.Dashboard.productOnly("Redis 6.2.11 (SPUBLISH: no)")).isEqualTo("Redis 6.2.11");
+        assertThat(io.echomq.dashboard.Dashboard.productOnly("Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"))
                 .isEqualTo("Redis Cluster 7.0.15 (3 masters)");
     }
 }

@@ -103,6 +103,21 @@ public final class Dashboard implements AutoCloseable {
     }
 
     /** Configures and starts a {@link Dashboard}. Not thread-safe; build once. */
+    /**
+     * The server's product and version as a page header names it: {@code "Redis 6.2.11"},
+     * {@code "Redis Cluster 7.0.15 (3 masters)"}. {@link QueueClient#serverDescription()} adds a note
+     * on sharded pub/sub ({@code "(SPUBLISH: no)"}) that matters to whoever runs workers on a
+     * cluster, and reads like a fault to an operator looking at a page.
+     *
+     * @param description a {@link QueueClient#serverDescription()}
+     * @return the description without its SPUBLISH note; any other text unchanged
+     * @throws NullPointerException if description is null
+     */
+    public static String productOnly(String description) {
+        return description.replace(", SPUBLISH: yes", "").replace(", SPUBLISH: no", "")
+                .replace(" (SPUBLISH: yes)", "").replace(" (SPUBLISH: no)", "");
+    }
+
     public static final class Builder {
         private final QueueClient client;
         private String bind = "127.0.0.1";
@@ -168,7 +183,8 @@ public final class Dashboard implements AutoCloseable {
         /**
          * @param description what the header of every page names as the server, for example the
          *                    Redis URL; any password in it is replaced by {@code ***}. Default: the
-         *                    client's {@link QueueClient#serverDescription()}
+         *                    client's {@link QueueClient#serverDescription()}, through
+         *                    {@link #productOnly(String)}
          * @return this builder
          * @throws NullPointerException if description is null
          */
@@ -222,7 +238,7 @@ public final class Dashboard implements AutoCloseable {
             }
             int bound = http.getAddress().getPort();
             Guard guard = new Guard(secret, readOnly, bound);
-            String shown = server != null ? server : client.serverDescription();
+            String shown = server != null ? server : productOnly(client.serverDescription());
             http.createContext("/", new JdkExchange(new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks)));
             AtomicInteger n = new AtomicInteger();
             ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {

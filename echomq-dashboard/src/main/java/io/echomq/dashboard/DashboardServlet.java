@@ -152,7 +152,7 @@ public final class DashboardServlet extends HttpServlet {
             String secret = token != null ? token : Guard.randomToken();
             // One name wherever it is mounted: the cookie's Path (the mount) keeps two mounts apart.
             Guard guard = new Guard(secret, readOnly, "emq_dashboard");
-            String shown = server != null ? server : client.serverDescription();
+            String shown = server != null ? server : Dashboard.productOnly(client.serverDescription());
             Routes routes = new Routes(guard, shown, new QueueIndex(client, QueueIndex.MAX_AGE), locks);
             return new DashboardServlet(routes, secret, readOnly);
         }

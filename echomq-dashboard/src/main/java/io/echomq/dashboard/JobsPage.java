@@ -135,7 +135,7 @@ final class JobsPage {
 
     private static String whereHeading(JobState state) {
         return switch (state) {
-            case PENDING -> "Priority";
+            case PENDING -> "Waits in";
             case ACTIVE -> "Lease deadline";
             case DELAYED -> "Due";
             case DEAD -> "Died";
@@ -145,8 +145,9 @@ final class JobsPage {
 
     private static String where(JobSummary j) {
         if (j.state() == JobState.PENDING) {
-            // the ZSET score (seq - priority * 2^42) is claim order, not something to read: show the priority
-            return Integer.toString(j.priority());
+            // the ZSET score (seq - priority * 2^42) is claim order, not a number to read; the priority
+            // has its own column, so say which structure the job waits in
+            return j.score().isPresent() ? "priority order" : "wait list";
         }
         return Html.time(j.score());
     }
