@@ -7,6 +7,7 @@ import static io.echomq.dashboard.Html.url;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
 import io.echomq.queue.ShardedQueue;
+import io.echomq.queue.ThroughputHistory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,8 +16,9 @@ import java.util.List;
  *
  * <p>Duties: take the names from the {@link QueueIndex} (a cached SCAN walk), read each queue's
  * counts in one stats call (a sharded queue's summed over its partitions), and show at most
- * {@value #MAX_QUEUES} queues, saying how many more there are. It reads nothing but the stats
- * scripts, whose cost does not grow with a queue's length.
+ * {@value #MAX_QUEUES} queues, saying how many more there are, each with its last hour's throughput
+ * as a sparkline. It reads nothing but the stats scripts and the bounded throughput history (at
+ * most 61 samples per partition), whose cost does not grow with a queue's length.
  */
 final class OverviewPage {
     /** Most queues shown on the page; one stats call each. */
@@ -29,7 +31,7 @@ final class OverviewPage {
     }
 
     /** One queue's line. */
-    record Row(String name, int partitions, QueueStats stats) {
+    record Row(String name, int partitions, QueueStats stats, ThroughputHistory.Window hour) {
     }
 
     /** @return the rows, in name order, at most {@value #MAX_QUEUES} */
@@ -46,7 +48,7 @@ final class OverviewPage {
                 continue;   // deleted since the walk
             }
             int partitions = q instanceof ShardedQueue s ? s.partitions() : 0;
-            rows.add(new Row(name, partitions, q.stats()));
+            rows.add(new Row(name, partitions, q.stats(), index.throughput(name)));
         }
         return rows;
     }
@@ -67,7 +69,8 @@ final class OverviewPage {
         }
         b.append("<table class=\"queues\"><thead><tr><th>Queue</th><th class=\"n\">Pending</th><th class=\"n\">Active</th>"
                 + "<th class=\"n\">Delayed</th><th class=\"n\">Dead</th><th class=\"n\">Completed</th>"
-                + "<th class=\"n\">Failed</th><th class=\"n\">Overdue leases</th><th>State</th></tr></thead><tbody>");
+                + "<th class=\"n\">Failed</th><th>Last hour</th><th class=\"n\">Overdue leases</th>"
+                + "<th>State</th></tr></thead><tbody>");
         for (Row r : rows) {
             QueueStats s = r.stats();
             String link = "/queue?name=" + url(r.name());
@@ -82,6 +85,7 @@ final class OverviewPage {
                     .append(cell(s.dead(), link + "&state=dead", s.dead() > 0 ? "bad" : ""))
                     .append(cell(s.completed(), link + "&state=done", ""))
                     .append("<td class=\"n").append(s.failed() == 0 ? " zero" : "").append("\">").append(count(s.failed()))
+                    .append("</td><td class=\"hour\">").append(ThroughputChart.spark(r.hour()))
                     .append("</td><td class=\"n").append(s.overdue() > 0 ? " bad" : " zero").append("\">")
                     .append(count(s.overdue())).append("</td><td>").append(s.paused()
                             ? "<span class=\"badge warn\">paused</span>" : "<span class=\"badge ok\">running</span>")
@@ -92,7 +96,8 @@ final class OverviewPage {
             b.append("<p class=\"note\">Showing the first ").append(count(rows.size())).append(" by name.</p>");
         }
         b.append("<p class=\"note\">Completed and failed count since the queue was created (each retry is a "
-                + "failure). Overdue leases are active jobs past their deadline, which the next reap returns.</p>");
+                + "failure). The last hour shows completed jobs per minute, failed minutes marked under them, then the "
+                + "hour's completed / failed. Overdue leases are active jobs past their deadline, which the next reap returns.</p>");
         return Html.page(f, "Queues", b.toString());
     }
 

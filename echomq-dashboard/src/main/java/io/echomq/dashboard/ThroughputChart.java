@@ -18,7 +18,8 @@ import java.util.Locale;
  * on the server: no script, no library, nothing loaded, so the page's CSP stays {@code default-src
  * 'self'}; its colours come from the stylesheet's classes. Each bar has a {@code <title>} (the
  * browser's tooltip) with its minute and counts; a minute no worker sampled is left blank, and a
- * window with no known minute says why instead of drawing an empty frame.
+ * window with no known minute says why instead of drawing an empty frame. Also draw the same hour
+ * as a sparkline for a row of the overview ({@link #spark}).
  */
 final class ThroughputChart {
     /** Minutes the chart spans. */
@@ -80,6 +81,46 @@ final class ThroughputChart {
         text(b, LEFT + plotW / 2.0, HEIGHT - 4, "middle", HH_MM.format(w.from().plus(Duration.ofMinutes(MINUTES / 2))));
         text(b, WIDTH - 4, HEIGHT - 4, "end", HH_MM.format(w.until()) + " UTC");
         return b.append("</svg></figure>").toString();
+    }
+
+    /**
+     * @return the hour as a sparkline for a table cell (completed per minute, a failed minute marked
+     *     under it) with the hour's totals, or a dash when no minute is known
+     */
+    static String spark(ThroughputHistory.Window w) {
+        if (w.minutes().isEmpty()) {
+            return "<span class=\"zero\">—</span>";
+        }
+        long completed = 0;
+        long failed = 0;
+        long max = 1;
+        for (ThroughputMinute m : w.minutes()) {
+            completed += m.completed();
+            failed += m.failed();
+            max = Math.max(max, m.completed());
+        }
+        StringBuilder b = new StringBuilder("<svg class=\"spark\" viewBox=\"0 0 120 22\" role=\"img\" aria-label=\"")
+                .append(count(completed)).append(" completed and ").append(count(failed))
+                .append(" failed in the last ").append(MINUTES).append(" minutes\">");
+        for (ThroughputMinute m : w.minutes()) {
+            long index = Duration.between(w.from(), m.minute()).toMinutes();
+            if (index < 0 || index >= MINUTES) {
+                continue;
+            }
+            String tip = HH_MM.format(m.minute()) + " UTC: " + count(m.completed()) + " completed, "
+                    + count(m.failed()) + " failed";
+            if (m.completed() > 0) {
+                double h = Math.max(1, (double) m.completed() / max * 18);
+                b.append("<rect class=\"c\" x=\"").append(num(index * 2.0)).append("\" y=\"").append(num(18 - h))
+                        .append("\" width=\"1.5\" height=\"").append(num(h)).append("\"><title>").append(esc(tip))
+                        .append("</title></rect>");
+            }
+            if (m.failed() > 0) {
+                b.append("<rect class=\"f\" x=\"").append(num(index * 2.0)).append("\" y=\"19\" width=\"1.5\" "
+                        + "height=\"3\"><title>").append(esc(tip)).append("</title></rect>");
+            }
+        }
+        return b.append("</svg>").append(count(completed)).append(" / ").append(count(failed)).toString();
     }
 
     private static void rect(StringBuilder b, double x, double width, long n, long max, int plotH, String cls, String tip) {

@@ -69,6 +69,7 @@ class WorkersPageTest extends DashboardTestBase {
         HttpResponse<String> empty = get("/queue?name=emails");
         assertThat(empty.body()).contains("0</b> completed", "No throughput history for this hour yet")
                 .doesNotContain("<svg");
+        assertThat(get("/").body()).as("no sparkline without history").doesNotContain("<svg class=\"spark\"");
 
         until(Duration.ofSeconds(10), () -> serverMillis() % MINUTE < MINUTE - 5000);
         long now = serverMillis();
@@ -93,6 +94,15 @@ class WorkersPageTest extends DashboardTestBase {
         assertThat(r.body().split("<rect class=\"f\"", -1)).hasSize(3);
         assertThat(r.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp ->
                 assertThat(csp).startsWith("default-src 'self'"));
+
+        // the overview draws the same hour as a sparkline in the queue's row
+        String overview = get("/").body();
+        String row = overview.substring(overview.indexOf(">emails</a>"));
+        row = row.substring(0, row.indexOf("</tr>"));
+        assertThat(row).contains("<svg class=\"spark\"", "11 completed and 3 failed in the last 60 minutes", "11 / 3")
+                .contains("<title>" + hhmm(m - MINUTE) + " UTC: 1 completed, 2 failed</title>");
+        assertThat(row.split("<rect class=\"c\"", -1)).hasSize(4);
+        assertThat(row.split("<rect class=\"f\"", -1)).hasSize(3);
     }
 
     /** Polls {@code done} every 20 ms until it holds, or fails after {@code atMost}. */
