@@ -1,8 +1,6 @@
 package io.echomq.lock;
 
 import io.echomq.MonotonicClock;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -10,8 +8,8 @@ import java.util.function.Supplier;
  * Where a grant becomes a {@link Lease}, for {@link LockClient} and {@link RedlockClient} alike.
  *
  * <ol>
- *   <li>Mints the token of every acquire ({@link #newToken()}): 128 bits from {@code SecureRandom}
- *       as 32 lowercase hex characters.</li>
+ *   <li>Mints the token of every acquire ({@link #newToken()}) through {@link TokenSource}: 128
+ *       bits from a {@code SecureRandom} as 32 lowercase hex characters.</li>
  *   <li>Turns a grant into a lease ({@link #issue}): the local deadline counts from the clock
  *       reading taken before the acquire was sent, and a lease that asked for the watchdog is put
  *       under it.</li>
@@ -27,9 +25,6 @@ import java.util.function.Supplier;
  * {@link Lease}.
  */
 final class LeaseIssuer implements LeaseBackend, AutoCloseable {
-    private static final HexFormat TOKEN_ENCODING = HexFormat.of();
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     /** The token-checked commands of one client, as {@link LeaseBackend} states them. */
     interface Commands {
         CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAtNanos);
@@ -88,11 +83,9 @@ final class LeaseIssuer implements LeaseBackend, AutoCloseable {
         return () -> batch;
     }
 
-    /** @return a fresh token: 128 bits from {@code SecureRandom}, 32 lowercase hex characters */
+    /** @return a fresh token: 128 bits from a {@code SecureRandom}, 32 lowercase hex characters ({@link TokenSource}) */
     static String newToken() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return TOKEN_ENCODING.formatHex(bytes);
+        return TokenSource.next();
     }
 
     /**
