@@ -1,6 +1,8 @@
 package io.echomq.lock;
 
 import io.echomq.MonotonicClock;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -8,8 +10,8 @@ import java.util.function.Supplier;
  * Where a grant becomes a {@link Lease}, for {@link LockClient} and {@link RedlockClient} alike.
  *
  * <ol>
- *   <li>Mints the token of every acquire ({@link #newToken()}) through {@link TokenSource}: 128
- *       bits from a {@code SecureRandom} as 32 lowercase hex characters.</li>
+ *   <li>Mints the token of every acquire ({@link #newToken()}): 128 bits from {@code SecureRandom}
+ *       as 32 lowercase hex characters.</li>
  *   <li>Turns a grant into a lease ({@link #issue}): the local deadline counts from the clock
  *       reading taken before the acquire was sent, and a lease that asked for the watchdog is put
  *       under it.</li>
@@ -25,6 +27,12 @@ import java.util.function.Supplier;
  * {@link Lease}.
  */
 final class LeaseIssuer implements LeaseBackend, AutoCloseable {
+    private static final HexFormat TOKEN_ENCODING = HexFormat.of();
+    // One generator for the JVM, kept on purpose: a token must be unguessable (docs/security.md),
+    // and minting one from this shared NativePRNG costs about 0.3 µs even with 16 threads minting
+    // at once, less than a stripe of DRBG generators did (BENCHMARKS.md, the lock path's client cost).
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     /** The token-checked commands of one client, as {@link LeaseBackend} states them. */
     interface Commands {
         CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAtNanos);
@@ -83,9 +91,11 @@ final class LeaseIssuer implements LeaseBackend, AutoCloseable {
         return () -> batch;
     }
 
-    /** @return a fresh token: 128 bits from a {@code SecureRandom}, 32 lowercase hex characters ({@link TokenSource}) */
+    /** @return a fresh token: 128 bits from {@code SecureRandom}, 32 lowercase hex characters */
     static String newToken() {
-        return TokenSource.next();
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return TOKEN_ENCODING.formatHex(bytes);
     }
 
     /**
