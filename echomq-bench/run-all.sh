@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# run-all.sh: the figures of BENCHMARKS.md. Runs `emq bench locks` and `emq bench queue` RUNS times
-# each (default 3), alternating, records the machine and the load before every run, keeps every
-# output under echomq-bench/results/<time>/, and prints the median of every figure.
+# run-all.sh: the figures of BENCHMARKS.md. Runs `emq bench locks`, `emq bench queue` and
+# `emq bench scaling` RUNS times each (default 3), alternating, records the machine and the load
+# before every run, keeps every output under echomq-bench/results/<time>/, and prints the median of
+# every figure. Each locks and queue run is itself --rounds A/B rounds against its peer (default 3),
+# and records the medians of those rounds.
 #
 #   echomq-bench/run-all.sh                                  # embedded Redis (6.2), 3 runs each
 #   EMQ_REDIS_SERVER=/usr/bin/redis-server echomq-bench/run-all.sh   # Debian's Redis 7.0
 #   RUNS=5 echomq-bench/run-all.sh --redis redis://127.0.0.1:6379    # extra options go to both benches
-#   LOCKS_ARGS="--seconds 10" QUEUE_ARGS="--jobs 200000" echomq-bench/run-all.sh   # or to one of them
+#   LOCKS_ARGS="--seconds 10" QUEUE_ARGS="--jobs 200000" SCALING_ARGS="--jobs 20000" echomq-bench/run-all.sh
+#                                                            # or to one of them
 #   BENCHES=locks echomq-bench/run-all.sh                    # one bench only
+#   echomq-bench/run-all.sh --load                           # locks and queue beside a CPU hog
+# Options given on the command line go to locks and queue only: scaling starts its own servers and
+# takes other options (SCALING_ARGS).
 set -euo pipefail
 root="$(cd -P "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${RUNS:-3}"
-benches="${BENCHES:-locks queue}"
+benches="${BENCHES:-locks queue scaling}"
 out="$root/echomq-bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
 
@@ -30,8 +36,15 @@ for i in $(seq 1 "$runs"); do
   for bench in $benches; do
     echo "== $bench run $i of $runs, load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
     extra=()
-    if [ "$bench" = locks ]; then read -r -a extra <<< "${LOCKS_ARGS:-}"; else read -r -a extra <<< "${QUEUE_ARGS:-}"; fi
-    "$root/emq" bench "$bench" "$@" ${extra[@]+"${extra[@]}"} --record "$out/$bench-$i.tsv" \
+    common=("$@")
+    case "$bench" in
+      locks) read -r -a extra <<< "${LOCKS_ARGS:-}" ;;
+      queue) read -r -a extra <<< "${QUEUE_ARGS:-}" ;;
+      scaling) read -r -a extra <<< "${SCALING_ARGS:-}"; common=() ;;
+    esac
+    record=(--record "$out/$bench-$i.tsv")
+    [ "$bench" != scaling ] || record=()   # scaling has no --record: its summary line is its figures
+    "$root/emq" bench "$bench" ${common[@]+"${common[@]}"} ${extra[@]+"${extra[@]}"} ${record[@]+"${record[@]}"} \
       > "$out/$bench-$i.txt" 2> "$out/$bench-$i.err"
     tail -1 "$out/$bench-$i.txt"
   done
@@ -41,6 +54,10 @@ echo
 echo "== medians of $runs run(s); every output is in $out"
 for bench in $benches; do
   echo "-- $bench"
+  if [ "$bench" = scaling ]; then
+    for f in "$out"/scaling-[0-9]*.txt; do [ -e "$f" ] && tail -1 "$f"; done | tee "$out/scaling-summaries.txt"   # one line per run: no medians taken
+    continue
+  fi
   cat "$out/$bench"-*.tsv 2>/dev/null | awk -F'\t' '
     { if (!($1 in n)) order[++rows] = $1; v[$1, ++n[$1]] = $2 }
     END {

@@ -50,7 +50,7 @@ MODULES[stale-complete]=$FAULTS
 TESTS[stale-complete]='FenceTest,Scenario4PausedWorkerTest'
 
 WHAT[release-token]="release drops its token compare (deletes whoever holds the lock)"
-FILE[release-token]=$LUA/lock/release-2.lua
+FILE[release-token]=$LUA/lock/release-3.lua
 EDITS[release-token]='if current == token then=>if current then'
 MODULES[release-token]=$CORE
 TESTS[release-token]='LeaseLifecycleTest,LockInputPropertyTest'

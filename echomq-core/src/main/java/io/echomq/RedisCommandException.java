@@ -26,7 +26,7 @@ public class RedisCommandException extends EchoMQException {
         this.resource = resource;
     }
 
-    /** @return the command or script that failed, for example {@code "EVALSHA release-2"} */
+    /** @return the command or script that failed, for example {@code "EVALSHA release-3"} */
     public String command() {
         return command;
     }

@@ -11,12 +11,15 @@ import picocli.CommandLine.Command;
  * and one sharded queue on one master against three, in one run.
  *
  * <pre>
- * emq bench locks [--threads 1,16,64] [--seconds 5] [--redis URL]   # vs Redisson RLock and a bare Lettuce loop
- * emq bench queue [--jobs 100000] [--concurrency 50] [--redis URL]  # vs BullMQ
+ * emq bench locks [--threads 1,16,64] [--seconds 5] [--rounds 3] [--load] [--redis URL]   # vs Redisson RLock and a bare Lettuce loop
+ * emq bench queue [--jobs 100000] [--concurrency 50] [--rounds 3] [--load] [--redis URL]  # vs BullMQ
  * emq bench scaling [--jobs 40000] [--partitions 6] [--rounds 5]     # one sharded queue, 1 master vs 3
  * </pre>
  *
- * <p>Figures and ratios go to stdout, progress to stderr. The last line of each bench is a
+ * <p>{@code locks} and {@code queue} run ours and the peer in A/B rounds that take turns to go
+ * first ({@link Rounds}), and report each ratio as the median of the per-round ratios with its
+ * range ({@link Spread}); {@code --load} runs them beside a CPU hog ({@link CpuHog}). Figures and
+ * ratios go to stdout, progress to stderr. The last line of each bench is a
  * machine-readable summary ({@code locks: …}, {@code queue: …}, {@code scaling: …}). Exit codes:
  * 0 done (a missing peer is reported, not an error), 2 bad input, 3 Redis failed or a measurement
  * failed.

@@ -47,12 +47,18 @@ class BenchSmokeTest {
 
     @Test
     void locksPrintsTheTableAndTheSummaryLine() {
-        Run r = run("locks", "--threads", "1,2", "--contended", "2", "--seconds", "1", "--warmup", "0",
-                "--no-peer", "--redis", REDIS.url());
+        // one thread count and two rounds: the time of the one-round run this test used to make
+        Run r = run("locks", "--threads", "2", "--contended", "2", "--seconds", "1", "--warmup", "0",
+                "--rounds", "2", "--no-peer", "--redis", REDIS.url());
 
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("server: Redis ").contains("Redisson: skipped (--no-peer)")
+                .contains("round 1 of 2 (echomq first)").contains("round 2 of 2 (redisson first)")
+                .contains("medians of 2 round(s)")
                 .contains("distinct resources: acquire+release pairs/s").contains("one shared resource, 2 threads");
+        // the medians' ratio to the limit, with the range of the two rounds' ratios
+        assertThat(r.out()).containsPattern("(?m)^2\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+-\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+n/a\\s+"
+                + "[0-9.]+ \\([0-9.]+–[0-9.]+\\)");
         Matcher row = Pattern.compile("(?m)^2\\s+([0-9,]+) ([0-9.]+)/([0-9.]+)\\s+-\\s+([0-9,]+) ").matcher(r.out());
         assertThat(row.find()).as(r.out()).isTrue();
         assertThat(number(row.group(1))).isPositive();
@@ -66,10 +72,10 @@ class BenchSmokeTest {
     @Test
     void queueRunsOurQueuesInTheZsetLayoutWhenAsked() {
         Run r = run("queue", "--jobs", "500", "--batch", "100", "--concurrency", "2", "--depth", "0",
-                "--idle-seconds", "0", "--layout", "zset", "--no-peer", "--redis", REDIS.url());
+                "--idle-seconds", "0", "--layout", "zset", "--rounds", "1", "--load", "--no-peer", "--redis", REDIS.url());
 
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("our layout zset");
+        assertThat(r.out()).contains("our layout zset").contains("load: one busy loop in its own process");
         assertThat(r.err()).as("read back from Redis").contains("bench: echomq, pending layout zset");
         assertThat(lastLine(r.out())).startsWith("queue: process_jobs_per_s=");
         assertThat(run("queue", "--layout", "seed", "--no-peer").exit()).isEqualTo(2);
@@ -79,12 +85,16 @@ class BenchSmokeTest {
     void queuePrintsTheTableAndTheSummaryLine() {
         // enough jobs that their memory outweighs the server's own small allocations
         Run r = run("queue", "--jobs", "3000", "--batch", "500", "--concurrency", "4", "--depth", "1000",
-                "--depth-threads", "2", "--seconds", "1", "--idle-seconds", "1", "--no-peer", "--redis", REDIS.url());
+                "--depth-threads", "2", "--seconds", "1", "--idle-seconds", "1", "--rounds", "2", "--no-peer",
+                "--redis", REDIS.url());
 
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("BullMQ: skipped (--no-peer)").contains("idle worker, commands/s");
+        assertThat(r.out()).contains("BullMQ: skipped (--no-peer)").contains("idle worker, commands/s")
+                .contains("round 1 of 2 (echomq first): enqueue ").contains("round 2 of 2 (bullmq first): enqueue ")
+                .contains("medians of 2 round(s)");
         Matcher last = Pattern.compile("queue: process_jobs_per_s=(\\d+) enqueue_jobs_per_s=(\\d+) "
-                + "bytes_per_job=(\\d+) depth_ratio=([0-9.]+)").matcher(lastLine(r.out()));
+                + "bytes_per_job=(\\d+) depth_ratio=([0-9.]+) process_ratio=n/a enqueue_ratio=n/a")
+                .matcher(lastLine(r.out()));
         assertThat(last.matches()).as(lastLine(r.out())).isTrue();
         for (int g = 1; g <= 4; g++) {
             assertThat(Double.parseDouble(last.group(g))).as("figure " + g).isPositive();
@@ -98,7 +108,7 @@ class BenchSmokeTest {
         System.setProperty("emq.home", empty.toString());
         try {
             Run r = run("locks", "--threads", "1", "--contended", "0", "--seconds", "1", "--warmup", "0",
-                    "--redis", REDIS.url());
+                    "--rounds", "1", "--redis", REDIS.url());
             assertThat(r.exit()).as(r.err()).isZero();
             assertThat(r.out()).contains("Redisson: MISSING, the Redisson peer jar is not built");
             assertThat(lastLine(r.out())).startsWith("locks: echomq/redisson=n/a echomq/limit=");
@@ -111,6 +121,8 @@ class BenchSmokeTest {
     void badInputExitsWithTwoBeforeRedisIsTouched() {
         assertThat(run("locks", "--threads", "0", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
         assertThat(run("locks", "--seconds", "0", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
+        assertThat(run("locks", "--rounds", "0", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
+        assertThat(run("queue", "--rounds", "51", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
         assertThat(run("queue", "--depth", "10", "--redis", "redis://127.0.0.1:1").exit()).isEqualTo(2);
         assertThat(run("queue", "--redis", "http://x").exit()).isEqualTo(2);
         assertThat(run("queue", "--jobs", "many").exit()).isEqualTo(2);

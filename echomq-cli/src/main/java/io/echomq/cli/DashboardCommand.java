@@ -81,7 +81,7 @@ final class DashboardCommand implements Callable<Integer> {
         try (QueueClient client = redis.connectQueue(); LockClient locks = redis.connect();
              Dashboard dashboard = start(client, locks, shown)) {
             PrintWriter out = out();
-            out.println("emq dashboard: " + shown + " · " + client.serverDescription() + " at " + dashboard.uri()
+            out.println("emq dashboard: " + shown + " · " + WorkerCommand.describeServer(client.serverDescription()) + " at " + dashboard.uri()
                     + (readOnly ? " — read-only" : ""));
             out.println("Open " + dashboard.startUri() + " — Ctrl-C to stop");
             out.flush();
@@ -93,7 +93,7 @@ final class DashboardCommand implements Callable<Integer> {
     private Dashboard start(QueueClient client, LockClient locks, String shown) {
         try {
             Dashboard.Builder b = Dashboard.builder(client).locks(locks).bind(bind).port(port).readOnly(readOnly)
-                    .serverDescription(shown + " · " + client.serverDescription());
+                    .serverDescription(shown + " · " + productOnly(client.serverDescription()));
             if (token != null) {
                 b.token(token);
             }
@@ -113,5 +113,15 @@ final class DashboardCommand implements Callable<Integer> {
     /** Stops a running {@link #call()} as Ctrl-C would, for tests. */
     void stop() {
         stop.stop();
+    }
+
+    /**
+     * @return the server's product and version without its SPUBLISH note ({@code "Redis 6.2.11"},
+     *     {@code "Redis Cluster 7.0.15 (3 masters)"}): the note is for someone running workers, and a
+     *     page header is read by an operator, to whom "(SPUBLISH: no)" reads like a fault
+     */
+    static String productOnly(String description) {
+        return description.replace(", SPUBLISH: yes", "").replace(", SPUBLISH: no", "")
+                .replace(" (SPUBLISH: yes)", "").replace(" (SPUBLISH: no)", "");
     }
 }

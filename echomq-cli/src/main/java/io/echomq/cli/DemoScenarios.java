@@ -210,10 +210,10 @@ final class DemoScenarios implements AutoCloseable {
         boolean hazard = first.complete() && deleted == 1 && afterDel == null;
         console.verdict("Blind DEL → deleted B's lock: " + (hazard ? "yes" : "no"));
 
-        console.line("  Replay, releasing with the token check (lease.release(), release-2.lua):");
+        console.line("  Replay, releasing with the token check (lease.release(), release-3.lua):");
         Handover second = handover("blind", key);
         ReleaseOutcome released = second.a() == null ? null : second.a().release();
-        console.command("A", "EVALSHA release-2 (DEL only if GET = A's token)", String.valueOf(released));
+        console.command("A", "EVALSHA release-3 (DEL only if GET = A's token)", String.valueOf(released));
         String afterRelease = raw.get(key);
         boolean intact = second.b() != null && second.b().token().equals(afterRelease);
         console.command("B", "GET " + key, quote(afterRelease) + (intact ? " = B's token: intact" : ""));

@@ -113,6 +113,10 @@ final class ExitCodes {
         BY_COMMAND.put("queue list", new String[] {"  0  the page (or, with --all, every page) was printed"});
         BY_COMMAND.put("queue retention", new String[] {"  0  the settings were printed (and stored, with options)"});
         BY_COMMAND.put("queue timeout", new String[] {"  0  timeout=<ms>, timeout=none, CLEARED or NOT_SET"});
+        BY_COMMAND.put("queue groups", new String[] {
+            "  0  the groups were listed; PAUSED, ALREADY_PAUSED, RESUMED, NOT_PAUSED or group_max=<k>"});
+        BY_COMMAND.put("queue limit", new String[] {"  0  limit=<n>/<ms>ms, limit=none, CLEARED or NOT_SET"});
+        BY_COMMAND.put("queue cap", new String[] {"  0  cap=<k>, cap=none, CLEARED or NOT_SET"});
         BY_COMMAND.put("queue layout", new String[] {"  0  the layout was printed (and stored, with one given)"});
         BY_COMMAND.put("queue events", new String[] {
             "  0  the kept events were printed",

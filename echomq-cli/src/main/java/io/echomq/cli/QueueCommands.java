@@ -19,15 +19,19 @@ import picocli.CommandLine.Command;
  * emq queue list emails --state dead --limit 50                       # one job per line; next=… on stderr
  * emq queue layout emails zset                                       # layout=zset changed=yes moved=3
  * emq queue delete emails --force                                     # deleted keys=120 active=1
+ * emq queue enqueue emails '{}' --group customer-7                      # 19: one at a time per customer
+ * emq queue groups emails max 2                                       # group_max=2
+ * emq queue groups emails pause customer-7                            # PAUSED
  * </pre>
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Enqueue jobs and operate a queue: stats, reap, remove, dead letters, inspect, pause, "
-            + "resume, cancel, list, retention, timeout, layout, delete, events, event-settings, wait.",
+            + "resume, cancel, list, retention, timeout, limit, cap, groups, layout, delete, events, event-settings, wait.",
         subcommands = {QueueEnqueueCommand.class, QueueStatsCommand.class, QueueReapCommand.class,
             QueueRemoveCommand.class, QueueDeadCommand.class, QueueInspectCommand.class, QueuePauseCommand.class,
             QueueResumeCommand.class, QueueCancelCommand.class, QueueListCommand.class,
-            QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
+            QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLimitCommand.class, QueueCapCommand.class,
+            QueueGroupsCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
             QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class})
 final class QueueCommands {
     private QueueCommands() {

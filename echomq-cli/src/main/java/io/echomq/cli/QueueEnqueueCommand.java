@@ -72,6 +72,11 @@ final class QueueEnqueueCommand extends QueueSubcommand {
             description = "For a sharded queue: the partition is crc32(key) mod k, so that jobs sharing a key "
                 + "are claimed in enqueue order. Without it, --key chooses the partition, else round-robin.")
     String partitionKey;
+    @Option(names = "--group", paramLabel = "<group>",
+            description = "Put the job in a fair group (emq queue groups): claims take the queue's groups in turn, "
+                + "and at most the queue's per-group concurrency (default 1) of one group's jobs run at once. "
+                + "1..128 of A-Z a-z 0-9 . _ - @ + = / #.")
+    String group;
     @Option(names = "--key-window", paramLabel = "<ms>",
             description = "How long --key is remembered. Default: " + DEFAULT_KEY_WINDOW_MS + " (one day).")
     Long keyWindowMs;
@@ -169,6 +174,13 @@ final class QueueEnqueueCommand extends QueueSubcommand {
         if (timeoutMs != null) {
             o = o.withTimeout(Duration.ofMillis(QueueArgs.inRange(spec, "--timeout", timeoutMs, 1,
                     QueueTimeoutCommand.MAX_MS, " milliseconds")));
+        }
+        if (group != null) {
+            try {
+                o = o.withGroup(group);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for --group: " + e.getMessage());
+            }
         }
         if (key == null) {
             if (keyWindowMs != null) {

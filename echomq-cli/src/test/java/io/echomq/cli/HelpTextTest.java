@@ -86,4 +86,11 @@ class HelpTextTest {
         assertThat(WorkerCommand.describeServer("Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"))
                 .isEqualTo("Redis Cluster 7.0.15 (3 masters, sharded pub/sub (SPUBLISH): yes)");
     }
+
+    @Test
+    void theDashboardHeaderNamesTheProductOnly() {
+        assertThat(DashboardCommand.productOnly("Redis 6.2.11 (SPUBLISH: no)")).isEqualTo("Redis 6.2.11");
+        assertThat(DashboardCommand.productOnly("Redis Cluster 7.0.15 (3 masters, SPUBLISH: yes)"))
+                .isEqualTo("Redis Cluster 7.0.15 (3 masters)");
+    }
 }

@@ -3,7 +3,8 @@ package io.echomq.internal;
 /**
  * Key naming for locks. The resource is the hash tag, so a lock, its fence key and its
  * release channel always share one cluster slot: {@code <ns>{<resource>}:lock},
- * {@code <ns>{<resource>}:fence}, {@code <ns>{<resource>}:released}.
+ * {@code <ns>{<resource>}:fence}, {@code <ns>{<resource>}:released}, and the mark that someone
+ * may be waiting, {@code <ns>{<resource>}:waiting}.
  *
  * <p>No two resources can produce the same key: the suffixes differ in their last characters, and
  * the part before the suffix is the namespace plus the resource verbatim.
@@ -48,5 +49,13 @@ public final class LockKeys {
     /** @return {@code <ns>{<resource>}:released}, the pub/sub channel woken on release */
     public String channel(String resource) {
         return namespace + '{' + resource + "}:released";
+    }
+
+    /**
+     * @return {@code <ns>{<resource>}:waiting}, the STRING that exists while a waiting acquire may
+     *     still be waiting; a release publishes only while it exists (or its caller has waiters)
+     */
+    public String waiting(String resource) {
+        return namespace + '{' + resource + "}:waiting";
     }
 }

@@ -10,8 +10,13 @@ import java.util.List;
 public final class Scripts {
     /** Fenced acquire: SET NX PX, then on success the next fence, bound to the server clock. */
     public static final LuaScript ACQUIRE = LuaScript.load(LuaScript.LOCK, "acquire", 2);
-    /** Compare-and-delete by token, publishing a release notification. */
-    public static final LuaScript RELEASE = LuaScript.load(LuaScript.LOCK, "release", 2);
+    /**
+     * The try of an acquire that waits: a grant as {@link #ACQUIRE} (or the plain SET NX PX), or, when
+     * refused, the resource marked as waited for in the same step.
+     */
+    public static final LuaScript WAIT_ACQUIRE = LuaScript.load(LuaScript.LOCK, "wait-acquire", 3);
+    /** Compare-and-delete by token, publishing a release notification when someone may wait. */
+    public static final LuaScript RELEASE = LuaScript.load(LuaScript.LOCK, "release", 3);
     /** Release by token and grant to a waiting acquire of the same client, in one step. */
     public static final LuaScript HANDOFF = LuaScript.load(LuaScript.LOCK, "handoff", 2);
     /** Compare-and-PEXPIRE by token; keeps the fence key at least as long as the lock. */
@@ -62,6 +67,8 @@ public final class Scripts {
     public static final LuaScript LIST = LuaScript.load(LuaScript.QUEUE, "list", 2);
     /** Queue: set the pending layout (LIST or ZSET), moving the wait LIST into the ZSET for the latter. */
     public static final LuaScript LAYOUT = LuaScript.load(LuaScript.QUEUE, "layout", 4);
+    /** Queue: pause or resume one fair group. */
+    public static final LuaScript GROUP = LuaScript.load(LuaScript.QUEUE, "group", 3);
     /** Queue: the atomic first step of deleting a queue: refuse while jobs are active, else drop its sets. */
     public static final LuaScript DELETE = LuaScript.load(LuaScript.QUEUE, "delete", 9);
     /** Sharded queue: raise (or read) the partition count's high-water mark. */
@@ -80,9 +87,9 @@ public final class Scripts {
 
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
-        return List.of(ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
+        return List.of(ACQUIRE, WAIT_ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
-                CANCEL, LIST, DELETE, LAYOUT);
+                CANCEL, LIST, DELETE, LAYOUT, GROUP);
     }
 }

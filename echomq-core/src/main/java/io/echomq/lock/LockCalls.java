@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ol>
  *   <li>{@link #attempt}: one acquire, fenced ({@code acquire-2.lua}) or plain
  *       ({@code SET NX PX}), then the replica wait if the options ask for one.</li>
- *   <li>{@link #release}: compare-and-delete ({@code release-2.lua}), or, when a waiting acquire
+ *   <li>{@link #waitingAttempt}: the same for an acquire that waits, which when refused marks the
+ *       resource as waited for in the same step ({@code wait-acquire-3.lua}).</li>
+ *   <li>{@link #release}: compare-and-delete ({@code release-3.lua}), publishing only when someone
+ *       may wait, or, when a waiting acquire
  *       of this client has posted an offer ({@link WaitLine}), the handoff to it
  *       ({@code handoff-2.lua}) in the same step.</li>
  *   <li>{@link #renew}: compare-and-{@code PEXPIRE} ({@code renew-2.lua}), on the main connection
@@ -76,6 +79,30 @@ final class LockCalls implements LeaseIssuer.Commands {
     /** @return the label of an acquire in failures: the script's or the plain command's */
     static String acquireLabel(AcquireOptions options) {
         return options.isFenced() ? Scripts.ACQUIRE.label() : "SET NX PX";
+    }
+
+    /**
+     * The try of an acquire that waits, subscribed to the release channel: grants as
+     * {@link #attempt} does (fenced or plain, then the replica wait if the options ask for one),
+     * and when refused, marks the resource as waited for in the same script, for at least
+     * {@code waitMillis}, so that every release until then publishes. The future fails as
+     * {@link #attempt}'s does.
+     */
+    CompletableFuture<Attempt> waitingAttempt(String resource, long ttlMillis, AcquireOptions options,
+                                              long waitMillis) {
+        String token = LeaseIssuer.newToken();
+        long start = clock.nanoTime();
+        CompletableFuture<List<Object>> reply = engine.run(Scripts.WAIT_ACQUIRE, ScriptOutputType.MULTI,
+                new String[] {keys.lock(resource), keys.fence(resource), keys.waiting(resource)}, token,
+                Long.toString(ttlMillis), options.isFenced() ? "1" : "0", Long.toString(Math.max(1, waitMillis)));
+        CompletableFuture<Attempt> f = Replies.decode(reply, r -> {
+            long granted = (Long) r.get(0);
+            long value = (Long) r.get(1);
+            return granted == 1
+                    ? new Attempt(issuer.issue(resource, token, value, ttlMillis, start, options), 0)
+                    : new Attempt(null, value);
+        }, Scripts.WAIT_ACQUIRE.label(), resource);
+        return options.replicasToWait() > 0 ? f.thenCompose(a -> awaitReplicas(a, options)) : f;
     }
 
     /**
@@ -146,8 +173,13 @@ final class LockCalls implements LeaseIssuer.Commands {
         if (offer != null) {
             return handoff(resource, token, offer);
         }
+        // Read after claim(): a waiter of this client that saw the lock held in its line joined the
+        // line before that, so it is seen here, and the release publishes for it. Waiters of other
+        // clients have marked the waiting key in their refused try (wait-acquire-3.lua).
+        String localWaiters = waitLine.isBusy(resource) ? "1" : "0";
         CompletableFuture<Long> f = engine.run(Scripts.RELEASE, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(resource), keys.channel(resource)}, token, engine.publishMode());
+                new String[] {keys.lock(resource), keys.channel(resource), keys.waiting(resource)}, token,
+                engine.publishMode(), localWaiters);
         return Replies.decode(f, ReleaseOutcome::ofCode, Scripts.RELEASE.label(), resource);
     }
 

@@ -207,7 +207,9 @@ final class RedlockRounds implements LeaseIssuer.Commands {
 
     private CompletableFuture<ReleaseOutcome> releaseOn(int i, String resource, String token) {
         return masters.<Long>run(i, Scripts.RELEASE, ScriptOutputType.INTEGER,
-                new String[] {keys.lock(resource), keys.channel(resource)}, token, "PUBLISH")
+                // "1": publish as before; Redlock waiters do not mark the waiting key
+                new String[] {keys.lock(resource), keys.channel(resource), keys.waiting(resource)}, token,
+                "PUBLISH", "1")
                 .thenApply(ReleaseOutcome::ofCode);
     }
 

@@ -19,6 +19,6 @@ public enum ReleaseOutcome {
         if (code == -1) {
             return EXPIRED;
         }
-        throw new IllegalStateException("release-2.lua returned an unknown code " + code);
+        throw new IllegalStateException("release-3.lua returned an unknown code " + code);
     }
 }

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p><b>Local handoff.</b> A waiter may post an {@link Offer}: "grant me the lock with this ttl".
  * A release of the same client on the same resource {@link #claim}s the first open offer in line
- * and sends {@code handoff-2.lua} instead of {@code release-2.lua}, which gives the lock straight
+ * and sends {@code handoff-2.lua} instead of {@code release-3.lua}, which gives the lock straight
  * to that waiter on the server (new token, new fence, fresh ttl) and completes the offer with the
  * lease. That saves the release notification and the waiter's acquire. At most
  * {@link #MAX_HANDOFFS_IN_A_ROW} releases in a row are handoffs; the next one is a plain release,

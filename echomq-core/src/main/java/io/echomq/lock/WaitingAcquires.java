@@ -5,6 +5,7 @@ import io.echomq.RedisCommandException;
 import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.LockKeys;
 import io.echomq.internal.RedisEngine;
+import io.echomq.internal.Scripts;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -19,7 +20,10 @@ import java.util.concurrent.TimeoutException;
  * <ol>
  *   <li>Tries at once, unless other acquires of this client already wait for the resource: then
  *       it joins the back of their line, so that a releasing thread cannot barge ahead.</li>
- *   <li>Subscribes to the release channel before waiting, so that no release slips past.</li>
+ *   <li>Subscribes to the release channel before waiting, so that no release slips past. Its
+ *       tries from then on mark the resource as waited for whenever they are refused
+ *       ({@code wait-acquire-3.lua}), in the same step, since a release publishes only while
+ *       that mark lives or its own client has waiters ({@code release-3.lua}).</li>
  *   <li>Waits its turn in line; only the first in line sends acquires.</li>
  *   <li>A fenced waiter without a replica wait posts an offer: a release of this client may hand
  *       it the lock wherever it stands in line ({@code handoff-2.lua}).</li>
@@ -31,6 +35,9 @@ import java.util.concurrent.TimeoutException;
  * <p>It grants nothing itself: every lease comes from an attempt or a handoff script.
  */
 final class WaitingAcquires {
+    /** How much longer than a waiter's remaining wait the waiting key lives. */
+    static final long MARK_MARGIN_MS = 100;
+
     private final LockCalls calls;
     private final LockKeys keys;
     private final MonotonicClock clock;
@@ -126,7 +133,11 @@ final class WaitingAcquires {
                     }
                 }
                 signal = waiter.signal();
-                last = awaitAttempt(calls.attempt(r, ttlMs, options), op, r);
+                // Marks the resource as waited for when refused, until this wait's end, so that
+                // every release until then publishes (release-3.lua): the margin covers the
+                // difference between the server's clock rate and ours.
+                long markMillis = TimeUnit.NANOSECONDS.toMillis(waitNanos - (clock.nanoTime() - start)) + MARK_MARGIN_MS;
+                last = awaitAttempt(calls.waitingAttempt(r, ttlMs, options, markMillis), Scripts.WAIT_ACQUIRE.label(), r);
                 if (last.lease() != null) {
                     place.granted(last.lease().token());
                     return last.lease();

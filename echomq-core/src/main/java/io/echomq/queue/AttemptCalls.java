@@ -55,7 +55,7 @@ final class AttemptCalls {
     long complete(Job job) {
         List<Long> codes = wire.await(wire.run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, wire.prefix(),
                 EnqueueOptions.num(client.retainCompletedMillis()), QueueWire.ONE, QueueWire.bytes(job.localId()),
-                QueueWire.bytes(job.attemptText())), Scripts.COMPLETE.label());
+                QueueWire.bytes(job.attemptText()), wire.publish()), Scripts.COMPLETE.label());
         return checkCompleteCode(job, codes.get(0), Scripts.COMPLETE);
     }
 
@@ -82,15 +82,12 @@ final class AttemptCalls {
         return code;
     }
 
-    /** @param delayMs the retry's exact delay in ms, or -1 to let the script use the job's backoff (six ARGV, as before) */
+    /** @param delayMs the retry's exact delay in ms, or -1 to let the script use the job's backoff (an empty ARGV[7]) */
     long fail(Job job, String error, boolean retry, long delayMs) {
         byte[] jitter = Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII);
-        byte[][] args = delayMs < 0
-                ? new byte[][] {wire.prefix(), QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()),
-                        QueueWire.bytes(error), jitter, retry ? QueueWire.ONE : QueueWire.ZERO}
-                : new byte[][] {wire.prefix(), QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()),
-                        QueueWire.bytes(error), jitter, retry ? QueueWire.ONE : QueueWire.ZERO,
-                        EnqueueOptions.num(delayMs)};
+        byte[][] args = {wire.prefix(), QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()),
+                QueueWire.bytes(error), jitter, retry ? QueueWire.ONE : QueueWire.ZERO,
+                delayMs < 0 ? new byte[0] : EnqueueOptions.num(delayMs), wire.publish()};
         List<Object> r = wire.await(wire.run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, args), Scripts.FAIL.label());
         return (Long) r.get(0);
     }
@@ -142,8 +139,13 @@ final class AttemptCalls {
     }
 
     long returnLease(Job job) {
+        return returnLease(job, 0);
+    }
+
+    /** Returns the job and, when {@code holdMs} > 0, holds every claim of its queue that long (return-4's hold). */
+    long returnLease(Job job, long holdMs) {
         return wire.<Long>await(wire.run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, wire.prefix(),
-                QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), wire.publish()),
-                Scripts.RETURN.label());
+                QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), wire.publish(),
+                EnqueueOptions.num(holdMs)), Scripts.RETURN.label());
     }
 }

@@ -62,6 +62,8 @@ final class ClaimRound {
             dead += c.deadCount();
             if (c.nextDueMs() >= 0 && (nextDueMs < 0 || c.nextDueMs() < nextDueMs)) {
                 nextDueMs = c.nextDueMs();
+            } else if (c.capped() && nextDueMs == -1) {
+                nextDueMs = -3;   // a capped partition: this worker's own settles wake it
             }
             return this;
         }

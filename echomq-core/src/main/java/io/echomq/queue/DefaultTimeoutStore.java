@@ -64,14 +64,14 @@ final class DefaultTimeoutStore {
         return cleared;
     }
 
-    private static List<Queue> partitions(QueueOperations q) {
+    static List<Queue> partitions(QueueOperations q) {
         if (q instanceof Queue plain) {
             return List.of(plain);
         }
         if (q instanceof ShardedQueue sharded) {
             return sharded.partitionQueues();
         }
-        throw new UnsupportedOperationException("a queue's default timeout is stored by Queue and ShardedQueue only, not "
+        throw new UnsupportedOperationException("a queue's settings are stored by Queue and ShardedQueue only, not "
                 + q.getClass().getName());
     }
 }

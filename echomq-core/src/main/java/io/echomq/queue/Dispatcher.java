@@ -21,7 +21,12 @@ import org.slf4j.LoggerFactory;
  *   <li>When the round found the queue dry, waits for a wake message on any spanned queue, a
  *       retry scheduled by a handler, or the stop, at most the idle poll or until the earliest
  *       delayed job is due, whichever is first; then claims again. A round that found the queue
- *       paused waits the same way, with no due time: a resume publishes on the wake channel.</li>
+ *       paused waits the same way, with no due time: a resume publishes on the wake channel. A
+ *       round held by the queue's flow control waits until the due time the claim answered (the
+ *       hold's end, or when the rate window lets a job in); one that found the concurrency cap
+ *       reached waits for a wake message, one of this worker's own jobs settling
+ *       ({@link WorkerState#placeFreed}), or the idle poll. So a limited worker never spins: it
+ *       claims at most once per due time, wake message, own settle or idle poll.</li>
  *   <li>Subscribes to the wake channel of every queue the source spans, those it learns of later
  *       included ({@link #span()}).</li>
  *   <li>A failed claim is logged and tried again a second later; the loop never dies of it.</li>
@@ -121,6 +126,7 @@ final class Dispatcher {
             slots.release(n - got);
             boolean dry = got < n;
             state.queueDry(dry);
+            state.capped(claimed.capped());
             for (Job job : claimed.jobs()) {
                 run.accept(job);
             }

@@ -38,7 +38,7 @@ public final class EnqueueOptions {
     /** Longest timeout accepted, the same as {@link Worker.Builder#timeout}'s: one day. */
     public static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
-    private static final EnqueueOptions DEFAULTS = new EnqueueOptions(0, 0, 0, 0, 0, 0, "", 0, 0);
+    private static final EnqueueOptions DEFAULTS = new EnqueueOptions(0, 0, 0, 0, 0, 0, "", 0, 0, null);
 
     final int priority;
     final long delayMs;
@@ -49,9 +49,11 @@ public final class EnqueueOptions {
     final String idempotencyKey;
     final long idempotencyWindowMs;
     final long timeoutMs;   // 0: none
+    final String group;     // null: none
 
     private EnqueueOptions(int priority, long delayMs, long runAtMs, int maxAttempts, long backoffMs,
-                           long backoffCapMs, String idempotencyKey, long idempotencyWindowMs, long timeoutMs) {
+                           long backoffCapMs, String idempotencyKey, long idempotencyWindowMs, long timeoutMs,
+                           String group) {
         this.priority = priority;
         this.delayMs = delayMs;
         this.runAtMs = runAtMs;
@@ -61,6 +63,7 @@ public final class EnqueueOptions {
         this.idempotencyKey = idempotencyKey;
         this.idempotencyWindowMs = idempotencyWindowMs;
         this.timeoutMs = timeoutMs;
+        this.group = group;
     }
 
     /** @return priority 0, no delay, 3 attempts, 1 s backoff capped at 1 h, no idempotency key, no timeout */
@@ -78,7 +81,7 @@ public final class EnqueueOptions {
                     + ", was " + priority);
         }
         return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs,
-                idempotencyKey, idempotencyWindowMs, timeoutMs);
+                idempotencyKey, idempotencyWindowMs, timeoutMs, group);
     }
 
     /**
@@ -91,7 +94,7 @@ public final class EnqueueOptions {
             throw new IllegalArgumentException("delay must be in 0.." + MAX_DELAY + ", was " + delay);
         }
         return new EnqueueOptions(priority, delay.toMillis(), 0, maxAttempts, backoffMs, backoffCapMs,
-                idempotencyKey, idempotencyWindowMs, timeoutMs);
+                idempotencyKey, idempotencyWindowMs, timeoutMs, group);
     }
 
     /**
@@ -105,7 +108,7 @@ public final class EnqueueOptions {
             throw new IllegalArgumentException("runAt must be between 1970 and now + " + MAX_DELAY + ", was " + runAt);
         }
         return new EnqueueOptions(priority, 0, Math.max(1, runAt.toEpochMilli()), maxAttempts, backoffMs,
-                backoffCapMs, idempotencyKey, idempotencyWindowMs, timeoutMs);
+                backoffCapMs, idempotencyKey, idempotencyWindowMs, timeoutMs, group);
     }
 
     /**
@@ -117,7 +120,7 @@ public final class EnqueueOptions {
             throw new IllegalArgumentException("maxAttempts must be in 1.." + MAX_ATTEMPTS + ", was " + maxAttempts);
         }
         return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs,
-                idempotencyKey, idempotencyWindowMs, timeoutMs);
+                idempotencyKey, idempotencyWindowMs, timeoutMs, group);
     }
 
     /**
@@ -135,7 +138,7 @@ public final class EnqueueOptions {
             throw new IllegalArgumentException("backoff cap " + cap + " is below its base " + base);
         }
         return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, b, c, idempotencyKey, idempotencyWindowMs,
-                timeoutMs);
+                timeoutMs, group);
     }
 
     /**
@@ -149,7 +152,7 @@ public final class EnqueueOptions {
     public EnqueueOptions withIdempotencyKey(String key, Duration window) {
         Checks.name(key, "idempotency key");
         long w = Checks.ttlMillis(window, MAX_DELAY, "idempotency window");
-        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, key, w, timeoutMs);
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, key, w, timeoutMs, group);
     }
 
     /**
@@ -165,7 +168,26 @@ public final class EnqueueOptions {
     public EnqueueOptions withTimeout(Duration timeout) {
         long t = Checks.ttlMillis(timeout, MAX_TIMEOUT, "timeout");
         return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, idempotencyKey,
-                idempotencyWindowMs, t);
+                idempotencyWindowMs, t, group);
+    }
+
+    /**
+     * Puts the job in a fair group ({@link FairGroups}): claims take the queue's groups in turn, and
+     * at most the queue's per-group concurrency (default 1) of a group's jobs run at once. Within
+     * a group jobs are claimed oldest first; a grouped job's priority does not order it.
+     *
+     * @param group the group key, {@link GroupKeys#check}'s rule: 1..128 of {@code A-Z a-z 0-9 . _ - @ + = / #}
+     * @throws IllegalArgumentException if the key breaks that rule; nothing is sent
+     */
+    public EnqueueOptions withGroup(String group) {
+        GroupKeys.check(group);
+        return new EnqueueOptions(priority, delayMs, runAtMs, maxAttempts, backoffMs, backoffCapMs, idempotencyKey,
+                idempotencyWindowMs, timeoutMs, group);
+    }
+
+    /** @return the job's group key, or empty for none */
+    public Optional<String> group() {
+        return Optional.ofNullable(group);
     }
 
     /** @return the priority */
@@ -215,6 +237,6 @@ public final class EnqueueOptions {
     public String toString() {
         return "EnqueueOptions[priority=" + priority + ", delayMs=" + delayMs + ", runAtMs=" + runAtMs
                 + ", maxAttempts=" + maxAttempts + ", backoffMs=" + backoffMs + ", backoffCapMs=" + backoffCapMs
-                + ", idempotencyKey=" + idempotencyKey + ", windowMs=" + idempotencyWindowMs + ", timeoutMs=" + timeoutMs + "]";
+                + ", idempotencyKey=" + idempotencyKey + ", windowMs=" + idempotencyWindowMs + ", timeoutMs=" + timeoutMs + (group == null ? "" : ", group=" + group) + "]";
     }
 }

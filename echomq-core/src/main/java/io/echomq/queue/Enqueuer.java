@@ -81,6 +81,7 @@ final class Enqueuer {
             }
             args.add(wire.publish());
             Collections.addAll(args, fieldArgs);
+            GroupKeys.appendArgs(chunk, fieldArgs, args);
             calls.add(wire.run(Scripts.ENQUEUE, ScriptOutputType.MULTI, keys, args.toArray(new byte[0][])));
         }
         return calls;

@@ -170,6 +170,7 @@ final class JobRunner {
             }
         } finally {
             state.slots().release();
+            state.placeFreed();
             if (busy.decrementAndGet() == 0) {
                 synchronized (idleMonitor) {
                     idleMonitor.notifyAll();
@@ -221,6 +222,10 @@ final class JobRunner {
                 // returned late, the attempt fails as timed out
                 error = timeoutError(job, error);
                 outcome = job.fail(error, retryPolicy);
+            } else if (error instanceof RateLimitedException limited) {
+                // the remote refused, not the job: back to pending unspent, the whole queue held
+                outcome = job.settlement().settleWith("return", code -> SettleOutcome.RETURNED,
+                        () -> job.queue().attempts().returnLease(job, limited.backOffMillis()));
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
                 AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.queue()), chain);

@@ -344,6 +344,11 @@ public final class Queue implements QueueOperations {
         boolean paused() {
             return nextDueMs == -2;
         }
+
+        /** @return whether flow control's concurrency cap stopped the claim (next_due_ms -3) */
+        boolean capped() {
+            return nextDueMs == -3;
+        }
     }
 
     long clockNanos() {

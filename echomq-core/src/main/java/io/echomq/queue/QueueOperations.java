@@ -271,6 +271,11 @@ public interface QueueOperations {
      */
     void setRetention(QueueRetention settings);
 
+    /** @return this queue's fair groups: per-group concurrency, pause, resume, counts ({@link FairGroups}) */
+    default FairGroups groups() {
+        return new FairGroups(this);
+    }
+
     /**
      * @return the default timeout stored with the queue: how long a {@link Worker}'s handler may
      *     run on a job that has no timeout of its own; empty when none is stored (or what is stored
@@ -307,6 +312,11 @@ public interface QueueOperations {
      */
     default boolean clearDefaultTimeout() {
         return DefaultTimeoutStore.clear(this);
+    }
+
+    /** @return the queue's rate limit and concurrency cap, stored in Redis per queue (per partition of a sharded one) */
+    default FlowControl flowControl() {
+        return new FlowControl(this);
     }
 
     /**

@@ -29,6 +29,7 @@ final class WorkerState {
     private volatile boolean running = true;
     private volatile boolean abandoned;
     private volatile boolean queueDry;
+    private volatile boolean capped;
 
     WorkerState(int concurrency) {
         this.concurrency = concurrency;
@@ -75,6 +76,21 @@ final class WorkerState {
     /** @return completes at the next retry a handler schedules */
     CompletableFuture<Void> retrySignal() {
         return retryScheduled.get();
+    }
+
+    /** Records whether the last claim found the queue's concurrency cap reached (next_due_ms -3). */
+    void capped(boolean reached) {
+        capped = reached;
+    }
+
+    /**
+     * Tells a dispatcher that waits on a reached cap that one of this worker's jobs settled: its
+     * place in the cap is free, so a claim may succeed at once, rather than at the idle poll.
+     */
+    void placeFreed() {
+        if (capped) {
+            retryScheduled();
+        }
     }
 
     /** Tells a waiting dispatcher that a job went to a retry backoff. */

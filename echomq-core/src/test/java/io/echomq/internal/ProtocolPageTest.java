@@ -185,7 +185,7 @@ class ProtocolPageTest {
     /** The Java decoders of the codes: a code → the name the Java side gives it, per script. */
     private static String javaName(String script, long code) throws Exception {
         switch (script) {
-            case "lock/release-2.lua":
+            case "lock/release-3.lua":
                 return decode("io.echomq.lock.ReleaseOutcome", code);
             case "lock/renew-2.lua":
                 return decode("io.echomq.lock.RenewOutcome", code);

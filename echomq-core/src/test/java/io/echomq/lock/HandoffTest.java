@@ -69,7 +69,8 @@ class HandoffTest extends LockTestBase {
             assertThat(commands).anyMatch(cmd -> cmd.get(0).equalsIgnoreCase("EVALSHA")
                     && cmd.get(1).equals(Scripts.HANDOFF.sha()));
             assertThat(commands).noneMatch(cmd -> cmd.get(0).equalsIgnoreCase("EVALSHA")
-                    && (cmd.get(1).equals(Scripts.RELEASE.sha()) || cmd.get(1).equals(Scripts.ACQUIRE.sha())));
+                    && (cmd.get(1).equals(Scripts.RELEASE.sha()) || cmd.get(1).equals(Scripts.ACQUIRE.sha())
+                        || cmd.get(1).equals(Scripts.WAIT_ACQUIRE.sha())));
             assertThat(commands).noneMatch(cmd -> cmd.get(0).toUpperCase().endsWith("PUBLISH"));
         } finally {
             pool.shutdownNow();

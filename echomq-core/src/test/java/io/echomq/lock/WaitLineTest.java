@@ -59,11 +59,13 @@ class WaitLineTest extends LockTestBase {
                 assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "done")), Duration.ofSeconds(5))).isTrue();
                 commands = tap.commands();
             }
-            // A grant is an acquire-2, or a handoff-2 when a waiter's release hands the lock to the
-            // next waiter of the same client (HandoffTest); count both.
+            // A grant is an acquire-2 (a first try) or a wait-acquire-3 (a waiter's try), or a
+            // handoff-2 when a waiter's release hands the lock to the next waiter of the same client
+            // (HandoffTest); count them all.
             long grantScripts = commands.stream()
                     .filter(c -> c.get(0).equalsIgnoreCase("EVALSHA")
-                            && (c.get(1).equals(Scripts.ACQUIRE.sha()) || c.get(1).equals(Scripts.HANDOFF.sha())))
+                            && (c.get(1).equals(Scripts.ACQUIRE.sha()) || c.get(1).equals(Scripts.WAIT_ACQUIRE.sha())
+                                || c.get(1).equals(Scripts.HANDOFF.sha())))
                     .count();
             // WAITERS grants, and after each grant but the last one refused try by the next in
             // line; a herd would have sent 6 + 5 + 4 + 3 + 2 + 1 = 21

@@ -116,7 +116,7 @@ class WorkerWakeTest extends QueueTestBase {
     }
 
     /** @return calls per command since the servers started, summed over every server */
-    private static Map<String, Long> serverCommandCounts() {
+    static Map<String, Long> serverCommandCounts() {
         Map<String, Long> calls = new TreeMap<>();
         for (io.echomq.server.RedisServer server : REDIS.servers()) {
             try (io.echomq.server.RawRedis node = io.echomq.server.RawRedis.connect(server.host(), server.port())) {

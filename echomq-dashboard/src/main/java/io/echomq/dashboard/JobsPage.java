@@ -133,7 +133,7 @@ final class JobsPage {
 
     private static String whereHeading(JobState state) {
         return switch (state) {
-            case PENDING -> "Pending score";
+            case PENDING -> "Priority";
             case ACTIVE -> "Lease deadline";
             case DELAYED -> "Due";
             case DEAD -> "Died";
@@ -143,7 +143,8 @@ final class JobsPage {
 
     private static String where(JobSummary j) {
         if (j.state() == JobState.PENDING) {
-            return j.score().isPresent() ? Long.toString(j.score().getAsLong()) : "— (wait list)";
+            // the ZSET score (seq - priority * 2^42) is claim order, not something to read: show the priority
+            return Integer.toString(j.priority());
         }
         return Html.time(j.score());
     }

@@ -1,6 +1,10 @@
 -- claim.lua: the claim of up to N pending jobs, in claim order (docs/protocol.md, "Claim
--- order"). Needs type-guard, job-fields and events: each claimed job writes an 'active' event,
--- each malformed one a 'dead' event with its reason.
+-- order"). Needs type-guard, job-fields, events and groups: each claimed job writes an 'active'
+-- event, each malformed one a 'dead' event with its reason.
+-- While the queue has groups (the rotation <prefix>groups exists, includes/groups.lua), each next
+-- job comes from groupNext: groups in turn, the ungrouped jobs taking one turn as a member; a
+-- malformed grouped job frees its group's place as it goes to dead. Without groups the claim
+-- pays one EXISTS of the rotation, and only when it pops.
 -- The next id: the pending ZSET's head while its score is below 2^42 (priority > 0, or a
 -- priority-0 entry of the ZSET layout or that an older version left: older than the LIST), else LPOP of the wait
 -- LIST (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST, O(log n) for the
@@ -58,7 +62,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
   -- The ZSET's head is read once and kept: nothing but this loop's own ZREM changes the ZSET
   -- while it runs, so a claim from the LIST costs one LPOP. score is nil for an id from the LIST.
   local zhead = nil   -- {id, score} of the ZSET's head; false when the ZSET is empty; nil: unread
-  local function popNext()
+  local function popUngrouped()
     if zhead == nil then
       local h = redis.call('ZRANGE', pending, 0, 0, 'WITHSCORES')
       if h[1] then zhead = {h[1], h[2]} else zhead = false end
@@ -79,6 +83,12 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     end
     return nil, nil
   end
+  local grouped = nil   -- whether the queue has groups; nil: unread
+  local function popNext()
+    if grouped == nil then grouped = groupsOn(prefix) end
+    if grouped then return groupNext(prefix, popUngrouped) end
+    return popUngrouped()
+  end
 
   local queueTimeout = nil   -- the queue's default timeout_ms, 0 for none; nil: unread
   local function defaultTimeout()
@@ -92,7 +102,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
   local claimed, deadCount, pops = 0, 0, 0
   while claimed < want and pops < want + 64 do
     pops = pops + 1
-    local id, score = popNext()
+    local id, score, group = popNext()
     if not id then break end
     local jk = prefix .. 'job:' .. id
     local ok, h = false, nil
@@ -108,6 +118,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', now) end
       redis.call('ZADD', dead, now, id)
       if not string.find(id, ':', 1, true) then emitEvent(prefix, 'dead', id, 0, 'reason', reason) end
+      if group then groupRelease(prefix, group) end
       deadCount = deadCount + 1
     else
       local attempt, spent

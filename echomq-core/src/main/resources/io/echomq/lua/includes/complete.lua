@@ -1,6 +1,7 @@
 -- complete.lua: the fenced complete of k jobs (a group commit), in two phases so that a script
--- makes every read before its first write. Needs server-time's now, type-guard, fence-check and
--- events (whose one read of <prefix>retention it shares; each completed job writes its event).
+-- makes every read before its first write. Needs server-time's now, type-guard, fence-check,
+-- events (whose one read of <prefix>retention it shares; each completed job writes its event) and
+-- groups (a completed job of a group frees the group's place: groupRelease).
 -- Each job is answered with its own code, in the order given:
 --    1  COMPLETED
 --   -5  the job key holds another type than a hash: checked first; nothing of that job changes
@@ -11,7 +12,8 @@
 -- Defines:
 --   readCompletes(active, prefix, retain, args, first, k, now) -> plan, or nil and the error reply.
 --     args[first], args[first + 1], ...: k pairs (job id, the attempt it was granted). One
---     ZMSCORE of active (proving its type) and one HMGET per distinct job.
+--     ZMSCORE of active (proving its type) and one HMGET per distinct job (state, attempts,
+--     result, group).
 --   writeCompletes(plan, active, stats, prefix, retain, now) -> nil, or the error reply (nothing
 --     changed). HINCRBY stats completed, ZREM active, DEL of the lock subkeys (and of the hashes
 --     when retain is 0), a 'completed' event per job (includes/events.lua) carrying the job's
@@ -53,7 +55,7 @@ local function trimDone(plan, done, prefix, now)
   dropDone(done, prefix, redis.call('ZRANGEBYSCORE', done, '-inf', now - plan.retain, 'LIMIT', 0, budget))
 end
 local function readCompletes(active, prefix, retain, args, first, k, now)
-  local plan = {codes = {}, done = {}, attempts = {}, results = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
+  local plan = {codes = {}, done = {}, attempts = {}, results = {}, groups = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
   if k == 0 then return plan end
   local bad = doneSettings(plan, prefix, retain)
   if bad then return nil, bad end
@@ -71,13 +73,14 @@ local function readCompletes(active, prefix, retain, args, first, k, now)
       if retain == 0 then code = -4 elseif doneAt[id] ~= att then code = -1 else code = -3 end
     else
       local jk = prefix .. 'job:' .. id
-      local okh, h = pcall(redis.call, 'HMGET', jk, 'state', 'attempts', 'result')
+      local okh, h = pcall(redis.call, 'HMGET', jk, 'state', 'attempts', 'result', 'group')
       if not okh then code = -5 else code = fenceCheck(h, att, active, id, now, deadlines[i]) end
       if code == 1 then
         doneAt[id] = att
         plan.done[#plan.done + 1] = id
         plan.attempts[#plan.done] = att
         plan.results[#plan.done] = h[3]
+        plan.groups[#plan.done] = h[4]
         plan.dels[#plan.dels + 1] = jk .. ':lock'
         if retain == 0 then plan.dels[#plan.dels + 1] = jk end
       end
@@ -100,6 +103,9 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
   if not ok then return refuse(stats, 'hash', err) end
   redis.call('ZREM', active, unpack(plan.done))
   redis.call('DEL', unpack(plan.dels))
+  for i = 1, #plan.done do
+    if plan.groups[i] then groupRelease(prefix, plan.groups[i]) end
+  end
   for i, id in ipairs(plan.done) do
     if plan.results[i] then
       emitEvent(prefix, 'completed', id, plan.attempts[i], 'result', plan.results[i])

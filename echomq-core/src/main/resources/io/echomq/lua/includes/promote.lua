@@ -1,5 +1,6 @@
 -- promote.lua: the promotion of due delayed jobs to pending, in two phases so that a script makes
--- every read before its first write. Needs type-guard, job-fields and layout.
+-- every read before its first write. Needs type-guard, job-fields, layout and groups.
+-- A due job of a group goes to the back of its group's LIST instead (includes/groups.lua).
 -- A due job goes to the back of its priority band: RPUSH wait for priority 0, else (and for
 -- priority 0 in the ZSET layout, includes/layout.lua) a fresh INCR seq and
 -- ZADD pending seq - priority * 2^42; then state pending. A priority that is not an
@@ -31,11 +32,13 @@ end
 local function promoteDue(due, prefix, delayed, pending, wait, seqKey)
   for _, id in ipairs(due) do
     local jk = prefix .. 'job:' .. id
-    local ok, p = pcall(redis.call, 'HGET', jk, 'priority')
+    local ok, h = pcall(redis.call, 'HMGET', jk, 'priority', 'group')
     local priority = 0
-    if ok and p and isInt(p) then priority = tonumber(p) end
+    if ok and h[1] and isInt(h[1]) then priority = tonumber(h[1]) end
     redis.call('ZREM', delayed, id)
-    if priority == 0 and not promoteToZset then
+    if ok and h[2] and groupValid(h[2]) then
+      groupPush(prefix, h[2], id, false)
+    elseif priority == 0 and not promoteToZset then
       redis.call('RPUSH', wait, id)
     else
       redis.call('ZADD', pending, redis.call('INCR', seqKey) - priority * SHIFT, id)

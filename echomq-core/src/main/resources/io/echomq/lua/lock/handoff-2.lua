@@ -1,9 +1,9 @@
 -- handoff-2.lua: release and grant in one step. While the lock still holds the releasing holder's
 -- token, it is given at once to a new acquisition: the new token, a fresh ttl counted from now on
 -- the server, and the next fence, exactly as acquire-2.lua would have granted it after a
--- release-2.lua (includes/fence.lua). A client sends it only when one of its own threads waits for
+-- release-3.lua (includes/fence.lua). A client sends it only when one of its own threads waits for
 -- the lock, so the lock is never free in between and no release is published: nobody else could
--- have taken it. When the lock no longer holds the old token, nothing changes, as with release-2.lua.
+-- have taken it. When the lock no longer holds the old token, nothing changes, as with release-3.lua.
 --
 -- KEYS[1] lock          <ns>{<resource>}:lock
 -- KEYS[2] fence         <ns>{<resource>}:fence

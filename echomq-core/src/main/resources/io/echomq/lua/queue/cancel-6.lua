@@ -9,6 +9,9 @@
 --     later call of that attempt (complete, fail, extend, progress, return, a claim's complete)
 --     answers -6 CANCELLED and changes nothing. A later attempt cannot exist: a cancelled job is in
 --     no set, so nothing claims it again.
+-- A grouped job frees its group's place when it was active, and leaves its group's LIST (an LREM,
+-- O(n) in that LIST's length) when it was pending (includes/groups.lua); a freed place that
+-- brings the group back to the rotation is published on <prefix>wake (1).
 -- The hash is kept for ARGV[3] ms, as a done job's; with 0 the hash of a job that was not running
 -- is deleted at once, and a running job's is kept until its lease would have ended, so that its
 -- holder's late calls are still answered -6. Its idempotency key is left to expire in its window.
@@ -43,6 +46,7 @@ if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include server-time
 --@include type-guard
 --@include events
+--@include groups
 local now = serverNow()
 
 -- an id holding ':' has no keys of its own ('7:lock' would be job 7's lock subkey)
@@ -52,7 +56,7 @@ local refused = guard(pending, 'zset') or guard(active, 'zset') or guard(delayed
 if refused then return refused end
 
 local jk = prefix .. 'job:' .. id
-local h = redis.call('HMGET', jk, 'state', 'attempts')
+local h = redis.call('HMGET', jk, 'state', 'attempts', 'group')
 local deadline = redis.call('ZSCORE', active, id)
 
 local function finish(keepFor)
@@ -67,6 +71,10 @@ if deadline then
   local attempt = h[2] or '0'
   redis.call('ZREM', active, id)
   redis.call('DEL', jk .. ':lock')
+  if h[3] then
+    groupRelease(prefix, h[3])
+    if groupsFreed > 0 then redis.call(publish, prefix .. 'wake', groupsFreed) end
+  end
   redis.call('HSET', jk, 'state', 'cancelled', 'cancel', attempt, 'finished_at', now)
   finish(math.max(retain, tonumber(deadline) - now))
   redis.call(publish, channel, id .. ' ' .. attempt)
@@ -77,6 +85,7 @@ if h[1] == 'done' or h[1] == 'dead' or h[1] == 'cancelled' or redis.call('ZSCORE
   return 0
 end
 local found = redis.call('ZREM', delayed, id) + redis.call('ZREM', pending, id)
+if found == 0 and h[3] then found = groupUnlist(prefix, h[3], id) end
 if found == 0 then found = redis.call('LREM', wait, 0, id) end
 if found == 0 then return -1 end
 local was = h[1] or 'pending'

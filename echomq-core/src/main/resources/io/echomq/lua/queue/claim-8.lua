@@ -2,11 +2,15 @@
 --   1. complete the k jobs the caller finished (k = 0..256, a group commit), each fenced by its
 --      own attempt and answered with its own code (complete-2.lua alone; includes/complete.lua);
 --   2. promote due delayed jobs, at most ARGV[4] (promote-5.lua alone; includes/promote.lua);
---   3. claim up to N pending jobs, in claim order (includes/claim.lua).
+--   3. claim up to N pending jobs, in claim order (includes/claim.lua), groups in turn when the
+--      queue has grouped jobs (includes/groups.lua).
 -- One call instead of three: a worker's complete and its next claim share a round trip.
 -- While the queue is paused (the key emq:{q}:paused exists, pause-4.lua), steps 2 and 3 are skipped:
 -- the completes of step 1 still happen, and next_due_ms answers -2. The check is one EXISTS, made
 -- only by a call that asks to claim.
+-- Flow control (includes/flow.lua) then lowers N: the rate limit, a back-off hold and the cap of
+-- the HASH <prefix>flow, one HMGET made only by a call that asks to claim; each job claimed under
+-- a rate limit is logged in the ZSET <prefix>rate. A call it limited answers next_due_ms as below.
 -- Each job completed writes a 'completed' event, each claimed an 'active' one, each malformed a
 -- 'dead' one, to <prefix>events (includes/events.lua); the settings' one HMGET of
 -- <prefix>retention is shared with the completes' retention read.
@@ -40,7 +44,10 @@
 --                -4 MISSING · -1 SUPERSEDED · -6 CANCELLED · -3 NOT_ACTIVE · -2 EXPIRED
 --   next_due_ms  -1 when the call claimed all N it asked for (or N is 0); else ms from now until
 --                the earliest delayed job is due (0 when one is due already), or -1 when none waits;
---                -2 when N > 0 and the queue is paused: nothing was promoted or claimed
+--                -2 when N > 0 and the queue is paused: nothing was promoted or claimed;
+--                when flow control held the claim below N: ms from now until the hold ends or the
+--                rate window lets one more claim in (> 0), or -3 when only a freed place can help
+--                (the cap is reached)
 --   dead         how many malformed jobs the claim moved to dead during this call
 --   promoted     how many delayed jobs were promoted to pending during this call
 --   then seven values per claimed job: id, payload, attempt (the fence), spent attempts, max
@@ -48,7 +55,9 @@
 --   enqueued without delay, else -1), timeout (the job's timeout_ms, else the queue's default:
 --   timeout_ms of the HASH <prefix>settings, else 0 for none)
 -- When promoted > claimed, the call publishes promoted - claimed on wake: the number of promoted
--- jobs it left pending, not the number promoted.
+-- jobs it left pending, not the number promoted. When its completes brought groups back to the
+-- rotation (includes/groups.lua) and it claimed all N it asked for (or N is 0), it publishes the
+-- number of those groups on wake: their places are free for other workers.
 local pending, active, delayed, dead, seqKey, stats, wake, wait =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local prefix = ARGV[1]
@@ -65,10 +74,12 @@ local nCompletes = tonumber(ARGV[7])
 --@include fence-check
 --@include job-fields
 --@include events
+--@include groups
 --@include complete
 --@include layout
 --@include promote
 --@include claim
+--@include flow
 local now = serverNow()
 
 -- a paused queue completes, but neither promotes nor claims
@@ -77,6 +88,9 @@ if paused then
   want = 0
   promoteMax = 0
 end
+-- flow control (includes/flow.lua): the rate limit, a back-off hold and the cap lower want
+local asked, flowWait, flow = want, -1, nil
+if want > 0 and not paused then want, flowWait, flow = flowLimit(prefix, active, want, now) end
 
 -- reads: every complete's fence, and the due delayed jobs
 local plan, err = readCompletes(active, prefix, retain, ARGV, 8, nCompletes, now)
@@ -99,12 +113,16 @@ local promoted = promoteDue(due, prefix, delayed, pending, wait, seqKey)
 local out = {plan.codes, -1, 0, promoted}
 local claimed, deadCount = claimJobs(want, lease, prefix, pending, wait, active, dead, now, out)
 out[3] = deadCount
+if flow then flowWait = flowRecord(flow, flowWait, prefix, out, 5, now) end
 
 if paused then
   out[2] = -2
+elseif flow and claimed == want and want < asked then
+  out[2] = flowWait
 elseif claimed < want then
   local first = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
   if first[2] then out[2] = math.max(0, tonumber(first[2]) - now) end
 end
 if promoted > claimed then redis.call(publish, wake, promoted - claimed) end
+if groupsFreed > 0 and claimed >= want then redis.call(publish, wake, groupsFreed) end
 return out

@@ -2,7 +2,8 @@
 -- whose attempt is still current, whose state is active and whose lease still runs leaves active:
 -- its lock subkey is deleted, the counter completed rises, and its hash is kept for ARGV[2] ms
 -- with state done and finished_at, or deleted at once. claim-8.lua does the same as its step 1.
--- Each job completed writes a 'completed' event to <prefix>events (includes/events.lua).
+-- Each job completed writes a 'completed' event to <prefix>events (includes/events.lua); a grouped
+-- job frees its group's place (includes/groups.lua).
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when active or stats holds another type
 -- (a job key that is not a hash only refuses its own complete, code -5).
@@ -14,6 +15,9 @@
 --                   queue's own done_age_ms and done_max in <prefix>retention win (includes/complete.lua)
 -- ARGV[3] count     k, how many jobs to complete, 1..256
 -- ARGV[4..3+2k]     k pairs: the id of a job to complete, and the attempt it was granted
+-- ARGV[4 + 2k]      publish, optional: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything
+--                   else (or absent) PUBLISH. When completes bring groups back to the rotation
+--                   (includes/groups.lua), their number is published on <prefix>wake.
 --
 -- Returns an array of k codes, one per pair in order:
 --    1  COMPLETED
@@ -33,6 +37,7 @@ local count = tonumber(ARGV[3])
 --@include type-guard
 --@include fence-check
 --@include events
+--@include groups
 --@include complete
 local now = serverNow()
 
@@ -40,4 +45,9 @@ local plan, err = readCompletes(active, prefix, retain, ARGV, 4, count, now)
 if not plan then return err end
 local refused = writeCompletes(plan, active, stats, prefix, retain, now)
 if refused then return refused end
+if groupsFreed > 0 then
+  local publish = 'PUBLISH'
+  if ARGV[4 + 2 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
+  redis.call(publish, prefix .. 'wake', groupsFreed)
+end
 return plan.codes

@@ -4,7 +4,10 @@
 -- claimed, promoted, reaped or listed, and a held job's fenced calls are refused (its lease is no
 -- longer in active: EXPIRED, or MISSING once its hash is gone). The caller then deletes the rest
 -- (job hashes, lock subkeys, idempotency keys) by a SCAN of the prefix, in bounded batches.
--- UNLINK frees big sets off the server's main thread.
+-- UNLINK frees big sets off the server's main thread. The group bookkeeping (includes/groups.lua:
+-- the rotation groups and the HASHes and SET group:active, group:waiting, group:paused, named by
+-- the prefix that active's name ends in) goes in the same step; the groups' own LISTs g:<group>
+-- go with the caller's SCAN.
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET of priority != 0
@@ -31,4 +34,6 @@ if not ok then
   return redis.error_reply(active)
 end
 if active > 0 and ARGV[1] ~= '1' then return {0, active, 0} end
+local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #'active')
+redis.call('UNLINK', prefix .. 'groups', prefix .. 'group:active', prefix .. 'group:waiting', prefix .. 'group:paused')
 return {1, active, redis.call('UNLINK', unpack(KEYS))}

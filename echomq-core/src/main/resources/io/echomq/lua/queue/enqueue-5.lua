@@ -6,7 +6,8 @@
 -- queue's events_enqueued setting is 1, each job created writes an 'enqueued' event to
 -- <prefix>events (includes/events.lua); else none, and the setting costs one HMGET per call.
 --
--- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type,
+-- and with an ERR naming the job when a group key is not valid.
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0 (of every priority in the ZSET layout),
 --                                    score = seq - priority * 2^42 (lowest claimed first)
@@ -28,6 +29,11 @@
 -- ARGV[4 + 10n]     extra fields, optional, after the publish mode: k (absent = 0), then k pairs name, value
 --                   that every job this call creates also stores in its hash (a tracing hook's
 --                   traceparent and tracestate). The caller keeps them off the protocol's own field names.
+-- ARGV[5 + 10n + 2k..] groups, optional, after the extra fields (which then must be given, k = 0
+--                   for none): n values, one per job in order, its group key ('' = none). A
+--                   grouped job stores field group; ready, it waits at the back of its group's
+--                   LIST, whatever its priority (includes/groups.lua). A group key that is not
+--                   valid (groupValid) fails the call before anything is written.
 --
 -- Returns a flat array of 2n values, {id1, created1, id2, created2, ...}: for each job in order,
 -- its id (a decimal string) and 1 if it was created, or 0 if its idempotency key already named
@@ -40,14 +46,23 @@ if ARGV[3 + 10 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
 -- the extra fields, appended to each created job's HSET; none (the usual case) adds nothing
 local extra = {}
 for j = 1, 2 * (tonumber(ARGV[4 + 10 * count]) or 0) do extra[j] = ARGV[4 + 10 * count + j] end
+-- the first group key's index, less one; nothing there (the usual case): no job is grouped
+local groupBase = 4 + 10 * count + 2 * (tonumber(ARGV[4 + 10 * count]) or 0)
 
 --@include server-time
 --@include type-guard
 --@include job-fields
 --@include layout
 --@include events
+--@include groups
 local now = serverNow()
 
+for i = 1, count do
+  local g = ARGV[groupBase + i]
+  if g and g ~= '' and not groupValid(g) then
+    return redis.error_reply('ERR job ' .. i .. ': a group key is 1..128 of A-Z a-z 0-9 . _ - @ + = / #')
+  end
+end
 local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
@@ -91,6 +106,9 @@ for i = 0, count - 1 do
     -- a small pending job is the hash {payload, created_at}, which keeps it a small listpack.
     -- created_at (server ms) gives a first claim its wait; a listpack stores it as an integer.
     local fields = {'payload', ARGV[b], 'created_at', now}
+    local group = ARGV[groupBase + i + 1]
+    if group == '' then group = nil end
+    if group then fields[#fields + 1] = 'group'; fields[#fields + 1] = group end
     if priority ~= 0 then fields[#fields + 1] = 'priority'; fields[#fields + 1] = priority end
     if ARGV[b + 4] ~= '0' then fields[#fields + 1] = 'max_attempts'; fields[#fields + 1] = ARGV[b + 4] end
     if ARGV[b + 5] ~= '0' then fields[#fields + 1] = 'backoff_ms'; fields[#fields + 1] = ARGV[b + 5] end
@@ -110,7 +128,9 @@ for i = 0, count - 1 do
       scheduled = scheduled + 1
     else
       redis.call('HSET', jk, unpack(fields))
-      if priority == 0 and not zset then
+      if group then
+        groupPush(prefix, group, id, false)
+      elseif priority == 0 and not zset then
         waiting[#waiting + 1] = id
         if #waiting == 500 then flush() end
       else

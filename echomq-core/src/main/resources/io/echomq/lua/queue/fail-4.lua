@@ -1,7 +1,8 @@
 -- fail-4.lua: the fenced failure of an attempt. If the attempt is still current and its lease
 -- still runs, the job either waits in delayed for a retry (exponential backoff with jitter, on the
 -- server clock) or, once it has spent max_attempts or the caller forbids a retry, goes to dead.
--- Either way the error is kept in last_error. A move to dead then applies the dead set's caps
+-- Either way the error is kept in last_error, and a grouped job frees its group's place
+-- (includes/groups.lua); a retried one goes back to its group when promoted. A move to dead then applies the dead set's caps
 -- (includes/dead-cap.lua: the queue's dead_max and dead_age_ms in <prefix>retention).
 -- Either way it writes an event to <prefix>events (includes/events.lua): 'retrying' with reason
 -- (the error) and delay_ms, or 'dead' with reason (dead_reason) and error.
@@ -23,6 +24,9 @@
 -- ARGV[7] delay     optional: the retry's exact delay in ms from the server's now, bounded to
 --                   0..31536000000 (365 days, as an enqueue's delay); absent, empty or not a
 --                   number: the hash's backoff above (older callers send six ARGV)
+-- ARGV[8] publish   optional: SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else (or
+--                   absent) PUBLISH. When the fail brings the job's group back to the rotation
+--                   (includes/groups.lua), 1 is published on <prefix>wake.
 --
 -- Returns a two-element array {code, delay_ms}:
 --    2  RETRYING    the job waits in delayed for delay_ms
@@ -41,19 +45,24 @@ local jk = prefix .. 'job:' .. id
 --@include fence-check
 --@include dead-cap
 --@include events
+--@include groups
 local now = serverNow()
 
 local refused = guard(active, 'zset') or guard(delayed, 'zset') or guard(dead, 'zset') or guard(stats, 'hash')
   or guardDeadCap(prefix)
 if refused then return refused end
 
-local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms')
+local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms', 'group')
 local code = fenceCheck(h, attempt, active, id, now)
 if code ~= 1 then return {code, 0} end
 
 redis.call('ZREM', active, id)
 redis.call('DEL', jk .. ':lock')
 redis.call('HINCRBY', stats, 'failed', 1)
+if h[7] then
+  groupRelease(prefix, h[7])
+  if groupsFreed > 0 then redis.call(ARGV[8] == 'SPUBLISH' and 'SPUBLISH' or 'PUBLISH', prefix .. 'wake', groupsFreed) end
+end
 local spent = tonumber(h[3] or '0')
 local maxAttempts = tonumber(h[4] or '3')
 if ARGV[6] ~= '1' or spent >= maxAttempts then

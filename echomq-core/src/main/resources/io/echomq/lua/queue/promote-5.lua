@@ -1,7 +1,8 @@
 -- promote-5.lua: promotes due delayed jobs (delays, run-at times and retry backoffs) to pending,
 -- at most a bounded number per call, on the server clock. Each goes to the back of its priority
 -- band (RPUSH wait for priority 0, a fresh seq in the pending ZSET otherwise, and for priority 0
--- too in the queue's ZSET layout, includes/layout.lua), with state pending. claim-8.lua does the same as its step 2.
+-- too in the queue's ZSET layout, includes/layout.lua; a grouped job to the back of its group's
+-- LIST, includes/groups.lua), with state pending. claim-8.lua does the same as its step 2.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 -- The read of delayed proves its type; seq, pending and wait are checked only when a job is due.
@@ -29,6 +30,7 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include type-guard
 --@include job-fields
 --@include layout
+--@include groups
 --@include promote
 local now = serverNow()
 

@@ -3,7 +3,8 @@
 -- before anything still waiting, so it is older; several in one call keep their expiry order at
 -- the front. Any other job goes back to the pending ZSET at the score it was claimed with, and so
 -- does one of priority 0 in the queue's ZSET layout (includes/layout.lua; score 0, the front of
--- its band, when it was claimed from the LIST before a switch). A lease is expired when its active score (the deadline) is at or before now; a
+-- its band, when it was claimed from the LIST before a switch). A grouped job frees its group's
+-- place and, when returned, goes to the FRONT of its group's LIST (includes/groups.lua). A lease is expired when its active score (the deadline) is at or before now; a
 -- lease extended in time has a later score and is never touched. The reaped attempt counts: a
 -- job that has spent max_attempts goes to dead with the reason instead. Safe to run from every
 -- worker at once: each expired id is moved by exactly one call. An id holding ':' (which would
@@ -19,7 +20,8 @@
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET of priority != 0
 -- KEYS[3] dead      emq:{q}:dead     ZSET, score = time of death in server ms
--- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were returned
+-- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were returned (also
+--                                    when only a job moved to dead freed a group's place)
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] limit     the most expired leases to handle in this call
@@ -37,11 +39,13 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include dead-cap
 --@include layout
 --@include events
+--@include groups
 local now = serverNow()
 
 
 local returned, died = 0, 0
-local front = {}   -- priority-0 ids to LPUSH, in expiry order
+local front = {}   -- priority-0 and grouped ids to LPUSH, in expiry order
+local frontGroup = {}   -- the group of front[i], or false
 local ok, expired = pcall(redis.call, 'ZRANGEBYSCORE', active, '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
 if not ok then return refuse(active, 'zset', expired) end
 if #expired == 0 then return {0, 0} end
@@ -56,7 +60,7 @@ for _, id in ipairs(expired) do
   local ok, h = false, nil
   if not aliased then
     redis.call('DEL', jk .. ':lock')
-    ok, h = pcall(redis.call, 'HMGET', jk, 'attempts', 'spent', 'max_attempts', 'score', 'priority')
+    ok, h = pcall(redis.call, 'HMGET', jk, 'attempts', 'spent', 'max_attempts', 'score', 'priority', 'group')
   end
   if not ok then
     redis.call('ZADD', dead, now, id)
@@ -67,6 +71,7 @@ for _, id in ipairs(expired) do
     local maxAttempts = tonumber(h[3] or '3') or 3
     local note = 'lease expired on attempt ' .. (h[1] or '?') .. ' (the worker stopped renewing it)'
     emitEvent(prefix, 'expired', id, h[1])
+    if h[6] then groupRelease(prefix, h[6]) end
     if spent >= maxAttempts or not h[1] then
       redis.call('HSET', jk, 'state', 'dead', 'last_error', note, 'finished_at', now,
         'dead_reason', 'lease expired on ' .. spent .. ' of ' .. maxAttempts .. ' attempts')
@@ -76,8 +81,9 @@ for _, id in ipairs(expired) do
     else
       redis.call('HSET', jk, 'state', 'pending', 'last_error', note)
       local priority = tonumber(h[5] or '0') or 0
-      if priority == 0 and not zset then
+      if h[6] or (priority == 0 and not zset) then
         front[#front + 1] = id
+        frontGroup[#front] = h[6]
       else
         redis.call('ZADD', pending, tonumber(h[4] or '') or -priority * SHIFT, id)
       end
@@ -86,7 +92,9 @@ for _, id in ipairs(expired) do
   end
 end
 -- the first to expire ends up first in the LIST
-for i = #front, 1, -1 do redis.call('LPUSH', wait, front[i]) end
-if returned > 0 then redis.call(publish, wake, returned) end
+for i = #front, 1, -1 do
+  if frontGroup[i] then groupPush(prefix, frontGroup[i], front[i], true) else redis.call('LPUSH', wait, front[i]) end
+end
+if returned > 0 or groupsFreed > 0 then redis.call(publish, wake, returned) end
 if died > 0 then capDead(dead, prefix, now, died) end
 return {returned, died}

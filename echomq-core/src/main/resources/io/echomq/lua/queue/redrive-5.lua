@@ -1,7 +1,8 @@
 -- redrive-5.lua: moves dead jobs back to pending with a fresh budget of attempts. spent is reset
 -- to 0 while attempts (the fence) keeps rising. Each job goes to the back of its priority band:
 -- RPUSH on the wait LIST for priority 0, a fresh seq in the pending ZSET otherwise (and for
--- priority 0 too in the queue's ZSET layout, includes/layout.lua).
+-- priority 0 too in the queue's ZSET layout, includes/layout.lua); a grouped job to the back of
+-- its group's LIST (includes/groups.lua).
 -- A dead entry whose hash is missing or has no payload stays in dead, and so does an id holding ':'.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
@@ -26,6 +27,7 @@ if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 --@include job-fields
 --@include dead-ids
 --@include layout
+--@include groups
 local refused = guard(dead, 'zset') or guard(pending, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
@@ -40,11 +42,14 @@ for _, id in ipairs(ids) do
   if not string.find(id, ':', 1, true) and redis.call('ZSCORE', dead, id) and redis.call('TYPE', jk)['ok'] == 'hash'
       and redis.call('HEXISTS', jk, 'payload') == 1 then
     local p = tonumber(redis.call('HGET', jk, 'priority') or '0') or 0
+    local group = redis.call('HGET', jk, 'group')
     redis.call('HSET', jk, 'state', 'pending', 'spent', 0)
     redis.call('HDEL', jk, 'dead_reason', 'finished_at')
     redis.call('PERSIST', jk)
     redis.call('ZREM', dead, id)
-    if p == 0 and not zset then
+    if group and groupValid(group) then
+      groupPush(prefix, group, id, false)
+    elseif p == 0 and not zset then
       redis.call('RPUSH', wait, id)
     else
       redis.call('ZADD', pending, redis.call('INCR', seqKey) - p * SHIFT, id)

@@ -2,7 +2,9 @@
 -- worker is running it), unless forced by an operator. Also drops the job's idempotency key when
 -- that key still names this job. An id holding ':' is only dropped from the five sets: its
 -- would-be keys belong to another job. A job removed writes a 'removed' event to <prefix>events
--- (includes/events.lua), with the attempts its hash held (0 when none).
+-- (includes/events.lua), with the attempts its hash held (0 when none). A grouped job frees its
+-- group's place when it was active, and leaves its group's LIST when it was pending, an LREM
+-- of that LIST (includes/groups.lua).
 --
 -- Cost: O(log n) for a job in one of the ZSETs. A job found in none of them (a priority-0 pending
 -- job, or an unknown id) costs an LREM of the wait LIST: O(n) in the LIST's length, which blocks
@@ -29,6 +31,7 @@ local lk = jk .. ':lock'
 
 --@include type-guard
 --@include events
+--@include groups
 local refused = guard(KEYS[1], 'zset') or guard(KEYS[2], 'zset') or guard(KEYS[3], 'zset') or guard(KEYS[4], 'zset')
   or guard(KEYS[5], 'list') or guard(prefix .. 'done', 'zset')
 if refused then return refused end
@@ -45,8 +48,15 @@ end
 if ARGV[3] ~= '1' and redis.call('EXISTS', lk) == 1 then return 0 end
 
 -- a job sits in one place: the LIST (an O(n) LREM) is searched only when no ZSET held it
+local group = false
+if redis.call('TYPE', jk)['ok'] == 'hash' then group = redis.call('HGET', jk, 'group') end
 local inSet = 0
-for i = 1, 4 do inSet = inSet + redis.call('ZREM', KEYS[i], id) end
+for i = 1, 4 do
+  local n = redis.call('ZREM', KEYS[i], id)
+  if n == 1 and i == 2 and group then groupRelease(prefix, group) end
+  inSet = inSet + n
+end
+if inSet == 0 and group then inSet = groupUnlist(prefix, group, id) end
 if inSet == 0 then inSet = redis.call('LREM', KEYS[5], 0, id) end
 local found = redis.call('EXISTS', jk) + inSet
 if found == 0 then return -1 end

@@ -11,13 +11,14 @@
 -- Returns an array of seven integers, or eight with the prefix:
 --   {pending, active, delayed, dead, completed, failed, overdue, paused}
 --   paused is 1 while emq:{q}:paused exists (pause-4.lua), else 0
---   pending is ZCARD pending + LLEN wait
+--   pending is ZCARD pending + LLEN wait + the ready grouped jobs (field grouped of stats,
+--   includes/groups.lua)
 --   overdue counts active leases whose deadline has passed (the reaper's next work)
 --@include server-time
 local now = serverNow()
-local c = redis.call('HMGET', KEYS[5], 'completed', 'failed')
+local c = redis.call('HMGET', KEYS[5], 'completed', 'failed', 'grouped')
 local out = {
-  redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[6]),
+  redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[6]) + math.max(0, tonumber(c[3] or '0') or 0),
   redis.call('ZCARD', KEYS[2]),
   redis.call('ZCARD', KEYS[3]),
   redis.call('ZCARD', KEYS[4]),

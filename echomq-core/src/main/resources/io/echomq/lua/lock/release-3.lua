@@ -1,11 +1,16 @@
--- release-2.lua: compare-and-delete. Deletes the lock only while it still holds our token, so a
+-- release-3.lua: compare-and-delete. Deletes the lock only while it still holds our token, so a
 -- release never removes a lock that expired and was granted to someone else (the blind-DEL bug).
--- On a real release it publishes on the lock's release channel to wake waiters at once.
+-- On a real release it publishes on the lock's release channel to wake waiters at once, but only
+-- when someone may be waiting: the waiting key exists (a waiting acquire refreshes it in the same
+-- script as each refused try, wait-acquire-3.lua, for as long as it may still wait), or the caller
+-- says that it has waiters of its own. A release with nobody waiting costs no PUBLISH.
 --
 -- KEYS[1] lock             <ns>{<resource>}:lock
 -- KEYS[2] channel          <ns>{<resource>}:released  (a pub/sub channel, declared for its slot)
+-- KEYS[3] waiting          <ns>{<resource>}:waiting   (exists while a waiter may still be waiting)
 -- ARGV[1] token            the token the caller was granted
 -- ARGV[2] publish          "SPUBLISH" for sharded pub/sub (Redis 7+), anything else PUBLISH
+-- ARGV[3] local_waiters    "1": the caller has waiters of its own, publish in any case; optional
 --
 -- Returns an integer:
 --    1  RELEASED   the lock held our token and is now deleted; waiters were notified
@@ -13,6 +18,7 @@
 --   -1  EXPIRED    nobody holds the lock; nothing was changed
 local lockKey = KEYS[1]
 local channel = KEYS[2]
+local waitingKey = KEYS[3]
 local token = ARGV[1]
 local publish = 'PUBLISH'
 if ARGV[2] == 'SPUBLISH' then publish = 'SPUBLISH' end
@@ -20,7 +26,9 @@ if ARGV[2] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local current = redis.call('GET', lockKey)
 if current == token then
   redis.call('DEL', lockKey)
-  redis.call(publish, channel, 'released')
+  if ARGV[3] == '1' or redis.call('EXISTS', waitingKey) == 1 then
+    redis.call(publish, channel, 'released')
+  end
   return 1
 end
 if current then

@@ -1,0 +1,56 @@
+package io.echomq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.echomq.queue.RateLimit;
+import java.time.Duration;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code emq queue limit} and {@code emq queue cap} against a real server: show, set, clear, refuse. */
+@Timeout(60)
+class QueueFlowCliTest extends QueueCliTestBase {
+    @Test
+    void limitShowsSetsAndClears() {
+        assertThat(emq("queue", "limit", "q")).isEqualTo(new EmqRun(0, "limit=none\n", ""));
+        assertThat(emq("queue", "limit", "q", "50/1s")).isEqualTo(new EmqRun(0, "limit=50/1000ms\n", ""));
+        assertThat(client.queue("q").flowControl().rateLimit()).contains(new RateLimit(50, Duration.ofSeconds(1)));
+        assertThat(emq("queue", "limit", "q", "600/2m")).isEqualTo(new EmqRun(0, "limit=600/120000ms\n", ""));
+        assertThat(emq("queue", "limit", "q", "7/250")).isEqualTo(new EmqRun(0, "limit=7/250ms\n", ""));
+        assertThat(emq("queue", "limit", "q")).isEqualTo(new EmqRun(0, "limit=7/250ms\n", ""));
+        assertThat(emq("queue", "limit", "q", "off")).isEqualTo(new EmqRun(0, "CLEARED\n", ""));
+        assertThat(emq("queue", "limit", "q", "off")).isEqualTo(new EmqRun(0, "NOT_SET\n", ""));
+        assertThat(emq("queue", "limit", "q")).isEqualTo(new EmqRun(0, "limit=none\n", ""));
+    }
+
+    @Test
+    void capShowsSetsAndClears() {
+        assertThat(emq("queue", "cap", "q")).isEqualTo(new EmqRun(0, "cap=none\n", ""));
+        assertThat(emq("queue", "cap", "q", "3")).isEqualTo(new EmqRun(0, "cap=3\n", ""));
+        assertThat(client.queue("q").flowControl().concurrencyCap()).isEqualTo(OptionalInt.of(3));
+        assertThat(emq("queue", "cap", "q")).isEqualTo(new EmqRun(0, "cap=3\n", ""));
+        assertThat(emq("queue", "cap", "q", "off")).isEqualTo(new EmqRun(0, "CLEARED\n", ""));
+        assertThat(emq("queue", "cap", "q", "off")).isEqualTo(new EmqRun(0, "NOT_SET\n", ""));
+    }
+
+    @Test
+    void badLimitsAndCapsExit2WithNothingWritten() {
+        EmqRun zero = emq("queue", "limit", "q", "0/1s");
+        assertThat(zero.code()).isEqualTo(2);
+        assertThat(zero.err()).contains("Invalid value for option '<n>': 0 is outside 1..1000000 jobs");
+        EmqRun window = emq("queue", "limit", "q", "5/0s");
+        assertThat(window.code()).isEqualTo(2);
+        assertThat(window.err()).contains("Invalid value for <window>: '0s' is outside 1 ms..1 day");
+        assertThat(emq("queue", "limit", "q", "5/2d").code()).isEqualTo(2);
+        assertThat(emq("queue", "limit", "q", "5/25h").code()).isEqualTo(2);
+        assertThat(emq("queue", "limit", "q", "-5/1s").code()).isEqualTo(2);
+        assertThat(emq("queue", "limit", "q", "fast").err()).contains("is not <n>/<window> (for example 50/1s) or off");
+        EmqRun cap = emq("queue", "cap", "q", "0");
+        assertThat(cap.code()).isEqualTo(2);
+        assertThat(cap.err()).contains("Invalid value for option '<k>': 0 is outside 1..1000000 jobs");
+        assertThat(emq("queue", "cap", "q", "-3").code()).isEqualTo(2);
+        assertThat(emq("queue", "cap", "q", "many").err()).contains("is not a whole number of jobs, nor off");
+        assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(0L);
+    }
+}
