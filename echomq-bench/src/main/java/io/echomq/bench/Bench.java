@@ -27,7 +27,7 @@ import picocli.CommandLine.Command;
 @Command(name = "emq bench", mixinStandardHelpOptions = true,
         description = "Benchmarks EchoMQ against Redisson (locks) and BullMQ (queue) on the same Redis,"
             + " and one sharded queue on 1 master against 3 (scaling).",
-        subcommands = {LockBench.class, QueueBench.class, ScalingBench.class})
+        subcommands = {LockBench.class, QueueBench.class, ScalingBench.class, LockCostBench.class})
 public final class Bench {
     Bench() {
     }

@@ -21,6 +21,9 @@ public final class Checks {
             throw new IllegalArgumentException(what + " must not be null or empty");
         }
         checkUtf16(name, what);
+        if (name.length() <= MAX_NAME_BYTES / 3) {
+            return name;   // a char is at most 3 bytes of UTF-8 (a surrogate pair 4 for 2), so it fits: no encoding needed
+        }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_NAME_BYTES) {
             throw new IllegalArgumentException(what + " is " + bytes + " bytes long; the maximum is "

@@ -1,12 +1,12 @@
 package io.echomq.lock;
 
 import io.echomq.internal.RedisEngine;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +38,20 @@ public final class Lease implements AutoCloseable {
 
     private enum Status { HELD, RELEASED, LOST }
 
+    private static final VarHandle STATUS = handle("status", Status.class);
+    private static final VarHandle LOST = handle("lost", CompletableFuture.class);
+    private static final VarHandle LOSS_REASON = handle("lossReason", LossReason.class);
+    private static final VarHandle DEADLINE_GUARDED = handle("deadlineGuarded", boolean.class);
+    private static final VarHandle RELEASE_OUTCOME = handle("releaseOutcome", ReleaseOutcome.class);
+
+    private static VarHandle handle(String field, Class<?> type) {
+        try {
+            return MethodHandles.lookup().findVarHandle(Lease.class, field, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final LeaseBackend backend;
     private final String resource;
     private final String token;
@@ -45,13 +59,15 @@ public final class Lease implements AutoCloseable {
     private final boolean watchdog;
     private volatile long ttlMillis;
     private volatile long validUntilNanos;
-    private final AtomicReference<Status> status = new AtomicReference<>(Status.HELD);
-    private final CompletableFuture<LossReason> lost = new CompletableFuture<>();
+    // Plain volatile fields changed through VarHandles, not Atomic* objects: a lease is made and
+    // dropped on every acquire, and each Atomic* was one more object per grant.
+    private volatile Status status = Status.HELD;
+    private volatile CompletableFuture<LossReason> lost;   // made when first asked for or on a loss
     // set before the status turns LOST, so that isLost() and lossReason() always agree, even while
     // the listeners of a loss are still being told
-    private final AtomicReference<LossReason> lossReason = new AtomicReference<>();
-    private final AtomicBoolean deadlineGuarded = new AtomicBoolean();
-    private final AtomicReference<ReleaseOutcome> releaseOutcome = new AtomicReference<>();
+    private volatile LossReason lossReason;
+    private volatile boolean deadlineGuarded;
+    private volatile ReleaseOutcome releaseOutcome;
     private final Object held;   // the instrumentation's handle, or null when nobody listens
 
     Lease(LeaseBackend backend, String resource, String token, long fence, long ttlMillis, long startNanos,
@@ -64,7 +80,7 @@ public final class Lease implements AutoCloseable {
         this.watchdog = watchdog;
         this.validUntilNanos = deadline(startNanos, ttlMillis);
         if (watchdog) {
-            deadlineGuarded.set(true);
+            deadlineGuarded = true;
         }
         this.held = backend.held(this);
     }
@@ -127,7 +143,7 @@ public final class Lease implements AutoCloseable {
 
     /** @return how long the lease may still be relied on; zero once released, lost or past due */
     public Duration remaining() {
-        if (status.get() != Status.HELD) {
+        if (status != Status.HELD) {
             return Duration.ZERO;
         }
         long left = validUntilNanos - backend.clock().nanoTime();
@@ -139,17 +155,17 @@ public final class Lease implements AutoCloseable {
      *     before its local deadline. A local belief only; fence your writes for certainty.
      */
     public boolean isHeld() {
-        return status.get() == Status.HELD && backend.clock().nanoTime() < validUntilNanos;
+        return status == Status.HELD && backend.clock().nanoTime() < validUntilNanos;
     }
 
     /** @return whether the lease was lost (see {@link LossReason}) */
     public boolean isLost() {
-        return status.get() == Status.LOST;
+        return status == Status.LOST;
     }
 
     /** @return why the lease was lost, or empty while it is not */
     public Optional<LossReason> lossReason() {
-        return status.get() == Status.LOST ? Optional.ofNullable(lossReason.get()) : Optional.empty();
+        return status == Status.LOST ? Optional.ofNullable(lossReason) : Optional.empty();
     }
 
     /** @return whether the client's watchdog renews this lease */
@@ -168,7 +184,7 @@ public final class Lease implements AutoCloseable {
      */
     public CompletableFuture<LossReason> lost() {
         guardDeadline();
-        return lost.copy();
+        return lostFuture().copy();
     }
 
     /**
@@ -182,7 +198,7 @@ public final class Lease implements AutoCloseable {
             throw new IllegalArgumentException("listener must not be null");
         }
         guardDeadline();
-        lost.thenAcceptAsync(reason -> {
+        lostFuture().thenAcceptAsync(reason -> {
             try {
                 listener.accept(reason);
             } catch (RuntimeException e) {
@@ -243,10 +259,10 @@ public final class Lease implements AutoCloseable {
 
     /** @return the answer for a lease that must not be renewed, or empty if it may be */
     Optional<RenewOutcome> refuseRenewal() {
-        Status s = status.get();
+        Status s = status;
         if (s == Status.HELD && backend.clock().nanoTime() >= validUntilNanos) {
             markLost(LossReason.DEADLINE_PASSED);
-            s = status.get();
+            s = status;
         }
         if (s == Status.HELD) {
             return Optional.empty();
@@ -254,7 +270,7 @@ public final class Lease implements AutoCloseable {
         if (s == Status.RELEASED) {
             return Optional.of(RenewOutcome.EXPIRED);
         }
-        return Optional.of(lost.getNow(null) == LossReason.NOT_OWNER ? RenewOutcome.NOT_OWNER : RenewOutcome.EXPIRED);
+        return Optional.of(lossReason == LossReason.NOT_OWNER ? RenewOutcome.NOT_OWNER : RenewOutcome.EXPIRED);
     }
 
     /** Applies a renewal's reply: move the deadline, or mark the lease lost. */
@@ -262,7 +278,7 @@ public final class Lease implements AutoCloseable {
         backend.renewal(this, outcome == RenewOutcome.RENEWED
                 ? io.echomq.Instrumentation.RenewalResult.RENEWED : io.echomq.Instrumentation.RenewalResult.REFUSED);
         if (outcome == RenewOutcome.RENEWED) {
-            if (status.get() == Status.HELD) {
+            if (status == Status.HELD) {
                 ttlMillis = newTtlMillis;
                 validUntilNanos = deadline(sentAtNanos, newTtlMillis);
             }
@@ -285,28 +301,36 @@ public final class Lease implements AutoCloseable {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public ReleaseOutcome release() {
-        return RedisEngine.awaitUninterruptibly(releaseAsync(), io.echomq.internal.Scripts.RELEASE.label(),
-                resource);
+        ReleaseOutcome known = releaseOutcome;
+        if (known != null) {
+            return known;
+        }
+        // waits on the backend's reply itself and applies it here: no further stage per release
+        return onReleaseReply(RedisEngine.awaitUninterruptibly(backend.release(resource, token),
+                io.echomq.internal.Scripts.RELEASE.label(), resource));
     }
 
     /** Asynchronous {@link #release()}; the future fails with a {@link io.echomq.RedisCommandException}. */
     public CompletableFuture<ReleaseOutcome> releaseAsync() {
-        ReleaseOutcome known = releaseOutcome.get();
+        ReleaseOutcome known = releaseOutcome;
         if (known != null) {
             return CompletableFuture.completedFuture(known);
         }
-        return backend.release(resource, token).thenApply(outcome -> {
-            if (outcome == ReleaseOutcome.RELEASED) {
-                if (status.compareAndSet(Status.HELD, Status.RELEASED) && held != null) {
-                    backend.ended(this, held, null);
-                }
-            } else if (releaseOutcome.get() == null) {
-                markLost(outcome == ReleaseOutcome.NOT_OWNER ? LossReason.NOT_OWNER : LossReason.EXPIRED);
+        return backend.release(resource, token).thenApply(this::onReleaseReply);
+    }
+
+    /** Applies a release's reply: the lease released, or lost. @return the first answer this lease got */
+    private ReleaseOutcome onReleaseReply(ReleaseOutcome outcome) {
+        if (outcome == ReleaseOutcome.RELEASED) {
+            if (STATUS.compareAndSet(this, Status.HELD, Status.RELEASED) && held != null) {
+                backend.ended(this, held, null);
             }
-            // The first answer is the truth about this lease; a concurrent second release that
-            // found the key already gone must not overwrite RELEASED with EXPIRED.
-            return releaseOutcome.compareAndSet(null, outcome) ? outcome : releaseOutcome.get();
-        });
+        } else if (releaseOutcome == null) {
+            markLost(outcome == ReleaseOutcome.NOT_OWNER ? LossReason.NOT_OWNER : LossReason.EXPIRED);
+        }
+        // The first answer is the truth about this lease; a concurrent second release that
+        // found the key already gone must not overwrite RELEASED with EXPIRED.
+        return RELEASE_OUTCOME.compareAndSet(this, null, outcome) ? outcome : releaseOutcome;
     }
 
     /**
@@ -325,15 +349,15 @@ public final class Lease implements AutoCloseable {
 
     /** Marks the lease lost once; completes {@link #lost()} and runs the listeners. */
     void markLost(LossReason reason) {
-        if (status.get() != Status.HELD) {
+        if (status != Status.HELD) {
             return;
         }
-        lossReason.compareAndSet(null, reason);   // the first reason seen is the one every reader gets
-        if (status.compareAndSet(Status.HELD, Status.LOST)) {
-            LossReason why = lossReason.get();
+        LOSS_REASON.compareAndSet(this, null, reason);   // the first reason seen is the one every reader gets
+        if (STATUS.compareAndSet(this, Status.HELD, Status.LOST)) {
+            LossReason why = lossReason;
             log.debug("lease on '{}' (fence {}) lost: {}", resource, fence, why);
             backend.ended(this, held, why);
-            lost.complete(why);
+            lostFuture().complete(why);
         }
     }
 
@@ -344,17 +368,29 @@ public final class Lease implements AutoCloseable {
 
     /** @return whether the watchdog or deadline timer should still look after this lease */
     boolean isActive() {
-        return status.get() == Status.HELD;
+        return status == Status.HELD;
+    }
+
+    /** @return the loss future, made on first use; one instance for every caller */
+    @SuppressWarnings("unchecked")
+    private CompletableFuture<LossReason> lostFuture() {
+        CompletableFuture<LossReason> f = lost;
+        if (f == null) {
+            CompletableFuture<LossReason> fresh = new CompletableFuture<>();
+            f = (CompletableFuture<LossReason>) LOST.compareAndExchange(this, null, fresh);
+            f = f == null ? fresh : f;
+        }
+        return f;
     }
 
     private void guardDeadline() {
-        if (deadlineGuarded.compareAndSet(false, true)) {
+        if (DEADLINE_GUARDED.compareAndSet(this, false, true)) {
             backend.guardDeadline(this);
         }
     }
 
     @Override
     public String toString() {
-        return "Lease[" + resource + (fence > 0 ? ", fence=" + fence : ", plain") + ", " + status.get() + "]";
+        return "Lease[" + resource + (fence > 0 ? ", fence=" + fence : ", plain") + ", " + status + "]";
     }
 }

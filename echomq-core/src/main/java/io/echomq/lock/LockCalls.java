@@ -95,13 +95,13 @@ final class LockCalls implements LeaseIssuer.Commands {
         CompletableFuture<List<Object>> reply = engine.run(Scripts.WAIT_ACQUIRE, ScriptOutputType.MULTI,
                 new String[] {keys.lock(resource), keys.fence(resource), keys.waiting(resource)}, token,
                 Long.toString(ttlMillis), options.isFenced() ? "1" : "0", Long.toString(Math.max(1, waitMillis)));
-        CompletableFuture<Attempt> f = wrap(reply.thenApply(r -> {
+        CompletableFuture<Attempt> f = Replies.decode(reply, r -> {
             long granted = (Long) r.get(0);
             long value = (Long) r.get(1);
             return granted == 1
                     ? new Attempt(issuer.issue(resource, token, value, ttlMillis, start, options), 0)
                     : new Attempt(null, value);
-        }), Scripts.WAIT_ACQUIRE.label(), resource);
+        }, Scripts.WAIT_ACQUIRE.label(), resource);
         return options.replicasToWait() > 0 ? f.thenCompose(a -> awaitReplicas(a, options)) : f;
     }
 
@@ -118,24 +118,22 @@ final class LockCalls implements LeaseIssuer.Commands {
         if (options.isFenced()) {
             CompletableFuture<List<Object>> reply = engine.run(Scripts.ACQUIRE, ScriptOutputType.MULTI,
                     new String[] {lockKey, keys.fence(resource)}, token, Long.toString(ttlMillis));
-            f = reply.thenApply(r -> {
+            f = Replies.decode(reply, r -> {
                 long granted = (Long) r.get(0);
                 long value = (Long) r.get(1);
                 return granted == 1
                         ? new Attempt(issuer.issue(resource, token, value, ttlMillis, start, options), 0)
                         : new Attempt(null, value);
-            });
+            }, Scripts.ACQUIRE.label(), resource);
         } else {
             // Exactly the seed's command, in its order: SET <lock-key> <token> NX PX <ttl>.
             CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8)
                     .addKey(lockKey).addValue(token).add("NX").add("PX").add(ttlMillis);
-            f = engine.commands().dispatch(CommandType.SET, new StatusOutput<>(StringCodec.UTF8), args)
-                    .toCompletableFuture()
-                    .thenApply(ok -> ok != null
+            f = Replies.decode(engine.commands().dispatch(CommandType.SET, new StatusOutput<>(StringCodec.UTF8), args)
+                    .toCompletableFuture(), ok -> ok != null
                             ? new Attempt(issuer.issue(resource, token, 0, ttlMillis, start, options), 0)
-                            : new Attempt(null, -2));
+                            : new Attempt(null, -2), "SET NX PX", resource);
         }
-        f = wrap(f, acquireLabel(options), resource);
         return options.replicasToWait() > 0 ? f.thenCompose(a -> awaitReplicas(a, options)) : f;
     }
 
@@ -182,7 +180,7 @@ final class LockCalls implements LeaseIssuer.Commands {
         CompletableFuture<Long> f = engine.run(Scripts.RELEASE, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource), keys.channel(resource), keys.waiting(resource)}, token,
                 engine.publishMode(), localWaiters);
-        return wrap(f.thenApply(ReleaseOutcome::ofCode), Scripts.RELEASE.label(), resource);
+        return Replies.decode(f, ReleaseOutcome::ofCode, Scripts.RELEASE.label(), resource);
     }
 
     /**
@@ -236,7 +234,7 @@ final class LockCalls implements LeaseIssuer.Commands {
                                           long ttlMillis) {
         CompletableFuture<Long> f = engine.run(conn, Scripts.RENEW, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource), keys.fence(resource)}, token, Long.toString(ttlMillis));
-        return wrap(f.thenApply(RenewOutcome::ofCode), Scripts.RENEW.label(), resource);
+        return Replies.decode(f, RenewOutcome::ofCode, Scripts.RENEW.label(), resource);
     }
 
     /** @return holder, ttl and last fence, read in one script */

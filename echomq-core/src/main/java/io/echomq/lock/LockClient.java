@@ -1,5 +1,6 @@
 package io.echomq.lock;
 
+import io.echomq.Instrumentation.AcquireOutcome;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
@@ -108,10 +109,16 @@ public final class LockClient implements Locks {
      */
     @Override
     public Optional<Lease> tryAcquire(String resource, Duration ttl, AcquireOptions options) {
-        CompletableFuture<Optional<Lease>> f = tryAcquireAsync(resource, ttl, options);
-        try {
-            return RedisEngine.await(f, LockCalls.acquireLabel(options), resource);
+        String r = Checks.resource(resource);
+        long ttlMs = checkTtl(ttl);
+        checkOptions(options);
+        long start = observations.start();
+        try {   // waits on the attempt itself: no further stage to build the Optional or to report
+            Lease lease = RedisEngine.await(calls.attempt(r, ttlMs, options), LockCalls.acquireLabel(options), r).lease();
+            observations.tried(options, start, lease != null ? AcquireOutcome.ACQUIRED : AcquireOutcome.BUSY);
+            return Optional.ofNullable(lease);
         } catch (RedisCommandException e) {
+            observations.tried(options, start, AcquireOutcome.ERROR);
             throw replicaAckOr(e);
         }
     }
@@ -173,7 +180,7 @@ public final class LockClient implements Locks {
             observations.waited(options, start, LockObservations.outcomeOf(e));
             throw e;
         }
-        observations.waited(options, start, io.echomq.Instrumentation.AcquireOutcome.ACQUIRED);
+        observations.waited(options, start, AcquireOutcome.ACQUIRED);
         return lease;
     }
 

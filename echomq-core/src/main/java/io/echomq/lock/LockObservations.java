@@ -59,6 +59,11 @@ final class LockObservations {
                 clock.nanoTime() - start));
     }
 
+    /** Reports a try (no wait) that ended, with {@code outcome}, for a caller that waited for it itself. */
+    void tried(AcquireOptions options, long start, AcquireOutcome outcome) {
+        waited(options, start, outcome);
+    }
+
     /** Reports a waiting acquire that ended, with {@code outcome}. */
     void waited(AcquireOptions options, long start, AcquireOutcome outcome) {
         if (observed) {
