@@ -157,6 +157,9 @@ class JobFieldsTest extends QueueTestBase {
             String id = q.enqueue("p");
             queue.enqueue("none");   // the base client: no instrumentation at all
             assertThat(hash("plain", id).keySet()).containsExactlyInAnyOrder("payload", "created_at");
+            // MONITOR reports asynchronously, in order: once the second enqueue is seen, so is the first
+            assertThat(tap.awaitCommand(cmd -> cmd.get(0).equalsIgnoreCase("EVALSHA") && cmd.contains("none"), WAIT))
+                    .as("the second enqueue reached the tap").isTrue();
             List<Integer> argc = tap.commands().stream().filter(cmd -> cmd.get(0).equalsIgnoreCase("EVALSHA"))
                     .map(List::size).toList();
             assertThat(argc).as("the same ARGV with and without an instrumentation that gives no field")
