@@ -127,7 +127,8 @@ public final class DashboardServlet extends HttpServlet {
         /**
          * @param description what the header of every page names as the server; any password in
          *                    it is replaced by {@code ***}. Default: the client's
-         *                    {@link QueueClient#serverDescription()}
+         *                    {@link QueueClient#serverDescription()}, through
+         *                    {@link Dashboard#productOnly(String)}
          * @return this builder
          * @throws NullPointerException if description is null
          */
