@@ -4,7 +4,7 @@
 #
 # Usage (from the repository root or anywhere):   echomq-faults/mutations.sh [name...]
 #   with no name, every mutation runs; names: fence-write, stale-complete, release-token, reap-dead, watchdog,
-#   acquire-nx. Prints a markdown table (the one in docs/reliability.md) and exits 0 only if every mutation was
+#   acquire-nx, release-hint, waiting-mark. Prints a markdown table (the one in docs/reliability.md) and exits 0 only if every mutation was
 #   applied and caught by a failing test.
 #
 # Each mutation is a literal search-and-replace in one named file. The search text must occur exactly once; if the
@@ -35,7 +35,7 @@ restore() {
 trap restore EXIT INT TERM
 
 # name | file | search | replace [| search | replace] ... are given as separate arrays per mutation.
-declare -a NAMES=(fence-write stale-complete release-token reap-dead watchdog acquire-nx)
+declare -a NAMES=(fence-write stale-complete release-token reap-dead watchdog acquire-nx release-hint waiting-mark)
 declare -A WHAT FILE EDITS MODULES TESTS
 WHAT[fence-write]="fenced write skips its fence check (a stale fence is written)"
 FILE[fence-write]=$LUA/lock/fenced-write-1.lua
@@ -72,6 +72,18 @@ FILE[acquire-nx]=$LUA/lock/acquire-2.lua
 EDITS[acquire-nx]="redis.call('SET', lockKey, token, 'NX', 'PX', ttl)=>redis.call('SET', lockKey, token, 'PX', ttl)"
 MODULES[acquire-nx]=$CORE
 TESTS[acquire-nx]='ContentionTest,RedlockFaultTest'
+
+WHAT[release-hint]="release ignores the waiting mark (publishes only for its own client's waiters: a waiter elsewhere sleeps)"
+FILE[release-hint]=$LUA/lock/release-3.lua
+EDITS[release-hint]="if ARGV[3] == '1' or redis.call('EXISTS', waitingKey) == 1 then=>if ARGV[3] == '1' then"
+MODULES[release-hint]=$CORE
+TESTS[release-hint]='ReleasePublishTest,HandoffTest'
+
+WHAT[waiting-mark]="a refused waiter never sets the waiting mark (a release elsewhere then publishes nothing)"
+FILE[waiting-mark]=$LUA/lock/wait-acquire-3.lua
+EDITS[waiting-mark]="if redis.call('PTTL', waitingKey) < wait then=>if false then"
+MODULES[waiting-mark]=$CORE
+TESTS[waiting-mark]='ReleasePublishTest,HandoffTest'
 
 apply() {   # file, edits: "search=>replace||search=>replace"
   python3 - "$1" "$2" <<'PY'
