@@ -3,6 +3,9 @@
 //   1. bulk enqueue: --jobs jobs of {"i":n} with Queue.addBulk, --batch per call, one call at a time;
 //   2. Redis bytes per waiting job: INFO memory used_memory before and after step 1, over --jobs;
 //   3. no-op processing: one Worker at --concurrency drains those jobs; jobs per second.
+// For 1 and 3 it also gives the CPU per job: this process's (process.cpuUsage(), user + system)
+// as client_cpu_us_per_job, and the server's (INFO cpu used_cpu_sys + used_cpu_user) as
+// server_cpu_us_per_job, each a delta over the phase divided by its jobs.
 // A warm-up round of a fifth of the jobs runs first on its own queue. Every figure is printed as
 //   RESULT peer=bullmq bench=<name> key=value ...
 // on stdout; progress goes to stderr. Every key it made is deleted at the end (Queue.obliterate).
@@ -43,6 +46,24 @@ async function usedMemory(redis) {
   return Number(/^used_memory:(\d+)/m.exec(info)[1]);
 }
 
+async function serverCpuMicros(redis) {
+  const info = await redis.info('cpu');
+  const field = (name) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)[1]);
+  return (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
+}
+
+// Starts a phase's CPU readings; the function it returns gives both figures per job.
+async function cpuMeter(redis) {
+  const server = await serverCpuMicros(redis);
+  const client = process.cpuUsage();
+  return async (jobs) => {
+    const used = process.cpuUsage(client);
+    const serverNow = await serverCpuMicros(redis);
+    return { client_cpu_us_per_job: ((used.user + used.system) / jobs).toFixed(2),
+      server_cpu_us_per_job: ((serverNow - server) / jobs).toFixed(2) };
+  };
+}
+
 async function enqueue(queue, jobs, batch) {
   const start = process.hrtime.bigint();
   for (let from = 0; from < jobs; from += batch) {
@@ -53,8 +74,9 @@ async function enqueue(queue, jobs, batch) {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-async function drain(name, connection, jobs, concurrency) {
+async function drain(name, connection, jobs, concurrency, redis) {
   let done = 0;
+  const stop = await cpuMeter(redis);
   const start = process.hrtime.bigint();
   let worker;
   await new Promise((resolve, reject) => {
@@ -63,8 +85,9 @@ async function drain(name, connection, jobs, concurrency) {
     worker.on('error', reject);
   });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = await stop(jobs);
   await worker.close();
-  return seconds;
+  return { seconds, cpu };
 }
 
 async function main() {
@@ -78,7 +101,7 @@ async function main() {
   console.error(`bullmq-peer: warm-up round of ${warmJobs} jobs…`);
   const warm = new Queue(o.queue + '-warm', { connection });
   await enqueue(warm, warmJobs, o.batch);
-  await drain(o.queue + '-warm', connection, warmJobs, o.concurrency);
+  await drain(o.queue + '-warm', connection, warmJobs, o.concurrency, redis);
   await warm.obliterate({ force: true });
   await warm.close();
 
@@ -86,15 +109,18 @@ async function main() {
   const queue = new Queue(o.queue, { connection });
   await queue.waitUntilReady();
   const before = await usedMemory(redis);
+  const stopEnqueue = await cpuMeter(redis);
   const enqueueSeconds = await enqueue(queue, o.jobs, o.batch);
+  const enqueueCpu = await stopEnqueue(o.jobs);
   const after = await usedMemory(redis);
   result({ bench: 'enqueue', jobs: o.jobs, seconds: enqueueSeconds.toFixed(3),
-    per_s: (o.jobs / enqueueSeconds).toFixed(1), bytes_per_job: ((after - before) / o.jobs).toFixed(1) });
+    per_s: (o.jobs / enqueueSeconds).toFixed(1), bytes_per_job: ((after - before) / o.jobs).toFixed(1),
+    ...enqueueCpu });
 
   console.error(`bullmq-peer: one worker at concurrency ${o.concurrency} drains them…`);
-  const processSeconds = await drain(o.queue, connection, o.jobs, o.concurrency);
-  result({ bench: 'process', jobs: o.jobs, seconds: processSeconds.toFixed(3),
-    per_s: (o.jobs / processSeconds).toFixed(1) });
+  const drained = await drain(o.queue, connection, o.jobs, o.concurrency, redis);
+  result({ bench: 'process', jobs: o.jobs, seconds: drained.seconds.toFixed(3),
+    per_s: (o.jobs / drained.seconds).toFixed(1), ...drained.cpu });
 
   await queue.obliterate({ force: true });
   await queue.close();

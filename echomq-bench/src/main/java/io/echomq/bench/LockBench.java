@@ -1,6 +1,7 @@
 package io.echomq.bench;
 
 import io.echomq.bench.loop.LoadLoop;
+import io.echomq.lock.AcquireOptions;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import java.io.PrintWriter;
@@ -27,20 +28,26 @@ import picocli.CommandLine.ParameterException;
  *   <li>{@code redisson}: {@code RLock.tryLock(0, ttl)} then {@code unlock()}, in its own JVM.</li>
  *   <li>{@code limit}: bare Lettuce, {@code SET NX PX} then an {@code EVALSHA} compare-and-delete,
  *       on one shared connection, as ours; contended, it polls every millisecond.</li>
+ *   <li>{@code plain} (distinct resources only): ours in plain mode,
+ *       {@link AcquireOptions#plain()} (exactly one {@code SET NX PX}) then {@link Lease#release()}:
+ *       the same commands as the limit, so {@code plain/limit} is the library's own cost.</li>
  * </ol>
  *
  * <p>Ours (with the limit, row by row) and Redisson run in {@code --rounds} A/B rounds that take
  * turns to go first ({@link Rounds}); each round's table is printed as it ends, then the medians
  * and the median of each per-round ratio with its range ({@link LockTables}). {@code --load}
  * runs it all beside a {@link CpuHog}. The last line is
- * {@code locks: echomq/redisson=<median> echomq/limit=<median>} at 16 threads on distinct
- * resources (the thread count nearest 16 when 16 was not asked for).
+ * {@code locks: echomq/redisson=<median> echomq/limit=<median> plain/limit=<median>} at 16 threads
+ * on distinct resources (the thread count nearest 16 when 16 was not asked for); scripts read
+ * its fields by name, and new ones are only ever appended.
  */
 @Command(name = "locks", mixinStandardHelpOptions = true,
         description = "Locks: EchoMQ vs Redisson RLock vs a bare Lettuce loop, distinct and contended.")
 final class LockBench implements Callable<Integer> {
     static final Duration TTL = Duration.ofSeconds(30);
     static final Duration MAX_WAIT = Duration.ofSeconds(10);
+    /** The plain row's options: exactly one {@code SET NX PX} per acquire, no fence. */
+    static final AcquireOptions PLAIN = AcquireOptions.defaults().plain();
     @Spec
     CommandSpec spec;
 
@@ -89,7 +96,8 @@ final class LockBench implements Callable<Integer> {
         LockTables tables = new LockTables(threads, contended);
         List<LockRound> done = new ArrayList<>();
         try (CpuHog hog = load ? CpuHog.start() : null; BenchServer server = BenchServer.open(redis, out)) {
-            out.printf("bench: %d measured s + %d warm-up s per row; ttl %d ms; fenced acquire (acquire-2.lua); "
+            out.printf("bench: %d measured s + %d warm-up s per row; ttl %d ms; fenced acquire (acquire-2.lua), "
+                    + "and plain (SET NX PX) on distinct resources; "
                     + "%d A/B round(s), echomq first in rounds 1, 3, …%n", seconds, warmup, TTL.toMillis(), rounds);
             out.println("load: " + (hog == null ? "none added (--load adds a CPU hog)" : hog.description()));
             out.flush();
@@ -132,6 +140,8 @@ final class LockBench implements Callable<Integer> {
             round.ours.put(t, LockRound.Figure.of(ourDistinct(locks, run, t, warm, measure)));
             err.printf("bench: limit (bare Lettuce), distinct resources, %d thread(s)…%n", t);
             round.limit.put(t, LockRound.Figure.of(bare.distinct(run, t, warm, measure)));
+            err.printf("bench: echomq plain (SET NX PX), distinct resources, %d thread(s)…%n", t);
+            round.plain.put(t, LockRound.Figure.of(ourDistinct(locks, run + "-plain", t, warm, measure, PLAIN)));
         }
         if (contended > 0) {
             err.printf("bench: echomq, one shared resource, %d threads…%n", contended);
@@ -199,13 +209,19 @@ final class LockBench implements Callable<Integer> {
 
     static LoadLoop.Stats ourDistinct(LockClient locks, String run, int threads, Duration warm, Duration measure)
             throws InterruptedException {
+        return ourDistinct(locks, run, threads, warm, measure, AcquireOptions.defaults());
+    }
+
+    /** Acquire+release pairs of {@code options} on a resource per thread. */
+    static LoadLoop.Stats ourDistinct(LockClient locks, String run, int threads, Duration warm, Duration measure,
+                                      AcquireOptions options) throws InterruptedException {
         String[] resources = new String[threads];
         for (int t = 0; t < threads; t++) {
             resources[t] = "emq-bench:" + run + ":r" + t;
         }
         return LoadLoop.run(threads, warm, measure, t -> {
             long start = System.nanoTime();
-            Lease lease = locks.tryAcquire(resources[t], TTL)
+            Lease lease = locks.tryAcquire(resources[t], TTL, options)
                     .orElseThrow(() -> new IllegalStateException("distinct resource held: " + resources[t]));
             long latency = System.nanoTime() - start;
             lease.release();

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * The figures of one A/B round of {@code emq bench locks}: each row's pairs per second (or
- * handoffs) and acquire p50/p99, for ours, the bare Lettuce limit and Redisson. A side that did
+ * handoffs) and acquire p50/p99, for ours (fenced, and plain on distinct resources), the bare
+ * Lettuce limit and Redisson. A side that did
  * not run is {@link Figure#MISSING}. Filled in by {@link LockBench}, read by {@link LockTables}.
  */
 final class LockRound {
@@ -26,6 +27,8 @@ final class LockRound {
 
     final Map<Integer, Figure> ours = new LinkedHashMap<>();
     final Map<Integer, Figure> limit = new LinkedHashMap<>();
+    /** Ours in plain mode (one {@code SET NX PX}), distinct resources only. */
+    final Map<Integer, Figure> plain = new LinkedHashMap<>();
     final Map<Integer, Figure> peer = new LinkedHashMap<>();
     Figure oursContended = Figure.MISSING;
     Figure limitContended = Figure.MISSING;
@@ -41,6 +44,11 @@ final class LockRound {
     /** @return the limit at {@code threads}, or MISSING */
     Figure limit(int threads) {
         return limit.getOrDefault(threads, Figure.MISSING);
+    }
+
+    /** @return ours in plain mode at {@code threads}, or MISSING */
+    Figure plain(int threads) {
+        return plain.getOrDefault(threads, Figure.MISSING);
     }
 
     /** @return Redisson at {@code threads}, or MISSING */

@@ -15,7 +15,7 @@ import java.util.function.Function;
  *   <li>then the medians of every side and the median of each per-round ratio with its range
  *       ({@link Spread});</li>
  *   <li>the targets against those medians, and the last line, {@code locks: echomq/redisson=<median>
- *       echomq/limit=<median>}, at 16 threads (or the count nearest 16);</li>
+ *       echomq/limit=<median> plain/limit=<median>}, at 16 threads (or the count nearest 16);</li>
  *   <li>the same figures as {@link Record} lines for {@code run-all.sh}.</li>
  * </ol>
  */
@@ -32,12 +32,13 @@ final class LockTables {
     void printRound(PrintWriter out, String label, LockRound r) {
         out.println();
         out.println(label + ": " + r.peerNote);
-        out.printf("%-8s %-24s %-24s %-24s %-16s %-12s%n", "threads", "echomq", "redisson", "limit",
-                "echomq/redisson", "echomq/limit");
+        out.printf("%-8s %-24s %-24s %-24s %-16s %-12s %-24s %-12s%n", "threads", "echomq", "redisson", "limit",
+                "echomq/redisson", "echomq/limit", "plain", "plain/limit");
         for (int t : threads) {
             Figure o = r.ours(t);
-            out.printf("%-8d %-24s %-24s %-24s %-16s %-12s%n", t, cell(o), cell(r.peer(t)), cell(r.limit(t)),
-                    Report.ratio(o.perSecond(), r.peer(t).perSecond()), Report.ratio(o.perSecond(), r.limit(t).perSecond()));
+            out.printf("%-8d %-24s %-24s %-24s %-16s %-12s %-24s %-12s%n", t, cell(o), cell(r.peer(t)), cell(r.limit(t)),
+                    Report.ratio(o.perSecond(), r.peer(t).perSecond()), Report.ratio(o.perSecond(), r.limit(t).perSecond()),
+                    cell(r.plain(t)), Report.ratio(r.plain(t).perSecond(), r.limit(t).perSecond()));
         }
         if (contended > 0) {
             out.printf("%-8s %-24s %-24s %-24s %-16s%n", "1 shared", cell(r.oursContended), cell(r.peerContended),
@@ -51,15 +52,17 @@ final class LockTables {
         out.println();
         out.println("peers: " + peerNote);
         out.println("limit: bare Lettuce 7.7, SET NX PX + EVALSHA compare-and-delete, one shared connection");
+        out.println("plain: echomq, AcquireOptions.plain() (one SET NX PX) + release, beside the limit in each round");
         out.println();
         out.printf("medians of %d round(s); ratios: the median of the per-round ratios (min–max)%n", rounds.size());
         out.println("distinct resources: acquire+release pairs/s, acquire p50/p99 ms");
-        out.printf("%-8s %-24s %-24s %-24s %-22s %-22s%n", "threads", "echomq", "redisson", "limit",
-                "echomq/redisson", "echomq/limit");
+        out.printf("%-8s %-24s %-24s %-24s %-22s %-22s %-24s %-22s%n", "threads", "echomq", "redisson", "limit",
+                "echomq/redisson", "echomq/limit", "plain", "plain/limit");
         for (int t : threads) {
-            out.printf("%-8d %-24s %-24s %-24s %-22s %-22s%n", t, cell(median(rounds, r -> r.ours(t))),
+            out.printf("%-8d %-24s %-24s %-24s %-22s %-22s %-24s %-22s%n", t, cell(median(rounds, r -> r.ours(t))),
                     cell(median(rounds, r -> r.peer(t))), cell(median(rounds, r -> r.limit(t))),
-                    vsPeer(rounds, t).ratioText(), vsLimit(rounds, t).ratioText());
+                    vsPeer(rounds, t).ratioText(), vsLimit(rounds, t).ratioText(),
+                    cell(median(rounds, r -> r.plain(t))), plainVsLimit(rounds, t).ratioText());
         }
         if (contended > 0) {
             out.println();
@@ -73,17 +76,19 @@ final class LockTables {
         int at = summaryThreads();
         String peer = vsPeer(rounds, at).medianText();
         String limit = vsLimit(rounds, at).medianText();
+        String plain = plainVsLimit(rounds, at).medianText();
         out.println();
         out.println("targets (medians):");
         out.printf("  distinct, %d threads: echomq/redisson >= 5     %-6s %s%n", at, peer, Report.verdict(peer, 5, true));
         out.printf("  distinct, %d threads: echomq/limit    >= 0.9   %-6s %s%n", at, limit, Report.verdict(limit, 0.9, true));
+        out.printf("  distinct, %d threads: plain/limit     >= 0.95  %-6s %s%n", at, plain, Report.verdict(plain, 0.95, true));
         if (contended > 0) {
             String h = handoffs(rounds).medianText();
             String p99 = waitP99(rounds).medianText();
             out.printf("  contended: handoffs echomq/redisson >= 1.5   %-6s %s%n", h, Report.verdict(h, 1.5, true));
             out.printf("  contended: wait p99 echomq/redisson <= 1     %-6s %s%n", p99, Report.verdict(p99, 1.0, false));
         }
-        out.printf("locks: echomq/redisson=%s echomq/limit=%s%n", peer, limit);
+        out.printf("locks: echomq/redisson=%s echomq/limit=%s plain/limit=%s%n", peer, limit, plain);
         out.flush();
     }
 
@@ -96,6 +101,8 @@ final class LockTables {
             put(rec, "distinct." + t + ".limit", median(rounds, r -> r.limit(t)));
             put(rec, "distinct." + t + ".echomq/redisson", vsPeer(rounds, t));
             put(rec, "distinct." + t + ".echomq/limit", vsLimit(rounds, t));
+            put(rec, "distinct." + t + ".plain", median(rounds, r -> r.plain(t)));
+            put(rec, "distinct." + t + ".plain/limit", plainVsLimit(rounds, t));
         }
         if (contended > 0) {
             put(rec, "contended." + contended + ".echomq", median(rounds, r -> r.oursContended));
@@ -118,6 +125,11 @@ final class LockTables {
 
     Spread vsLimit(List<LockRound> rounds, int t) {
         return Spread.ofRatios(each(rounds, r -> r.ours(t).perSecond()), each(rounds, r -> r.limit(t).perSecond()));
+    }
+
+    /** @return the median per round of our plain row over the limit, at {@code t} threads */
+    Spread plainVsLimit(List<LockRound> rounds, int t) {
+        return Spread.ofRatios(each(rounds, r -> r.plain(t).perSecond()), each(rounds, r -> r.limit(t).perSecond()));
     }
 
     private static Spread handoffs(List<LockRound> rounds) {

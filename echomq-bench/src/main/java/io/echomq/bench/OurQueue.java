@@ -41,14 +41,20 @@ final class OurQueue {
                     int idleSeconds) {
     }
 
-    /** The figures of {@link #compared}. */
-    record Compared(double enqueuePerS, double bytesPerJob, double processPerS) {
+    /**
+     * The figures of {@link #compared}: rates, bytes per job, the CPU per job of the enqueue and
+     * of the drain, and the commands the server ran during the drain.
+     */
+    record Compared(double enqueuePerS, double bytesPerJob, double processPerS, PhaseCpu enqueueCpu,
+                    PhaseCpu processCpu, java.util.Map<String, CommandStats.Stat> processCommands) {
     }
 
     private final QueueClient client;
     private final BenchServer server;
     private final Settings settings;
     private final PrintWriter err;
+    /** What the last {@link #process} measured, from its worker's start until its last job settled. */
+    private PhaseCpu.Measured lastDrain;
 
     OurQueue(QueueClient client, BenchServer server, Settings settings, PrintWriter err) {
         this.client = client;
@@ -70,14 +76,16 @@ final class OurQueue {
         progress("bench: echomq, pending layout %s (read back from the queue)", q.layout().wireName());
         server.awaitLazyFree();
         long before = server.infoLong("memory", "used_memory");
+        PhaseCpu.Start enqueueStart = PhaseCpu.start(server);
         double enqueuePerS = enqueue(q, jobs);
+        PhaseCpu enqueueCpu = enqueueStart.stop(jobs).cpu();
         long after = server.infoLong("memory", "used_memory");
         double bytesPerJob = (after - before) / (double) jobs;
 
         progress("bench: echomq, one worker at concurrency %d drains them…", settings.concurrency());
         double processPerS = process(name, jobs);
         server.deleteKeys("emq:{" + name + "}");
-        return new Compared(enqueuePerS, bytesPerJob, processPerS);
+        return new Compared(enqueuePerS, bytesPerJob, processPerS, enqueueCpu, lastDrain.cpu(), lastDrain.commands());
     }
 
     /** @return the commands per second of a started worker on the empty queue {@code name} */
@@ -145,6 +153,7 @@ final class OurQueue {
 
     private double process(String queue, int n) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(n);
+        PhaseCpu.Start cpu = PhaseCpu.start(server);
         long start = System.nanoTime();
         try (Worker worker = client.worker(queue, job -> { }).concurrency(settings.concurrency()).lease(LEASE)
                 .listener(new WorkerListener() {
@@ -159,7 +168,9 @@ final class OurQueue {
                 throw new IllegalStateException("the worker did not finish " + n + " jobs in 600 s ("
                         + done.getCount() + " left)");
             }
-            return n * 1e9 / (System.nanoTime() - start);
+            double perS = n * 1e9 / (System.nanoTime() - start);
+            lastDrain = cpu.stop(n);
+            return perS;
         }
     }
 

@@ -40,9 +40,14 @@ import picocli.CommandLine.Spec;
  * {@code --rounds} A/B rounds that take turns to go first ({@link Rounds}), on fresh queues each
  * round; 3 and 4, ours alone, run once after them ({@link OurQueue}). {@code --load} runs it all
  * beside a {@link CpuHog}. {@link QueueTables} prints each round, then the medians and the median
- * of each per-round ratio with its range. The last line is {@code queue: process_jobs_per_s=<n>
- * enqueue_jobs_per_s=<n> bytes_per_job=<n> depth_ratio=<r> process_ratio=<r> enqueue_ratio=<r>}
- * (our medians, and the median ratios to BullMQ, {@code n/a} without it).
+ * of each per-round ratio with its range. Each side's server and client CPU µs per job of the
+ * enqueue and of the processing are measured in every round ({@link PhaseCpu}), and the server's
+ * commands during our last processing phase are printed per job ({@link CommandStats}). The last
+ * line is {@code queue: process_jobs_per_s=<n> enqueue_jobs_per_s=<n> bytes_per_job=<n>
+ * depth_ratio=<r> process_ratio=<r> enqueue_ratio=<r> server_cpu_us_per_job_process=<µs>
+ * client_cpu_us_per_job_process=<µs> server_cpu_us_per_job_enqueue=<µs>
+ * client_cpu_us_per_job_enqueue=<µs>} (our medians, and the median ratios to BullMQ, {@code n/a}
+ * without it); scripts read its fields by name, and new ones are only ever appended.
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Queue: EchoMQ vs BullMQ: bulk enqueue, no-op processing, memory per job, depth, idle worker.")
@@ -121,6 +126,7 @@ final class QueueBench implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         QueueTables tables = new QueueTables(batch, concurrency, depthThreads, depth);
         List<QueueTables.Round> done = new ArrayList<>();
+        Map<String, CommandStats.Stat> lastCommands = Map.of();
         QueueTables.Once once;
         try (CpuHog hog = load ? CpuHog.start() : null; BenchServer server = BenchServer.open(redis, out)) {
             out.printf("bench: %,d jobs of ~10 bytes, bulk calls of %,d, one worker at concurrency %d, our layout %s,"
@@ -149,15 +155,18 @@ final class QueueBench implements Callable<Integer> {
                         o = ours.compared(name, jobs);
                     }
                     QueueTables.Round round = new QueueTables.Round(o.enqueuePerS(), o.bytesPerJob(), o.processPerS(),
-                            p.enqueue, p.bytes, p.process, p.note);
+                            p.enqueue, p.bytes, p.process, p.note, new QueueTables.Cpu(o.enqueueCpu(), o.processCpu(),
+                                    p.enqueueCpu, p.processCpu));
                     tables.printRound(out, label, round);
                     done.add(round);
+                    lastCommands = o.processCommands();
                 }
                 double idle = idleSeconds > 0 ? ours.idle(run + "-idle") : Double.NaN;
                 double[] depths = depth > 0 ? ours.depth(run, depth) : new double[] {Double.NaN, Double.NaN};
                 once = new QueueTables.Once(depths[0], depths[1], idle);
             }
         }
+        tables.printCommands(out, lastCommands, jobs);
         tables.printMedians(out, done, once);
         tables.record(done, once).writeTo(record);
         return 0;
@@ -168,6 +177,8 @@ final class QueueBench implements Callable<Integer> {
         double enqueue = Double.NaN;
         double bytes = Double.NaN;
         double process = Double.NaN;
+        PhaseCpu enqueueCpu = PhaseCpu.NONE;
+        PhaseCpu processCpu = PhaseCpu.NONE;
         String note;
     }
 
@@ -196,8 +207,12 @@ final class QueueBench implements Callable<Integer> {
                     case "enqueue" -> {
                         p.enqueue = Double.parseDouble(line.get("per_s"));
                         p.bytes = Double.parseDouble(line.get("bytes_per_job"));
+                        p.enqueueCpu = cpu(line);
                     }
-                    case "process" -> p.process = Double.parseDouble(line.get("per_s"));
+                    case "process" -> {
+                        p.process = Double.parseDouble(line.get("per_s"));
+                        p.processCpu = cpu(line);
+                    }
                     default -> { }
                 }
             }
@@ -208,6 +223,15 @@ final class QueueBench implements Callable<Integer> {
         server.deleteKeys("bull:" + name + ":");
         server.deleteKeys("bull:" + name + "-warm:");
         return p;
+    }
+
+    /** @return the CPU figures of a peer's result line, NaN where it gave none */
+    private static PhaseCpu cpu(Map<String, String> line) {
+        return new PhaseCpu(number(line.get("server_cpu_us_per_job")), number(line.get("client_cpu_us_per_job")));
+    }
+
+    private static double number(String value) {
+        return value == null ? Double.NaN : Double.parseDouble(value);
     }
 
     private void check() {

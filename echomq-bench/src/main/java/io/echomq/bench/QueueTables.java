@@ -11,19 +11,31 @@ import java.util.function.ToDoubleFunction;
  *
  * <ol>
  *   <li>each round's line as soon as the round ends: enqueue and processing rates of both sides,
- *       bytes per job, and the round's ratios;</li>
+ *       bytes per job, the round's ratios, and each side's server and client CPU µs per job of
+ *       both phases;</li>
+ *   <li>the server's commands in our last processing phase, per job ({@link CommandStats});</li>
  *   <li>then the table of medians, each ratio the median of the per-round ratios with its range
  *       ({@link Spread}), with the figures measured once (depth, idle worker) and the targets;</li>
  *   <li>the last line, {@code queue: process_jobs_per_s=… enqueue_jobs_per_s=… bytes_per_job=…
- *       depth_ratio=… process_ratio=… enqueue_ratio=…}, with our medians and the median ratios;</li>
+ *       depth_ratio=… process_ratio=… enqueue_ratio=… server_cpu_us_per_job_process=…
+ *       client_cpu_us_per_job_process=… server_cpu_us_per_job_enqueue=…
+ *       client_cpu_us_per_job_enqueue=…}, with our medians and the median ratios (scripts read its
+ *       fields by name; new ones are only ever appended);</li>
  *   <li>the same figures as {@link Record} lines for {@code run-all.sh}.</li>
  * </ol>
  */
 final class QueueTables {
     /** One round: both sides' figures, NaN for a side that did not run. */
     record Round(double enqueue, double bytes, double process, double peerEnqueue, double peerBytes,
-                 double peerProcess, String peerNote) {
+                 double peerProcess, String peerNote, Cpu cpu) {
     }
+
+    /** One round's CPU per job: ours and the peer's, enqueue and processing. */
+    record Cpu(PhaseCpu enqueue, PhaseCpu process, PhaseCpu peerEnqueue, PhaseCpu peerProcess) {
+    }
+
+    /** The commands listed in the breakdown of our processing phase, before the script overhead. */
+    static final int TOP_COMMANDS = 10;
 
     /** What is measured once, after the rounds; NaN where skipped. */
     record Once(double shallowPerS, double deepPerS, double idleCommandsPerS) {
@@ -47,6 +59,31 @@ final class QueueTables {
                 Report.count(r.enqueue()), Report.count(r.peerEnqueue()), Report.ratio(r.enqueue(), r.peerEnqueue()),
                 Report.count(r.process()), Report.count(r.peerProcess()), Report.ratio(r.process(), r.peerProcess()),
                 Report.count(r.bytes()), Report.count(r.peerBytes()));
+        Cpu c = r.cpu();
+        out.printf("  CPU µs/job, echomq vs bullmq: server enqueue %s vs %s, process %s vs %s; "
+                + "client enqueue %s vs %s, process %s vs %s%n",
+                micros(c.enqueue().serverUsPerJob()), micros(c.peerEnqueue().serverUsPerJob()),
+                micros(c.process().serverUsPerJob()), micros(c.peerProcess().serverUsPerJob()),
+                micros(c.enqueue().clientUsPerJob()), micros(c.peerEnqueue().clientUsPerJob()),
+                micros(c.process().clientUsPerJob()), micros(c.peerProcess().clientUsPerJob()));
+        out.flush();
+    }
+
+    /**
+     * Prints where the server's time went in our last processing phase: the commands with the most
+     * server time, as calls and µs per job, then the scripts' own time.
+     */
+    void printCommands(PrintWriter out, java.util.Map<String, CommandStats.Stat> delta, long jobs) {
+        if (delta.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.printf("echomq processing, last round: the server's commands per job (INFO commandstats deltas;"
+                + " scripts' µs include the commands they ran)%n");
+        out.printf("  %-44s %10s %10s%n", "command", "calls/job", "µs/job");
+        for (CommandStats.Row row : CommandStats.rows(delta, jobs, TOP_COMMANDS)) {
+            out.println(CommandStats.format(row));
+        }
         out.flush();
     }
 
@@ -73,13 +110,26 @@ final class QueueTables {
         row(out, "claim cycles/s at depth 1,000 (" + depthThreads + " threads, once)", once.shallowPerS(), Double.NaN, "", "");
         row(out, "claim cycles/s at depth " + depthName + " (once)", once.deepPerS(), Double.NaN, "",
                 "ratio " + depthRatio + " >= 0.90: " + Report.verdict(depthRatio, 0.9, true));
+        cpuRow(out, "server CPU µs/job, processing", rounds, c -> c.process().serverUsPerJob(),
+                c -> c.peerProcess().serverUsPerJob());
+        cpuRow(out, "client CPU µs/job, processing", rounds, c -> c.process().clientUsPerJob(),
+                c -> c.peerProcess().clientUsPerJob());
+        cpuRow(out, "server CPU µs/job, enqueue", rounds, c -> c.enqueue().serverUsPerJob(),
+                c -> c.peerEnqueue().serverUsPerJob());
+        cpuRow(out, "client CPU µs/job, enqueue", rounds, c -> c.enqueue().clientUsPerJob(),
+                c -> c.peerEnqueue().clientUsPerJob());
         out.printf("%-58s %-12s %-12s %-20s %s%n", "idle worker, commands/s (once)",
                 Double.isNaN(once.idleCommandsPerS()) ? "-" : String.format(Locale.ROOT, "%.1f", once.idleCommandsPerS()),
                 "-", "", "<= 5: " + Report.verdict(Report.ratio(once.idleCommandsPerS(), 5), 1, false));
         out.printf("queue: process_jobs_per_s=%s enqueue_jobs_per_s=%s bytes_per_job=%s depth_ratio=%s"
-                + " process_ratio=%s enqueue_ratio=%s%n",
+                + " process_ratio=%s enqueue_ratio=%s server_cpu_us_per_job_process=%s client_cpu_us_per_job_process=%s"
+                + " server_cpu_us_per_job_enqueue=%s client_cpu_us_per_job_enqueue=%s%n",
                 whole(median(rounds, Round::process)), whole(median(rounds, Round::enqueue)),
-                whole(median(rounds, Round::bytes)), depthRatio, processRatio.medianText(), enqueueRatio.medianText());
+                whole(median(rounds, Round::bytes)), depthRatio, processRatio.medianText(), enqueueRatio.medianText(),
+                tenths(median(rounds, r -> r.cpu().process().serverUsPerJob())),
+                tenths(median(rounds, r -> r.cpu().process().clientUsPerJob())),
+                tenths(median(rounds, r -> r.cpu().enqueue().serverUsPerJob())),
+                tenths(median(rounds, r -> r.cpu().enqueue().clientUsPerJob())));
         out.flush();
     }
 
@@ -98,7 +148,39 @@ final class QueueTables {
         rec.put("depth." + depth + ".echomq.per_s", once.deepPerS());
         rec.put("depth_ratio", once.deepPerS() / once.shallowPerS());
         rec.put("idle.echomq.commands_per_s", once.idleCommandsPerS());
+        cpuRecord(rec, rounds, "process", Cpu::process, Cpu::peerProcess);
+        cpuRecord(rec, rounds, "enqueue", Cpu::enqueue, Cpu::peerEnqueue);
         return rec;
+    }
+
+    private static void cpuRecord(Record rec, List<Round> rounds, String phase,
+                                  java.util.function.Function<Cpu, PhaseCpu> ours,
+                                  java.util.function.Function<Cpu, PhaseCpu> peer) {
+        for (String side : List.of("server", "client")) {
+            ToDoubleFunction<PhaseCpu> f = side.equals("server") ? PhaseCpu::serverUsPerJob : PhaseCpu::clientUsPerJob;
+            String name = "cpu." + side + "." + phase;
+            rec.put(name + ".echomq.us_per_job", median(rounds, r -> f.applyAsDouble(ours.apply(r.cpu()))));
+            rec.put(name + ".bullmq.us_per_job", median(rounds, r -> f.applyAsDouble(peer.apply(r.cpu()))));
+            put(rec, name + ".echomq/bullmq", ratio(rounds, r -> f.applyAsDouble(ours.apply(r.cpu())),
+                    r -> f.applyAsDouble(peer.apply(r.cpu()))));
+        }
+    }
+
+    /** A CPU row of the medians: each side's median µs per job, and the median per-round ratio. */
+    private static void cpuRow(PrintWriter out, String what, List<Round> rounds, ToDoubleFunction<Cpu> ours,
+                               ToDoubleFunction<Cpu> peer) {
+        out.printf("%-58s %-12s %-12s %-20s %s%n", what, micros(median(rounds, r -> ours.applyAsDouble(r.cpu()))),
+                micros(median(rounds, r -> peer.applyAsDouble(r.cpu()))),
+                ratio(rounds, r -> ours.applyAsDouble(r.cpu()), r -> peer.applyAsDouble(r.cpu())).ratioText(), "");
+    }
+
+    /** @return µs with one decimal, or {@code -} when NaN */
+    static String micros(double us) {
+        return Double.isNaN(us) ? "-" : String.format(Locale.ROOT, "%.1f", us);
+    }
+
+    private static String tenths(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.1f", v);
     }
 
     private static Spread ratio(List<Round> rounds, ToDoubleFunction<Round> ours, ToDoubleFunction<Round> peer) {

@@ -56,16 +56,23 @@ class BenchSmokeTest {
                 .contains("round 1 of 2 (echomq first)").contains("round 2 of 2 (redisson first)")
                 .contains("medians of 2 round(s)")
                 .contains("distinct resources: acquire+release pairs/s").contains("one shared resource, 2 threads");
-        // the medians' ratio to the limit, with the range of the two rounds' ratios
+        // the medians' ratio to the limit, with the range of the two rounds' ratios, then the plain
+        // row and its ratio to the limit, with its range
         assertThat(r.out()).containsPattern("(?m)^2\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+-\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+n/a\\s+"
-                + "[0-9.]+ \\([0-9.]+–[0-9.]+\\)");
-        Matcher row = Pattern.compile("(?m)^2\\s+([0-9,]+) ([0-9.]+)/([0-9.]+)\\s+-\\s+([0-9,]+) ").matcher(r.out());
+                + "[0-9.]+ \\([0-9.]+–[0-9.]+\\)\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+[0-9.]+ \\([0-9.]+–[0-9.]+\\)");
+        Matcher row = Pattern.compile("(?m)^2\\s+([0-9,]+) ([0-9.]+)/([0-9.]+)\\s+-\\s+([0-9,]+) [0-9.]+/[0-9.]+\\s+n/a\\s+"
+                + "[0-9.]+ \\([0-9.]+–[0-9.]+\\)\\s+([0-9,]+) [0-9.]+/[0-9.]+\\s+([0-9.]+) ").matcher(r.out());
         assertThat(row.find()).as(r.out()).isTrue();
         assertThat(number(row.group(1))).isPositive();
         assertThat(number(row.group(4))).isPositive();
-        Matcher last = Pattern.compile("locks: echomq/redisson=n/a echomq/limit=([0-9.]+)").matcher(lastLine(r.out()));
+        assertThat(number(row.group(5))).as("plain pairs/s").isPositive();
+        assertThat(number(row.group(6))).as("plain/limit").isPositive();
+        assertThat(r.out()).containsPattern("distinct, 2 threads: plain/limit\\s+>= 0.95\\s+[0-9.]+\\s+(meets|MISSES)");
+        Matcher last = Pattern.compile("locks: echomq/redisson=n/a echomq/limit=([0-9.]+) plain/limit=([0-9.]+)")
+                .matcher(lastLine(r.out()));
         assertThat(last.matches()).as(lastLine(r.out())).isTrue();
         assertThat(Double.parseDouble(last.group(1))).isPositive();
+        assertThat(Double.parseDouble(last.group(2))).isPositive();
         assertThat(REDIS.raw().call("DBSIZE")).as("the bench deletes its keys").isEqualTo(0L);
     }
 
@@ -92,13 +99,34 @@ class BenchSmokeTest {
         assertThat(r.out()).contains("BullMQ: skipped (--no-peer)").contains("idle worker, commands/s")
                 .contains("round 1 of 2 (echomq first): enqueue ").contains("round 2 of 2 (bullmq first): enqueue ")
                 .contains("medians of 2 round(s)");
+        // the fields scripts read stay first and in their order; the CPU figures are appended
         Matcher last = Pattern.compile("queue: process_jobs_per_s=(\\d+) enqueue_jobs_per_s=(\\d+) "
-                + "bytes_per_job=(\\d+) depth_ratio=([0-9.]+) process_ratio=n/a enqueue_ratio=n/a")
+                + "bytes_per_job=(\\d+) depth_ratio=([0-9.]+) process_ratio=n/a enqueue_ratio=n/a "
+                + "server_cpu_us_per_job_process=([0-9.]+) client_cpu_us_per_job_process=([0-9.]+) "
+                + "server_cpu_us_per_job_enqueue=([0-9.]+) client_cpu_us_per_job_enqueue=([0-9.]+)")
                 .matcher(lastLine(r.out()));
         assertThat(last.matches()).as(lastLine(r.out())).isTrue();
-        for (int g = 1; g <= 4; g++) {
+        for (int g = 1; g <= 8; g++) {
             assertThat(Double.parseDouble(last.group(g))).as("figure " + g).isPositive();
         }
+        for (String cpu : new String[] {"server CPU µs/job, processing", "client CPU µs/job, processing",
+                "server CPU µs/job, enqueue", "client CPU µs/job, enqueue"}) {
+            Matcher m = Pattern.compile("(?m)^" + Pattern.quote(cpu) + "\\s+([0-9.]+)\\s+-\\s+n/a").matcher(r.out());
+            assertThat(m.find()).as(cpu + " in " + r.out()).isTrue();
+            assertThat(Double.parseDouble(m.group(1))).as(cpu).isPositive();
+        }
+        assertThat(r.out()).containsPattern("round 2 of 2 \\(bullmq first\\): .*\\n  CPU µs/job, echomq vs bullmq: "
+                + "server enqueue [0-9.]+ vs -, process [0-9.]+ vs -; client enqueue [0-9.]+ vs -, process [0-9.]+ vs -");
+        // the breakdown of our processing: the claim and settle scripts, then their own time
+        Matcher evalsha = Pattern.compile("(?m)^  evalsha\\s+([0-9.]+)\\s+([0-9.]+)$").matcher(r.out());
+        assertThat(evalsha.find()).as(r.out()).isTrue();
+        assertThat(Double.parseDouble(evalsha.group(1))).as("evalsha calls/job").isPositive();
+        assertThat(Double.parseDouble(evalsha.group(2))).as("evalsha µs/job").isPositive();
+        Matcher overhead = Pattern.compile("(?m)^  script overhead \\(Lua and call conversion\\)\\s+([0-9.]+)\\s+([0-9.]+)$")
+                .matcher(r.out());
+        assertThat(overhead.find()).as(r.out()).isTrue();
+        assertThat(Double.parseDouble(overhead.group(2))).as("script overhead µs/job").isPositive()
+                .isLessThan(Double.parseDouble(evalsha.group(2)));
         assertThat(r.err()).contains("bench: echomq, bulk enqueue of 3,000 jobs");
     }
 
@@ -111,7 +139,7 @@ class BenchSmokeTest {
                     "--rounds", "1", "--redis", REDIS.url());
             assertThat(r.exit()).as(r.err()).isZero();
             assertThat(r.out()).contains("Redisson: MISSING, the Redisson peer jar is not built");
-            assertThat(lastLine(r.out())).startsWith("locks: echomq/redisson=n/a echomq/limit=");
+            assertThat(lastLine(r.out())).startsWith("locks: echomq/redisson=n/a echomq/limit=").contains(" plain/limit=");
         } finally {
             System.clearProperty("emq.home");
         }
