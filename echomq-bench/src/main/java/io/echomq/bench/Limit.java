@@ -88,6 +88,28 @@ final class Limit implements AutoCloseable {
         });
     }
 
+    /**
+     * One bare pair on {@code key}, for {@code emq bench lock-cost}: {@code SET NX PX}, then the
+     * compare-and-delete, as {@link #distinct} runs them.
+     *
+     * @throws IllegalStateException when the key was held or the delete missed
+     */
+    Runnable pair(String key) {
+        RedisCommands<String, String> sync = connection.sync();
+        SetArgs nxpx = SetArgs.Builder.nx().px(TTL.toMillis());
+        long[] counter = new long[1];
+        return () -> {
+            String token = "t:" + counter[0]++;
+            if (!"OK".equals(sync.set(key, token, nxpx))) {
+                throw new IllegalStateException("key held: " + key);
+            }
+            Long deleted = sync.evalsha(sha, ScriptOutputType.INTEGER, new String[] {key}, token);
+            if (deleted == null || deleted != 1L) {
+                throw new IllegalStateException("compare-and-delete missed " + key);
+            }
+        };
+    }
+
     @Override
     public void close() {
         connection.close();

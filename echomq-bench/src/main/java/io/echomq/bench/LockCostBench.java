@@ -17,11 +17,14 @@ import picocli.CommandLine.Spec;
  * {@code emq bench lock-cost}: what one uncontended {@code tryAcquire} + {@code release()} pair
  * costs the client, fenced and plain, on one thread and one resource (see {@link PairCost}):
  * bytes allocated per pair, process CPU µs per pair (net of the idle rate) with the load
- * average, and, when the JVM runs with Epsilon, objects per pair by class.
+ * average, and, when the JVM runs with Epsilon, objects per pair by class. Then the same for the
+ * bare Lettuce pair of the locks bench's limit row ({@link Limit#pair}: {@code SET NX PX} and a
+ * compare-and-delete, on a client of Lettuce's default options), so that our cost reads against
+ * what the driver alone costs.
  *
  * <p>Not a throughput bench: one thread waits for every reply, so wall time is mostly the round
  * trips. The last line is {@code lock-cost: fenced_bytes=<b> plain_bytes=<b> fenced_cpu_us=<µs>
- * plain_cpu_us=<µs>}.
+ * plain_cpu_us=<µs> limit_bytes=<b> limit_cpu_us=<µs>}.
  */
 @Command(name = "lock-cost", mixinStandardHelpOptions = true,
         description = "Client cost of one uncontended acquire+release pair: bytes, CPU µs, objects (with Epsilon).")
@@ -61,8 +64,14 @@ final class LockCostBench implements Callable<Integer> {
             String run = Long.toString(System.nanoTime(), 36);
             PairCost.Figures fenced = mode(out, locks, "fenced", "emq-cost-" + run + "-f", AcquireOptions.defaults(), histogram);
             PairCost.Figures plain = mode(out, locks, "plain", "emq-cost-" + run + "-p", AcquireOptions.defaults().plain(), histogram);
-            out.printf("lock-cost: fenced_bytes=%.0f plain_bytes=%.0f fenced_cpu_us=%.1f plain_cpu_us=%.1f%n",
-                    fenced.totalBytesPerCall(), plain.totalBytesPerCall(), fenced.cpuMicrosPerCall(), plain.cpuMicrosPerCall());
+            PairCost.Figures limit;
+            try (Limit bare = new Limit(server.url())) {
+                limit = measure(out, "limit", bare.pair("emq-bench:cost-" + run + ":limit"), histogram);
+            }
+            out.printf("lock-cost: fenced_bytes=%.0f plain_bytes=%.0f fenced_cpu_us=%.1f plain_cpu_us=%.1f"
+                            + " limit_bytes=%.0f limit_cpu_us=%.1f%n",
+                    fenced.totalBytesPerCall(), plain.totalBytesPerCall(), fenced.cpuMicrosPerCall(), plain.cpuMicrosPerCall(),
+                    limit.totalBytesPerCall(), limit.cpuMicrosPerCall());
         }
         return 0;
     }
@@ -74,6 +83,10 @@ final class LockCostBench implements Callable<Integer> {
                     .orElseThrow(() -> new IllegalStateException("'" + resource + "' was held: is another run using it?"));
             lease.release();
         };
+        return measure(out, name, pair, histogram);
+    }
+
+    private PairCost.Figures measure(PrintWriter out, String name, Runnable pair, boolean histogram) throws Exception {
         for (long i = 0; i < warmup; i++) {
             pair.run();
         }

@@ -63,7 +63,7 @@ class LockCostTest {
     }
 
     @Test
-    void lockCostPrintsBothModesAndTheSummaryLine() {
+    void lockCostPrintsItsModesTheBareLoopAndTheSummaryLine() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = Bench.commandLine();
@@ -73,14 +73,17 @@ class LockCostTest {
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).containsPattern("(?m)^fenced +bytes/pair +[0-9,]+ ")
-                .containsPattern("(?m)^plain +bytes/pair +[0-9,]+ ");
+                .containsPattern("(?m)^plain +bytes/pair +[0-9,]+ ")
+                .containsPattern("(?m)^limit +bytes/pair +[0-9,]+ ");
         String[] lines = out.toString().strip().split("\n");
         Matcher last = Pattern.compile(
-                "lock-cost: fenced_bytes=([0-9]+) plain_bytes=([0-9]+) fenced_cpu_us=[0-9.]+ plain_cpu_us=[0-9.]+")
+                "lock-cost: fenced_bytes=([0-9]+) plain_bytes=([0-9]+) fenced_cpu_us=[0-9.]+ plain_cpu_us=[0-9.]+"
+                        + " limit_bytes=([0-9]+) limit_cpu_us=-?[0-9.]+")
                 .matcher(lines[lines.length - 1].strip());
         assertThat(last.matches()).as(out.toString()).isTrue();
         assertThat(Long.parseLong(last.group(1))).isPositive();
         assertThat(Long.parseLong(last.group(2))).isPositive();
+        assertThat(Long.parseLong(last.group(3))).isPositive();
     }
 
     private static double bytesPerPair(String resource, AcquireOptions options) throws Exception {
