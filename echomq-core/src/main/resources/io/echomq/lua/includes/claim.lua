@@ -8,9 +8,10 @@
 -- The next id: the pending ZSET's head while its score is below 2^42 (priority > 0, or a
 -- priority-0 entry of the ZSET layout or that an older version left: older than the LIST), else LPOP of the wait
 -- LIST (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST, O(log n) for the
--- ZSET. For each id: attempts + 1 (the fence) and spent + 1, state active and claimed_at now (and
--- score, for an id from the ZSET) in one HSET; SET <job key>:lock <attempt> PX lease; ZADD active
--- now + lease. A malformed job goes to dead instead, with state dead, dead_reason and finished_at
+-- ZSET. Without groups, the LIST's ids are popped several at a time (LPOP wait n, n at most what
+-- the call still claims). For each id: attempts + 1 (the fence) and spent + 1, state active and
+-- claimed_at now (and score, for an id from the ZSET) in one HSET; SET <job key>:lock <attempt>
+-- PX lease; then, after the loop, one ZADD active now + lease of every id claimed. A malformed job goes to dead instead, with state dead, dead_reason and finished_at
 -- in its hash (when the key is a hash), and the claim moves on: at most N + 64 ids are looked
 -- at. An id holding ':' names another job's keys ('7:lock' is job 7's lock subkey): it goes to
 -- dead and no key built from it is touched.
@@ -62,7 +63,12 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
   -- The ZSET's head is read once and kept: nothing but this loop's own ZREM changes the ZSET
   -- while it runs, so a claim from the LIST costs one LPOP. score is nil for an id from the LIST.
   local zhead = nil   -- {id, score} of the ZSET's head; false when the ZSET is empty; nil: unread
-  local function popUngrouped()
+  -- Without groups, ids from the LIST are popped n at a time (LPOP wait n) into popped: the ZSET's
+  -- head does not change while they are used, so the order is the one-by-one order, and n is
+  -- never more than the loop will still look at, so no popped id is left unhandled. With groups,
+  -- groupNext asks for one ungrouped id per turn: one LPOP each.
+  local popped, nextPopped, listDry = {}, 1, false
+  local function popUngrouped(n)
     if zhead == nil then
       local h = redis.call('ZRANGE', pending, 0, 0, 'WITHSCORES')
       if h[1] then zhead = {h[1], h[2]} else zhead = false end
@@ -73,8 +79,24 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       zhead = nil
       return id, score
     end
-    local id = redis.call('LPOP', wait)
-    if id then return id, nil end
+    if popped[nextPopped] then
+      nextPopped = nextPopped + 1
+      return popped[nextPopped - 1], nil
+    end
+    if not listDry then
+      if n and n > 1 then
+        popped, nextPopped = redis.call('LPOP', wait, n) or {}, 1
+        if #popped < n then listDry = true end
+        if popped[1] then
+          nextPopped = 2
+          return popped[1], nil
+        end
+      else
+        local id = redis.call('LPOP', wait)
+        if id then return id, nil end
+      end
+      listDry = true
+    end
     if zhead then
       local zid, score = zhead[1], zhead[2]
       redis.call('ZREM', pending, zid)
@@ -84,10 +106,10 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     return nil, nil
   end
   local grouped = nil   -- whether the queue has groups; nil: unread
-  local function popNext()
+  local function popNext(n)
     if grouped == nil then grouped = groupsOn(prefix) end
     if grouped then return groupNext(prefix, popUngrouped) end
-    return popUngrouped()
+    return popUngrouped(n)
   end
 
   local queueTimeout = nil   -- the queue's default timeout_ms, 0 for none; nil: unread
@@ -99,10 +121,14 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     return queueTimeout
   end
 
+  -- every job claimed gets the same deadline: one ZADD of all of them after the loop
+  local deadline = now + lease
+  local leases = {}
   local claimed, deadCount, pops = 0, 0, 0
   while claimed < want and pops < want + 64 do
     pops = pops + 1
-    local id, score, group = popNext()
+    -- at most the ids this loop still looks at (this one included), and no more than it claims
+    local id, score, group = popNext(math.min(want - claimed, want + 65 - pops))
     if not id then break end
     local jk = prefix .. 'job:' .. id
     local ok, h = false, nil
@@ -145,7 +171,8 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
         end
       end
       redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
-      redis.call('ZADD', active, now + lease, id)
+      leases[#leases + 1] = deadline
+      leases[#leases + 1] = id
       emitEvent(prefix, 'active', id, attempt)
       out[#out + 1] = id
       out[#out + 1] = h[1]
@@ -158,6 +185,10 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       out[#out + 1] = h[10] and tonumber(h[10]) or defaultTimeout()
       claimed = claimed + 1
     end
+  end
+  -- unpack puts every value on Lua's stack: at most 512 pairs per ZADD
+  for i = 1, #leases, 1024 do
+    redis.call('ZADD', active, unpack(leases, i, math.min(i + 1023, #leases)))
   end
   return claimed, deadCount
 end

@@ -24,16 +24,22 @@ local function queueSettings(prefix)
   end
   return settingsRead
 end
+-- the cap, and the stream's key, worked out once per call (the settings are read once per call)
+local capRead, eventsKey = nil, nil
 local function eventCap(prefix)
-  local rs = queueSettings(prefix)
-  if not rs then return 0 end
-  local cap = tonumber(rs[3]) or EVENTS_MAX
-  if cap < 0 then cap = 0 end
-  return math.floor(cap)
+  if capRead == nil then
+    local rs = queueSettings(prefix)
+    if not rs then return 0 end
+    local cap = tonumber(rs[3]) or EVENTS_MAX
+    if cap < 0 then cap = 0 end
+    capRead = math.floor(cap)
+  end
+  return capRead
 end
 local function emitEvent(prefix, name, id, attempt, ...)
-  local cap = eventCap(prefix)
+  local cap = capRead or eventCap(prefix)
   if cap == 0 then return end
-  pcall(redis.call, 'XADD', prefix .. 'events', 'MAXLEN', '~', cap, '*', 'event', name, 'id', id,
+  if not eventsKey then eventsKey = prefix .. 'events' end
+  pcall(redis.call, 'XADD', eventsKey, 'MAXLEN', '~', cap, '*', 'event', name, 'id', id,
     'attempt', attempt or 0, ...)
 end
