@@ -121,8 +121,9 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     return queueTimeout
   end
 
-  -- every job claimed gets the same deadline: one ZADD of all of them after the loop
-  local deadline = now + lease
+  -- every job claimed gets the same deadline: one ZADD of all of them after the loop. The
+  -- numbers written per job are passed as text made once (intText, includes/events.lua).
+  local deadline, nowText, leaseText = intText(now + lease), intText(now), intText(lease)
   local leases = {}
   local claimed, deadCount, pops = 0, 0, 0
   while claimed < want and pops < want + 64 do
@@ -141,39 +142,41 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       if not ok then reason = 'job key is not a hash' else reason = malformed(h) end
     end
     if reason then
-      if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', now) end
+      if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', nowText) end
       redis.call('ZADD', dead, now, id)
       if not string.find(id, ':', 1, true) then emitEvent(prefix, 'dead', id, 0, 'reason', reason) end
       if group then groupRelease(prefix, group) end
       deadCount = deadCount + 1
     else
-      local attempt, spent
+      local attempt, spent, attemptText
       if #(h[2] or '') <= 14 and #(h[3] or '') <= 14 then
         -- checked integers below 10^14: adding 1 in Lua is exact, and one HSET does the work of
         -- HINCRBY attempts, HINCRBY spent and the HSET below (one call per claim instead of
         -- three). string.format('%d'), not tostring: tostring prints 14 significant digits.
         attempt = (tonumber(h[2]) or 0) + 1
         spent = (tonumber(h[3]) or 0) + 1
+        attemptText = string.format('%d', attempt)
         if score then
-          redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
-            'state', 'active', 'score', score, 'claimed_at', now)
+          redis.call('HSET', jk, 'attempts', attemptText, 'spent', string.format('%d', spent),
+            'state', 'active', 'score', score, 'claimed_at', nowText)
         else
-          redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
-            'state', 'active', 'claimed_at', now)
+          redis.call('HSET', jk, 'attempts', attemptText, 'spent', string.format('%d', spent),
+            'state', 'active', 'claimed_at', nowText)
         end
       else
         attempt = redis.call('HINCRBY', jk, 'attempts', 1)
         spent = redis.call('HINCRBY', jk, 'spent', 1)
+        attemptText = intText(attempt)
         if score then
-          redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', now)
+          redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', nowText)
         else
-          redis.call('HSET', jk, 'state', 'active', 'claimed_at', now)
+          redis.call('HSET', jk, 'state', 'active', 'claimed_at', nowText)
         end
       end
-      redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
+      redis.call('SET', jk .. ':lock', attemptText, 'PX', leaseText)
       leases[#leases + 1] = deadline
       leases[#leases + 1] = id
-      emitEvent(prefix, 'active', id, attempt)
+      emitEvent(prefix, 'active', id, attemptText)
       out[#out + 1] = id
       out[#out + 1] = h[1]
       out[#out + 1] = attempt

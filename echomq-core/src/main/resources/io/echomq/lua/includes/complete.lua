@@ -115,11 +115,13 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
     end
   end
   if retain > 0 then
+    -- the numbers written per job, as text made once (intText, includes/events.lua)
+    local nowText, retainText = intText(now), intText(retain)
     for i, id in ipairs(plan.done) do
       local jk = plan.keys[i]
-      redis.call('HSET', jk, 'state', 'done', 'finished_at', now)
-      redis.call('PEXPIRE', jk, retain)
-      if index then redis.call('ZADD', done, now, id) end
+      redis.call('HSET', jk, 'state', 'done', 'finished_at', nowText)
+      redis.call('PEXPIRE', jk, retainText)
+      if index then redis.call('ZADD', done, nowText, id) end
     end
     if index then trimDone(plan, done, prefix, now) end
   end
