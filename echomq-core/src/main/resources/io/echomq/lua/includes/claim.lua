@@ -61,12 +61,13 @@ end
 
 local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, out)
   -- The ZSET's head is read once and kept: nothing but this loop's own ZREM changes the ZSET
-  -- while it runs, so a claim from the LIST costs one LPOP. score is nil for an id from the LIST.
+  -- while it runs, so claims from the LIST cost no ZSET read. score is nil for an id from the LIST.
   local zhead = nil   -- {id, score} of the ZSET's head; false when the ZSET is empty; nil: unread
   -- Without groups, ids from the LIST are popped n at a time (LPOP wait n) into popped: the ZSET's
   -- head does not change while they are used, so the order is the one-by-one order, and n is
   -- never more than the loop will still look at, so no popped id is left unhandled. With groups,
-  -- groupNext asks for one ungrouped id per turn: one LPOP each.
+  -- groupNext asks for one ungrouped id per turn: one LPOP each. A LIST that answered fewer than
+  -- asked is empty for the rest of the call (nothing in a claim pushes to it): no LPOP again.
   local popped, nextPopped, listDry = {}, 1, false
   local function popUngrouped(n)
     if zhead == nil then
