@@ -172,6 +172,30 @@ class MalformedTest extends SemanticsTestBase {
     }
 
     @Test
+    void aBatchClaimFromTheWaitListPopsNoMoreThanItLooksAt() {
+        // 70 malformed ids in the wait LIST, then 20 good jobs behind them: a claim of 10 looks at
+        // 10 + 64 ids, so it takes the first 4 good jobs, and every id it did not look at stays
+        // queued, in order (ids popped several at a time must never outrun the loop)
+        for (int i = 0; i < 70; i++) {
+            raw().call("HSET", jobKey("bad-" + i), "attempts", "0");
+            raw().call("RPUSH", WAIT_LIST, "bad-" + i);
+        }
+        List<String> good = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            good.add(queue.enqueue("good-" + i));
+        }
+
+        List<Job> jobs = queue.claim(10, LONG_LEASE);
+
+        assertThat(jobs).extracting(Job::id).containsExactlyElementsOf(good.subList(0, 4));
+        assertThat(waiting()).containsExactlyElementsOf(good.subList(4, 20));
+        assertThat(card(DEAD)).isEqualTo(70);
+        assertThat(members(ACTIVE)).containsExactlyInAnyOrderElementsOf(good.subList(0, 4));
+        assertThat(queue.claim(10, LONG_LEASE)).extracting(Job::id).containsExactlyElementsOf(good.subList(4, 14));
+        assertThat(members(ACTIVE)).hasSize(14);
+    }
+
+    @Test
     void malformedDelayedJobsArePromotedAndDieOnClaim() {
         raw().call("SET", jobKey("d-string"), "junk");
         raw().call("ZADD", DELAYED, "1", "d-string");

@@ -8,9 +8,10 @@
 -- The next id: the pending ZSET's head while its score is below 2^42 (priority > 0, or a
 -- priority-0 entry of the ZSET layout or that an older version left: older than the LIST), else LPOP of the wait
 -- LIST (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST, O(log n) for the
--- ZSET. For each id: attempts + 1 (the fence) and spent + 1, state active and claimed_at now (and
--- score, for an id from the ZSET) in one HSET; SET <job key>:lock <attempt> PX lease; ZADD active
--- now + lease. A malformed job goes to dead instead, with state dead, dead_reason and finished_at
+-- ZSET. Without groups, the LIST's ids are popped several at a time (LPOP wait n, n at most what
+-- the call still claims). For each id: attempts + 1 (the fence) and spent + 1, state active and
+-- claimed_at now (and score, for an id from the ZSET) in one HSET; SET <job key>:lock <attempt>
+-- PX lease; then, after the loop, one ZADD active now + lease of every id claimed. A malformed job goes to dead instead, with state dead, dead_reason and finished_at
 -- in its hash (when the key is a hash), and the claim moves on: at most N + 64 ids are looked
 -- at. An id holding ':' names another job's keys ('7:lock' is job 7's lock subkey): it goes to
 -- dead and no key built from it is touched.
@@ -60,9 +61,15 @@ end
 
 local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, out)
   -- The ZSET's head is read once and kept: nothing but this loop's own ZREM changes the ZSET
-  -- while it runs, so a claim from the LIST costs one LPOP. score is nil for an id from the LIST.
+  -- while it runs, so claims from the LIST cost no ZSET read. score is nil for an id from the LIST.
   local zhead = nil   -- {id, score} of the ZSET's head; false when the ZSET is empty; nil: unread
-  local function popUngrouped()
+  -- Without groups, ids from the LIST are popped n at a time (LPOP wait n) into popped: the ZSET's
+  -- head does not change while they are used, so the order is the one-by-one order, and n is
+  -- never more than the loop will still look at, so no popped id is left unhandled. With groups,
+  -- groupNext asks for one ungrouped id per turn: one LPOP each. A LIST that answered fewer than
+  -- asked is empty for the rest of the call (nothing in a claim pushes to it): no LPOP again.
+  local popped, nextPopped, listDry = {}, 1, false
+  local function popUngrouped(n)
     if zhead == nil then
       local h = redis.call('ZRANGE', pending, 0, 0, 'WITHSCORES')
       if h[1] then zhead = {h[1], h[2]} else zhead = false end
@@ -73,8 +80,24 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       zhead = nil
       return id, score
     end
-    local id = redis.call('LPOP', wait)
-    if id then return id, nil end
+    if popped[nextPopped] then
+      nextPopped = nextPopped + 1
+      return popped[nextPopped - 1], nil
+    end
+    if not listDry then
+      if n and n > 1 then
+        popped, nextPopped = redis.call('LPOP', wait, n) or {}, 1
+        if #popped < n then listDry = true end
+        if popped[1] then
+          nextPopped = 2
+          return popped[1], nil
+        end
+      else
+        local id = redis.call('LPOP', wait)
+        if id then return id, nil end
+      end
+      listDry = true
+    end
     if zhead then
       local zid, score = zhead[1], zhead[2]
       redis.call('ZREM', pending, zid)
@@ -84,10 +107,10 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     return nil, nil
   end
   local grouped = nil   -- whether the queue has groups; nil: unread
-  local function popNext()
+  local function popNext(n)
     if grouped == nil then grouped = groupsOn(prefix) end
     if grouped then return groupNext(prefix, popUngrouped) end
-    return popUngrouped()
+    return popUngrouped(n)
   end
 
   local queueTimeout = nil   -- the queue's default timeout_ms, 0 for none; nil: unread
@@ -99,10 +122,15 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     return queueTimeout
   end
 
+  -- every job claimed gets the same deadline: one ZADD of all of them after the loop. The
+  -- numbers written per job are passed as text made once (intText, includes/events.lua).
+  local deadline, nowText, leaseText = intText(now + lease), intText(now), intText(lease)
+  local leases = {}
   local claimed, deadCount, pops = 0, 0, 0
   while claimed < want and pops < want + 64 do
     pops = pops + 1
-    local id, score, group = popNext()
+    -- at most the ids this loop still looks at (this one included), and no more than it claims
+    local id, score, group = popNext(math.min(want - claimed, want + 65 - pops))
     if not id then break end
     local jk = prefix .. 'job:' .. id
     local ok, h = false, nil
@@ -115,38 +143,41 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       if not ok then reason = 'job key is not a hash' else reason = malformed(h) end
     end
     if reason then
-      if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', now) end
+      if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', nowText) end
       redis.call('ZADD', dead, now, id)
       if not string.find(id, ':', 1, true) then emitEvent(prefix, 'dead', id, 0, 'reason', reason) end
       if group then groupRelease(prefix, group) end
       deadCount = deadCount + 1
     else
-      local attempt, spent
+      local attempt, spent, attemptText
       if #(h[2] or '') <= 14 and #(h[3] or '') <= 14 then
         -- checked integers below 10^14: adding 1 in Lua is exact, and one HSET does the work of
         -- HINCRBY attempts, HINCRBY spent and the HSET below (one call per claim instead of
         -- three). string.format('%d'), not tostring: tostring prints 14 significant digits.
         attempt = (tonumber(h[2]) or 0) + 1
         spent = (tonumber(h[3]) or 0) + 1
+        attemptText = string.format('%d', attempt)
         if score then
-          redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
-            'state', 'active', 'score', score, 'claimed_at', now)
+          redis.call('HSET', jk, 'attempts', attemptText, 'spent', string.format('%d', spent),
+            'state', 'active', 'score', score, 'claimed_at', nowText)
         else
-          redis.call('HSET', jk, 'attempts', string.format('%d', attempt), 'spent', string.format('%d', spent),
-            'state', 'active', 'claimed_at', now)
+          redis.call('HSET', jk, 'attempts', attemptText, 'spent', string.format('%d', spent),
+            'state', 'active', 'claimed_at', nowText)
         end
       else
         attempt = redis.call('HINCRBY', jk, 'attempts', 1)
         spent = redis.call('HINCRBY', jk, 'spent', 1)
+        attemptText = intText(attempt)
         if score then
-          redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', now)
+          redis.call('HSET', jk, 'state', 'active', 'score', score, 'claimed_at', nowText)
         else
-          redis.call('HSET', jk, 'state', 'active', 'claimed_at', now)
+          redis.call('HSET', jk, 'state', 'active', 'claimed_at', nowText)
         end
       end
-      redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
-      redis.call('ZADD', active, now + lease, id)
-      emitEvent(prefix, 'active', id, attempt)
+      redis.call('SET', jk .. ':lock', attemptText, 'PX', leaseText)
+      leases[#leases + 1] = deadline
+      leases[#leases + 1] = id
+      emitEvent(prefix, 'active', id, attemptText)
       out[#out + 1] = id
       out[#out + 1] = h[1]
       out[#out + 1] = attempt
@@ -158,6 +189,10 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       out[#out + 1] = h[10] and tonumber(h[10]) or defaultTimeout()
       claimed = claimed + 1
     end
+  end
+  -- unpack puts every value on Lua's stack: at most 512 pairs per ZADD
+  for i = 1, #leases, 1024 do
+    redis.call('ZADD', active, unpack(leases, i, math.min(i + 1023, #leases)))
   end
   return claimed, deadCount
 end

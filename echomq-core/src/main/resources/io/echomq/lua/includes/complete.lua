@@ -55,7 +55,7 @@ local function trimDone(plan, done, prefix, now)
   dropDone(done, prefix, redis.call('ZRANGEBYSCORE', done, '-inf', now - plan.retain, 'LIMIT', 0, budget))
 end
 local function readCompletes(active, prefix, retain, args, first, k, now)
-  local plan = {codes = {}, done = {}, attempts = {}, results = {}, groups = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
+  local plan = {codes = {}, done = {}, keys = {}, attempts = {}, results = {}, groups = {}, dels = {}, retain = retain, doneMax = DONE_MAX}
   if k == 0 then return plan end
   local bad = doneSettings(plan, prefix, retain)
   if bad then return nil, bad end
@@ -78,6 +78,7 @@ local function readCompletes(active, prefix, retain, args, first, k, now)
       if code == 1 then
         doneAt[id] = att
         plan.done[#plan.done + 1] = id
+        plan.keys[#plan.done] = jk
         plan.attempts[#plan.done] = att
         plan.results[#plan.done] = h[3]
         plan.groups[#plan.done] = h[4]
@@ -114,11 +115,13 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
     end
   end
   if retain > 0 then
-    for _, id in ipairs(plan.done) do
-      local jk = prefix .. 'job:' .. id
-      redis.call('HSET', jk, 'state', 'done', 'finished_at', now)
-      redis.call('PEXPIRE', jk, retain)
-      if index then redis.call('ZADD', done, now, id) end
+    -- the numbers written per job, as text made once (intText, includes/events.lua)
+    local nowText, retainText = intText(now), intText(retain)
+    for i, id in ipairs(plan.done) do
+      local jk = plan.keys[i]
+      redis.call('HSET', jk, 'state', 'done', 'finished_at', nowText)
+      redis.call('PEXPIRE', jk, retainText)
+      if index then redis.call('ZADD', done, nowText, id) end
     end
     if index then trimDone(plan, done, prefix, now) end
   end
