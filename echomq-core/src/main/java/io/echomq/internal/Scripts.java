@@ -32,7 +32,7 @@ public final class Scripts {
     public static final LuaScript ENQUEUE = LuaScript.load(LuaScript.QUEUE, "enqueue", 5);
     /**
      * Queue: the compact form of {@link #ENQUEUE} for jobs that all have the default options: the
-     * payloads alone, contiguous ids from one INCRBY, the same job hashes.
+     * payloads alone, contiguous ids from one read and one write of the sequence, the same job hashes.
      */
     public static final LuaScript ENQUEUE_COMPACT = LuaScript.load(LuaScript.QUEUE, "enqueue-compact", 5);
     /**

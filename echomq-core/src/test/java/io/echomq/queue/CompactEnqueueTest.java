@@ -159,7 +159,7 @@ class CompactEnqueueTest extends QueueTestBase {
     }
 
     @Test
-    void aKeyOfAnotherTypeRefusesTheCallAndNothingChanges() {
+    void aKeyOfAnotherTypeOrABadSequenceRefusesTheCallAndNothingChanges() {
         for (String key : List.of("seq", "wait", "delayed", "pending")) {
             REDIS.flushAll();
             raw().call("SET", Q + key, "x");
@@ -169,6 +169,20 @@ class CompactEnqueueTest extends QueueTestBase {
             assertThat(raw().call("DBSIZE")).as("only %s", key).isEqualTo(1L);
             assertThat(raw().call("GET", Q + key)).isEqualTo("x");
         }
+        for (String seq : List.of("007", "+7", "-0", "9007199254740992")) {
+            REDIS.flushAll();
+            raw().call("SET", Q + "seq", seq);
+            assertThatThrownBy(() -> chosen(queue, jobs(3), JobFields.NO_ARGS, true))
+                    .isInstanceOf(RedisCommandException.class).hasMessageContaining(Q + "seq")
+                    .hasMessageContaining("nothing was changed");   // the type guard's, or the id check's
+            assertThat(raw().call("DBSIZE")).as("only the sequence %s", seq).isEqualTo(1L);
+            assertThat(raw().call("GET", Q + "seq")).isEqualTo(seq);
+        }
+        REDIS.flushAll();
+        raw().call("SET", Q + "seq", "41", "PX", "600000");
+        chosen(queue, jobs(2), JobFields.NO_ARGS, true);
+        assertThat(raw().call("GET", Q + "seq")).as("advanced by n, as INCRBY").isEqualTo("43");
+        assertThat((Long) raw().call("PTTL", Q + "seq")).as("its expiry kept, as INCRBY keeps it").isPositive();
         REDIS.flushAll();
         raw().call("SET", Q + "layout", "zset");
         raw().call("SADD", Q + "retention", "x");

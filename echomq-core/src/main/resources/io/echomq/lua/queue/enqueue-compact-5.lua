@@ -6,11 +6,15 @@
 -- chunks), or in the ZSET layout (includes/layout.lua) in the pending ZSET scored by its seq
 -- (ZADD in chunks); an 'enqueued' event per job when the queue's events_enqueued setting is 1
 -- (includes/events.lua); and one wake message, the number of jobs.
--- The ids are contiguous, from ONE INCRBY of the sequence by n: enqueue-5.lua's n INCRs hand out
--- the same ids, since without an idempotency key no job can be skipped, and the call is atomic.
+-- The ids are contiguous: the sequence is read once and set once to its value plus n (GET, then
+-- SET ... KEEPTTL, as INCRBY would, with only the commands the documented ACL line already grants
+-- to enqueue-5.lua). enqueue-5.lua's n INCRs hand out the same ids, since without an idempotency
+-- key no job can be skipped, and the call is atomic.
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type
--- (the same guards as enqueue-5.lua, delayed included, so that both forms refuse alike).
+-- (the same guards as enqueue-5.lua, delayed included, so that both forms refuse alike), and with
+-- an ERR, having changed nothing, when seq holds an integer that INCR would not take or that a Lua
+-- number cannot hold exactly (a leading zero or plus, -0, past 2^53).
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET; in the ZSET layout every job goes here, score = its seq
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, only type-checked (no job here is delayed)
@@ -52,11 +56,20 @@ if zset == nil then return lerr end
 local settings = queueSettings(prefix)
 local enqueuedEvents = settings and settings[4] == '1'
 
-local first = redis.call('INCRBY', seqKey, count) - count + 1
--- created_at as enqueue-5.lua writes it: the server ms, an integer, formatted once per call
-local created = string.format('%d', now)
-local jobs = prefix .. 'job:'
 local format = string.format
+local last = redis.call('GET', seqKey)
+local first = 1
+if last then
+  first = tonumber(last)
+  if first == nil or first >= 2^53 or first <= -2^53 or format('%d', first) ~= last then
+    return redis.error_reply('ERR ' .. seqKey .. ' holds ' .. last .. ', not an id sequence; nothing was changed')
+  end
+  first = first + 1
+end
+redis.call('SET', seqKey, format('%d', first + count - 1), 'KEEPTTL')
+-- created_at as enqueue-5.lua writes it: the server ms, an integer, formatted once per call
+local created = format('%d', now)
+local jobs = prefix .. 'job:'
 local hasExtra = #extra > 0
 -- ids for the LIST (or score, id pairs for the ZSET), written in chunks of 500 jobs
 local chunk = {}
