@@ -155,7 +155,7 @@ final class ClaimLeaseAct {
             ids.add(r.id());
             created += r.created() ? 1 : 0;
         }
-        console.command("P", "enqueueAll: EVALSHA enqueue-5 with " + JOBS + " jobs in one call",
+        console.command("P", "enqueueAll: EVALSHA enqueue-compact-5 with " + JOBS + " jobs in one call",
                 created + " created, ids " + enqueued.get(0).id() + ".." + enqueued.get(enqueued.size() - 1).id());
         QueueStats start = queue.stats();
         console.command("P", "EVALSHA stats-6", "pending " + start.pending() + ", active " + start.active());

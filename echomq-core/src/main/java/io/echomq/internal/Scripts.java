@@ -31,6 +31,11 @@ public final class Scripts {
     /** Queue: add one or many jobs, with idempotency keys, delays and priorities. */
     public static final LuaScript ENQUEUE = LuaScript.load(LuaScript.QUEUE, "enqueue", 5);
     /**
+     * Queue: the compact form of {@link #ENQUEUE} for jobs that all have the default options: the
+     * payloads alone, contiguous ids from one read and one write of the sequence, the same job hashes.
+     */
+    public static final LuaScript ENQUEUE_COMPACT = LuaScript.load(LuaScript.QUEUE, "enqueue-compact", 5);
+    /**
      * Queue: the worker's step. Completes the jobs it finished (a group commit), promotes due
      * delayed jobs, then claims up to N jobs, in one call.
      */
@@ -92,7 +97,7 @@ public final class Scripts {
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
         return List.of(ACQUIRE, WAIT_ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
-                ENQUEUE, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
+                ENQUEUE, ENQUEUE_COMPACT, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
                 CANCEL, LIST, DELETE, LAYOUT, GROUP, HEARTBEAT, THROUGHPUT);
     }

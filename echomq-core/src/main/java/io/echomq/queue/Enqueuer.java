@@ -7,16 +7,18 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * The enqueue of one queue (or one partition): {@code enqueue-5.lua}'s ARGV and reply.
+ * The enqueue of one queue (or one partition): {@code enqueue-5.lua}'s ARGV and reply, and the
+ * choice of its compact form {@code enqueue-compact-5.lua} ({@link CompactEnqueue}).
  *
  * <ol>
  *   <li>Checks a bulk before anything is sent ({@link #check}): not empty, every request whole,
  *       every payload within the client's limit.</li>
  *   <li>Encodes it as script calls of at most {@link #CHUNK} jobs, each one atomic script, and
- *       writes them all before any answer is awaited ({@link #send}).</li>
+ *       writes them all before any answer is awaited ({@link #send}). A call whose jobs all have
+ *       the default options takes the compact form, any other the full one ({@link #full}); both
+ *       write the same jobs.</li>
  *   <li>Decodes the replies, in order, into one result per job ({@link #collect}), and reports
  *       the jobs created to the client's instrumentation.</li>
  *   <li>Around one bulk, tells the instrumentation's trace calls its start and end, and sends the
@@ -63,38 +65,47 @@ final class Enqueuer {
         }
     }
 
-    /** Sends checked requests, one script call per chunk, all written before any answer is awaited. */
-    List<CompletableFuture<List<Object>>> send(List<JobRequest> requests) {
-        return send(requests, JobFields.NO_ARGS);
-    }
-
-    /** As {@link #send(List)}, every created job also storing the extra fields of {@code fieldArgs} ({@link JobFields}). */
-    List<CompletableFuture<List<Object>>> send(List<JobRequest> requests, byte[][] fieldArgs) {
-        List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
+    /**
+     * Sends checked requests, one script call per chunk, all written before any answer is awaited,
+     * every created job also storing the extra fields of {@code fieldArgs} ({@link JobFields}). A
+     * chunk whose jobs all qualify ({@link CompactEnqueue#qualifies}) takes the compact form.
+     */
+    List<EnqueueCall> send(List<JobRequest> requests, byte[][] fieldArgs) {
+        List<EnqueueCall> calls = new ArrayList<>((requests.size() + CHUNK - 1) / CHUNK);
         for (int from = 0; from < requests.size(); from += CHUNK) {
             List<JobRequest> chunk = requests.subList(from, Math.min(requests.size(), from + CHUNK));
-            List<byte[]> args = new ArrayList<>(3 + chunk.size() * 10);
-            args.add(wire.prefix());
-            args.add(EnqueueOptions.num(chunk.size()));
-            for (JobRequest r : chunk) {
-                r.options().appendArgs(r.payload(), args);
-            }
-            args.add(wire.publish());
-            Collections.addAll(args, fieldArgs);
-            GroupKeys.appendArgs(chunk, fieldArgs, args);
-            calls.add(wire.run(Scripts.ENQUEUE, ScriptOutputType.MULTI, keys, args.toArray(new byte[0][])));
+            calls.add(CompactEnqueue.qualifies(chunk) ? compact(chunk, fieldArgs) : full(chunk, fieldArgs));
         }
         return calls;
     }
 
+    /** Sends checked requests, at most {@link #CHUNK}, as one {@code enqueue-compact-5.lua} call; they must qualify. */
+    EnqueueCall compact(List<JobRequest> chunk, byte[][] fieldArgs) {
+        byte[][] args = CompactEnqueue.args(wire.prefix(), wire.publish(), fieldArgs, chunk);
+        return new EnqueueCall(wire.run(Scripts.ENQUEUE_COMPACT, ScriptOutputType.MULTI, keys, args), true);
+    }
+
+    /** Sends checked requests, at most {@link #CHUNK}, as one {@code enqueue-5.lua} call, whatever their options. */
+    EnqueueCall full(List<JobRequest> chunk, byte[][] fieldArgs) {
+        List<byte[]> args = new ArrayList<>(4 + chunk.size() * 11 + fieldArgs.length);
+        args.add(wire.prefix());
+        args.add(EnqueueOptions.num(chunk.size()));
+        for (JobRequest r : chunk) {
+            r.options().appendArgs(r.payload(), args);
+        }
+        args.add(wire.publish());
+        Collections.addAll(args, fieldArgs);
+        GroupKeys.appendArgs(chunk, fieldArgs, args);
+        return new EnqueueCall(wire.run(Scripts.ENQUEUE, ScriptOutputType.MULTI, keys, args.toArray(new byte[0][])),
+                false);
+    }
+
     /** Awaits the calls of {@link #send}, in order; ids are this queue's own (no partition prefix). */
-    List<EnqueueResult> collect(List<CompletableFuture<List<Object>>> calls) {
+    List<EnqueueResult> collect(List<EnqueueCall> calls) {
         List<EnqueueResult> out = new ArrayList<>();
-        for (CompletableFuture<List<Object>> call : calls) {
-            List<Object> reply = wire.await(call, Scripts.ENQUEUE.label());
-            for (int i = 0; i < reply.size(); i += 2) {
-                out.add(new EnqueueResult(QueueWire.text(reply.get(i)), ((Long) reply.get(i + 1)) == 1L));
-            }
+        for (EnqueueCall call : calls) {
+            call.results(wire.await(call.reply(), (call.compact() ? Scripts.ENQUEUE_COMPACT : Scripts.ENQUEUE).label()),
+                    out);
         }
         observations.enqueued(out);
         return out;

@@ -17,7 +17,8 @@ import java.util.function.BiConsumer;
  * <ol>
  *   <li>Collects one enqueue call's fields within {@link Instrumentation#MAX_JOB_FIELDS} and
  *       {@link Instrumentation#MAX_JOB_FIELD_BYTES} ({@link Collector}) and encodes them as
- *       {@code enqueue-5.lua}'s trailing ARGV; none gives no ARGV at all.</li>
+ *       {@code enqueue-5.lua}'s trailing ARGV (which {@code enqueue-compact-5.lua} takes before its
+ *       payloads, with {@code 0} for none); none gives no ARGV at all.</li>
  *   <li>Reads them back from a claimed job's hash with one {@code HMGET} ({@link #read}).</li>
  * </ol>
  *

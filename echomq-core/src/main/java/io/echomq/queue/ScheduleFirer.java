@@ -150,7 +150,8 @@ final class ScheduleFirer {
                 jobs.add(new JobRequest(s.rawPayload(), base.withIdempotencyKey(fireKey(s.id(), t),
                         Schedules.FIRE_KEY_WINDOW)));
             }
-            enqueued = queue.enqueuer().send(jobs).get(0).thenApply(reply -> {
+            // fire keys: always the full form, whose reply says which jobs were created
+            enqueued = queue.enqueuer().full(jobs, JobFields.NO_ARGS).reply().thenApply(reply -> {
                 int created = 0;
                 for (int i = 1; i < reply.size(); i += 2) {
                     created += ((Long) reply.get(i)) == 1L ? 1 : 0;

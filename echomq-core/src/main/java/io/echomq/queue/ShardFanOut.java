@@ -68,7 +68,7 @@ final class ShardFanOut {
 
     private static List<EnqueueResult> enqueue(List<JobRequest> requests, List<Queue> now,
                                                Map<Integer, List<Integer>> byPartition, byte[][] fieldArgs) {
-        Map<Integer, List<CompletableFuture<List<Object>>>> calls = new LinkedHashMap<>();
+        Map<Integer, List<EnqueueCall>> calls = new LinkedHashMap<>();
         for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
             List<JobRequest> mine = new ArrayList<>(e.getValue().size());
             for (int i : e.getValue()) {
