@@ -15,6 +15,7 @@ import io.echomq.queue.Job;
 import io.echomq.queue.JobResult;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
+import io.echomq.queue.QueueLayout;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.RemoveOutcome;
 import io.echomq.queue.Worker;
@@ -126,6 +127,12 @@ final class Flows {
         String later = q.enqueue("later".getBytes(), EnqueueOptions.defaults().withDelay(Duration.ofHours(1))).id();
         assertThat(q.awaitResult(later, Duration.ofMillis(50)).outcome()).isEqualTo(JobResult.Outcome.TIMED_OUT);
         assertThat(q.remove(later, false)).isEqualTo(RemoveOutcome.REMOVED);
+
+        // the ZSET layout: the switch moves the waiting ids to the pending ZSET at fresh seqs (INCRBY)
+        Queue z = client.queue("sec-z");
+        String waiting = z.enqueue("waits");
+        z.setLayout(QueueLayout.ZSET);
+        assertThat(z.claim(LEASE).orElseThrow().id()).isEqualTo(waiting);
 
         // a worker: wake-ups on the queue's channel, the maintenance lock, promotion of a due job
         Set<String> done = ConcurrentHashMap.newKeySet();
