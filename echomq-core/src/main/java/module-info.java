@@ -7,6 +7,7 @@ module io.echomq.core {
     requires org.slf4j;
     requires io.netty.transport;
     requires io.netty.handler;
+    requires io.netty.buffer;
 
     exports io.echomq;
     exports io.echomq.lock;

@@ -5,7 +5,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -35,7 +34,7 @@ import java.util.function.Supplier;
  * {@code ReentrantLock} does not.
  */
 final class EngineConnections {
-    private static final RedisCodec<String, byte[]> BINARY = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+    private static final RedisCodec<String, byte[]> BINARY = BinaryCodec.INSTANCE;
 
     private final Function<RedisCodec<String, ?>, StatefulConnection<String, ?>> connector;
     private final Supplier<StatefulRedisPubSubConnection<String, String>> pubSubConnector;

@@ -2,9 +2,9 @@ package io.echomq.queue;
 
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
@@ -29,10 +29,15 @@ import java.util.function.LongSupplier;
  */
 final class JobSettlement {
     private final Job job;
-    private final AtomicBoolean settling = new AtomicBoolean();
-    private final AtomicReference<SettleOutcome> settled = new AtomicReference<>();
-    private final AtomicBoolean timedOut = new AtomicBoolean();   // a worker's timeout fired
-    private final AtomicBoolean told = new AtomicBoolean();   // the worker counted and reported its settle
+    // Plain volatile fields set through VarHandles rather than four atomic objects: a worker
+    // creates one settlement per job, so each object saved is saved on every job processed.
+    private static final VarHandle SETTLING = field("settling", boolean.class);
+    private static final VarHandle TIMED_OUT = field("timedOut", boolean.class);
+    private static final VarHandle TOLD = field("told", boolean.class);
+    private volatile boolean settling;
+    private volatile SettleOutcome settled;
+    private volatile boolean timedOut;   // a worker's timeout fired
+    private volatile boolean told;   // the worker counted and reported its settle
     private volatile String failText;
     private volatile Object observation;   // the instrumentation's handle of this attempt, or null
 
@@ -40,29 +45,37 @@ final class JobSettlement {
         this.job = job;
     }
 
+    private static VarHandle field(String name, Class<?> type) {
+        try {
+            return MethodHandles.lookup().findVarHandle(JobSettlement.class, name, type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** @return the settling outcome, or null while the job is unsettled */
     SettleOutcome outcome() {
-        return settled.get();
+        return settled;
     }
 
     /** Marks the timeout fired. @return false if it was marked already */
     boolean markTimedOut() {
-        return timedOut.compareAndSet(false, true);
+        return TIMED_OUT.compareAndSet(this, false, true);
     }
 
     /** @return whether the timeout fired for this attempt ({@link Job#timedOut}) */
     boolean timedOut() {
-        return timedOut.get();
+        return timedOut;
     }
 
     /** @return true for the first caller only: the one that counts and reports this job's settle */
     boolean markTold() {
-        return told.compareAndSet(false, true);
+        return TOLD.compareAndSet(this, false, true);
     }
 
     /** @return true once a settling call (complete, fail, return) has begun, even if its answer is not in */
     boolean started() {
-        return settling.get();
+        return settling;
     }
 
     /** @return the instrumentation's handle of this attempt ({@code Instrumentation.jobStarting}), or null */
@@ -87,7 +100,7 @@ final class JobSettlement {
         try {
             code = call.getAsLong();
         } catch (RuntimeException e) {
-            settling.set(false);
+            settling = false;
             throw e;
         }
         return settle(accepted.apply(code), code);
@@ -132,11 +145,11 @@ final class JobSettlement {
         try {
             answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), job.queue().name());
         } catch (RuntimeException e) {
-            settling.set(false);
+            settling = false;
             throw e;
         }
         if (answer.code() == Queue.NOT_A_HASH_CODE) {
-            settling.set(false);
+            settling = false;
         } else {
             settle(SettleOutcome.COMPLETED, answer.code());
         }
@@ -151,14 +164,14 @@ final class JobSettlement {
             job.leaseState().markLost(reason);
             out = reason == LeaseLossReason.CANCELLED ? SettleOutcome.CANCELLED : SettleOutcome.LEASE_LOST;
         }
-        settled.set(out);
+        settled = out;
         return out;
     }
 
     /** Claims the right to settle; a second settling call, even a concurrent one, throws. */
     private void checkUnsettled(String what) {
-        if (!settling.compareAndSet(false, true)) {
-            SettleOutcome s = settled.get();
+        if (!SETTLING.compareAndSet(this, false, true)) {
+            SettleOutcome s = settled;
             throw new IllegalStateException("cannot " + what + " job " + job.id() + " of queue " + job.queue().name()
                     + " (attempt " + job.attempt() + "): it is already "
                     + (s == null ? "being settled" : "settled as " + s));

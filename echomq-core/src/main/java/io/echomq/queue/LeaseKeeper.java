@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +47,10 @@ final class LeaseKeeper {
     private final long renewEveryNanos;
     private final MonotonicClock clock;
     private final WorkerListener listener;
-    private final Map<Job, Long> held = new ConcurrentHashMap<>();   // job -> next renewal (nanos)
+    // the jobs held; each one's next renewal is kept on its lease (JobLease#renewAt), so that
+    // tracking a job allocates no boxed time, and the loss report is one consumer for all jobs
+    private final Set<Job> held = ConcurrentHashMap.newKeySet();
+    private final Consumer<Job> lossReport = this::lossSeen;
 
     LeaseKeeper(String name, long leaseMs, MonotonicClock clock, WorkerListener listener) {
         this.name = name;
@@ -62,8 +67,9 @@ final class LeaseKeeper {
 
     /** Holds {@code job} from now: first renewal a third of the lease on; its loss is reported here. */
     void track(Job job) {
-        held.put(job, clock.nanoTime() + renewEveryNanos);
-        job.leaseState().reportTo(this::lossSeen);
+        job.leaseState().renewAt(clock.nanoTime() + renewEveryNanos);
+        held.add(job);
+        job.leaseState().reportTo(lossReport);
     }
 
     /** Stops holding {@code job}: it settled, or will never run. */
@@ -73,7 +79,7 @@ final class LeaseKeeper {
 
     /** @return the jobs held now */
     List<Job> held() {
-        return new ArrayList<>(held.keySet());
+        return new ArrayList<>(held);
     }
 
     /** @return how many jobs are held now */
@@ -90,14 +96,13 @@ final class LeaseKeeper {
         try {
             long now = clock.nanoTime();
             List<Job> due = new ArrayList<>();
-            for (Map.Entry<Job, Long> e : held.entrySet()) {
-                Job job = e.getKey();
+            for (Job job : held) {
                 if (job.isSettled() || job.leaseState().checkDeadline(now)) {
                     continue;   // settled, or lost (a passed deadline is marked and reported by the job)
                 }
-                if (now - e.getValue() >= 0) {
+                if (now - job.leaseState().renewAt() >= 0) {
                     due.add(job);
-                    e.setValue(now + renewEveryNanos);
+                    job.leaseState().renewAt(now + renewEveryNanos);
                 }
             }
             for (List<Job> chunk : chunksByQueue(due)) {
@@ -121,11 +126,10 @@ final class LeaseKeeper {
         try {
             long now = clock.nanoTime();
             List<Job> mine = new ArrayList<>();
-            for (Map.Entry<Job, Long> e : held.entrySet()) {
-                Job job = e.getKey();
+            for (Job job : held) {
                 if (job.queue() == queue && !job.isSettled() && !job.leaseState().isLost()) {
                     mine.add(job);
-                    e.setValue(now + renewEveryNanos);
+                    job.leaseState().renewAt(now + renewEveryNanos);
                 }
             }
             for (List<Job> chunk : chunksByQueue(mine)) {
@@ -145,7 +149,9 @@ final class LeaseKeeper {
                         RedisEngine.unwrap(failure).toString());
                 long retry = clock.nanoTime();
                 for (Job job : chunk) {
-                    held.computeIfPresent(job, (j, at) -> retry);
+                    if (held.contains(job)) {
+                        job.leaseState().renewAt(retry);
+                    }
                 }
                 return;
             }
