@@ -17,7 +17,7 @@ import javax.management.ObjectName;
  *       client's event loop decodes replies and completes futures on its own thread)
  *       ({@code com.sun.management.ThreadMXBean}). Deterministic enough to steer by on a loaded
  *       machine: it does not depend on how the cores are shared.</li>
- *   <li>Process CPU µs per call ({@code OperatingSystemMXBean#getProcessCpuTime}), minus the
+ *   <li>Process CPU µs per call (every thread's clock, {@link ClientCpu}), minus the
  *       process's idle CPU rate over the same wall time, measured just before with nothing
  *       running. It does depend on the machine's load (caches, frequency), so it is printed
  *       with the load average.</li>
@@ -61,13 +61,13 @@ final class PairCost {
         long tid = Thread.currentThread().getId();
         long thread0 = THREADS.getThreadAllocatedBytes(tid);
         long total0 = THREADS.getTotalThreadAllocatedBytes();
-        long cpu0 = OS.getProcessCpuTime();
+        ClientCpu.Reading cpu0 = ClientCpu.read();
         long wall0 = System.nanoTime();
         for (long i = 0; i < calls; i++) {
             op.run();
         }
         long wall = System.nanoTime() - wall0;
-        long cpu = OS.getProcessCpuTime() - cpu0;
+        long cpu = ClientCpu.nanosSince(cpu0);
         long total = THREADS.getTotalThreadAllocatedBytes() - total0;
         long thread = THREADS.getThreadAllocatedBytes(tid) - thread0;
         Map<String, Double> objects = new LinkedHashMap<>();
@@ -89,10 +89,10 @@ final class PairCost {
         if (millis <= 0) {
             return 0;
         }
-        long cpu0 = OS.getProcessCpuTime();
+        ClientCpu.Reading cpu0 = ClientCpu.read();
         long wall0 = System.nanoTime();
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
-        return (double) (OS.getProcessCpuTime() - cpu0) / (System.nanoTime() - wall0);
+        return (double) ClientCpu.nanosSince(cpu0) / (System.nanoTime() - wall0);
     }
 
     /** @return class name to {instances, bytes}, over every object in the heap, reachable or not */

@@ -9,14 +9,14 @@ import java.util.Map;
  *
  * <ol>
  *   <li>{@link #start}: read the server's {@code INFO cpu} ({@code used_cpu_sys + used_cpu_user}),
- *       the server's {@code INFO commandstats} and this JVM's process CPU time;</li>
+ *       the server's {@code INFO commandstats} and this JVM's CPU clocks ({@link ClientCpu});</li>
  *   <li>{@link Start#stop}: read them again and divide the deltas by the phase's jobs.</li>
  * </ol>
  *
- * <p>The client figure is the whole JVM's CPU time
- * ({@code com.sun.management.OperatingSystemMXBean#getProcessCpuTime}), not the calling thread's:
- * our side runs in this JVM, and Lettuce's event-loop threads and the worker's threads do much of
- * the work. It includes the bench's own loop and whatever else this JVM did in the phase (its
+ * <p>The client figure is the whole JVM's CPU time ({@link ClientCpu}: every thread's own clock,
+ * to the nanosecond, so that a phase of a few milliseconds still measures), not the calling
+ * thread's: our side runs in this JVM, and Lettuce's event-loop threads and the worker's threads
+ * do much of the work. It includes the bench's own loop and whatever else this JVM did in the phase (its
  * garbage collector, JIT compilation). The server figure is the server process's own CPU, so a
  * CPU hog beside it ({@code --load}) does not enter it; it counts everything the server did in
  * the phase, which in the bench is this phase alone.
@@ -33,19 +33,18 @@ record PhaseCpu(double serverUsPerJob, double clientUsPerJob) {
     }
 
     /** The readings at the start of a phase. */
-    record Start(BenchServer server, double serverCpuSeconds, long clientCpuNanos,
+    record Start(BenchServer server, double serverCpuSeconds, ClientCpu.Reading client,
                  Map<String, CommandStats.Stat> commands) {
         /**
          * @param jobs the jobs of the phase, at least 1
          * @return the deltas since {@link #start}, per job
          */
         Measured stop(long jobs) {
-            long clientNow = processCpuNanos();
+            long clientNanos = ClientCpu.nanosSince(client);
             double serverNow = serverSeconds(server);
             Map<String, CommandStats.Stat> after = CommandStats.parse(server.sync().info("commandstats"));
             double serverPerJob = (serverNow - serverCpuSeconds) * 1e6 / jobs;
-            double clientPerJob = clientNow < 0 || clientCpuNanos < 0 ? Double.NaN
-                    : (clientNow - clientCpuNanos) / 1e3 / jobs;
+            double clientPerJob = clientNanos < 0 ? Double.NaN : clientNanos / 1e3 / jobs;
             return new Measured(new PhaseCpu(serverPerJob, clientPerJob), CommandStats.delta(commands, after));
         }
     }
@@ -54,7 +53,7 @@ record PhaseCpu(double serverUsPerJob, double clientUsPerJob) {
     static Start start(BenchServer server) {
         Map<String, CommandStats.Stat> commands = CommandStats.parse(server.sync().info("commandstats"));
         double serverSeconds = serverSeconds(server);
-        return new Start(server, serverSeconds, processCpuNanos(), commands);
+        return new Start(server, serverSeconds, ClientCpu.read(), commands);
     }
 
     /** @return the server's {@code used_cpu_sys + used_cpu_user}, in seconds */
@@ -74,13 +73,5 @@ record PhaseCpu(double serverUsPerJob, double clientUsPerJob) {
             throw new IllegalArgumentException("INFO cpu without used_cpu_sys and used_cpu_user: " + info);
         }
         return Double.parseDouble(sys) + Double.parseDouble(user);
-    }
-
-    /** @return this JVM's CPU time in ns, or -1 where the platform does not say */
-    static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return -1;
     }
 }

@@ -201,7 +201,7 @@ final class ScalingBench implements Callable<Integer> {
             };
             double[] cpu0 = serverCpu(masters);
             long calls0 = scriptCalls(masters);
-            long client0 = processCpuNanos();
+            ClientCpu.Reading client0 = ClientCpu.read();
             long start = System.nanoTime();
             for (QueueClient c : open) {
                 Worker.Builder b = k == 0 ? c.worker(name, job -> { })
@@ -213,7 +213,7 @@ final class ScalingBench implements Callable<Integer> {
                         + DRAIN_TIMEOUT_SECONDS + " s (" + done.getCount() + " left)");
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long clientCpu = processCpuNanos() - client0;
+            long clientCpu = ClientCpu.nanosSince(client0);
             double[] cpu1 = serverCpu(masters);
             long calls = scriptCalls(masters) - calls0;
             double total = 0;
@@ -385,9 +385,4 @@ final class ScalingBench implements Callable<Integer> {
         return Double.parseDouble(v);
     }
 
-    private static long processCpuNanos() {
-        return ProcessHandle.current().info().totalCpuDuration()
-                .orElseThrow(() -> new IllegalStateException("this OS does not report the process CPU time"))
-                .toNanos();
-    }
 }

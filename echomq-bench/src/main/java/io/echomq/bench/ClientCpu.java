@@ -1,0 +1,125 @@
+package io.echomq.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * This JVM's CPU time over a phase, fine enough for a phase of a few milliseconds. Its duties:
+ *
+ * <ol>
+ *   <li>{@link #read}: take the process clock and, where Linux offers it, each thread's own
+ *       nanosecond clock ({@code /proc/self/task/<tid>/schedstat}, first field);</li>
+ *   <li>{@link #nanosSince}: the CPU the whole JVM spent since an earlier reading.</li>
+ * </ol>
+ *
+ * <p>Why not the process clock alone: on Linux the JDK's
+ * {@code OperatingSystemMXBean#getProcessCpuTime} counts in clock ticks of 10 ms, so a bulk
+ * enqueue of a few thousand jobs, a few milliseconds of CPU, reads 0 or 10 ms. The threads' own
+ * clocks count in nanoseconds and cover every thread of the process, the garbage collector's and
+ * the JIT compiler's included. What they miss is a thread that ended within the phase; the process
+ * clock still counts it. So the figure is {@code max(threads, process − one tick)}: both are at
+ * most the true CPU (the process clock's delta is within one tick of it), the threads' figure is
+ * exact when no thread ended in the phase, and the process clock bounds the loss to two ticks
+ * when one did. Where {@code /proc} is not there (not Linux) the process clock alone is used,
+ * which on those platforms counts finer.
+ */
+final class ClientCpu {
+    /** Linux's user-space clock tick ({@code USER_HZ} is 100 on every Linux ABI). */
+    static final long TICK_NANOS = 10_000_000L;
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    private ClientCpu() {
+    }
+
+    /**
+     * One reading of the clocks.
+     *
+     * @param processNanos the process clock, -1 where the platform does not say
+     * @param threadNanos each thread's CPU ns by its id, null where {@code /proc} is not readable
+     */
+    record Reading(long processNanos, Map<Long, Long> threadNanos) {
+    }
+
+    /** @return the clocks now */
+    static Reading read() {
+        return new Reading(processNanos(), threadNanos());
+    }
+
+    /**
+     * @param start an earlier reading of this JVM
+     * @return the CPU ns this JVM spent since {@code start}, -1 when neither clock is available
+     */
+    static long nanosSince(Reading start) {
+        return between(start, read());
+    }
+
+    /**
+     * @param start the earlier reading
+     * @param end the later reading
+     * @return {@code max(threads, process − one tick)} as the class comment says, the process
+     *     delta alone when either reading has no threads, -1 when neither clock is available
+     */
+    static long between(Reading start, Reading end) {
+        long process = end.processNanos() < 0 || start.processNanos() < 0 ? -1
+                : end.processNanos() - start.processNanos();
+        if (end.threadNanos() == null || start.threadNanos() == null) {
+            return process;
+        }
+        long threads = 0;
+        for (Map.Entry<Long, Long> t : end.threadNanos().entrySet()) {
+            threads += t.getValue() - start.threadNanos().getOrDefault(t.getKey(), 0L);
+        }
+        return process < 0 ? threads : Math.max(threads, process - TICK_NANOS);
+    }
+
+    /** @return this JVM's process CPU time in ns, or -1 where the platform does not say */
+    static long processNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+
+    /** @return each live thread's CPU ns by id, or null where {@code /proc/self/task} is not readable */
+    static Map<Long, Long> threadNanos() {
+        if (!Files.isDirectory(TASKS)) {
+            return null;
+        }
+        Map<Long, Long> out = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                long ns = firstField(task.resolve("schedstat"));
+                if (ns >= 0) {
+                    out.put(Long.parseLong(task.getFileName().toString()), ns);
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
+        return out.isEmpty() ? null : out;
+    }
+
+    /** @return the first number of {@code file}, or -1 when the thread ended before it was read */
+    private static long firstField(Path file) throws IOException {
+        String text;
+        try {
+            text = new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).trim();
+        } catch (java.nio.file.NoSuchFileException ended) {
+            return -1;
+        } catch (IOException ended) {
+            // ESRCH surfaces as a plain IOException when the thread exits mid-read
+            if (!Files.exists(file)) {
+                return -1;
+            }
+            throw ended;
+        }
+        int space = text.indexOf(' ');
+        return Long.parseLong(space < 0 ? text : text.substring(0, space));
+    }
+}
