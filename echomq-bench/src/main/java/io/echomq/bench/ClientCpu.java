@@ -3,6 +3,7 @@ package io.echomq.bench;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +27,7 @@ import java.util.Map;
  * clock still counts it. So the figure is {@code max(threads, process − one tick)}: both are at
  * most the true CPU (the process clock's delta is within one tick of it), the threads' figure is
  * exact when no thread ended in the phase, and the process clock bounds the loss to two ticks
- * when one did. Where {@code /proc} is not there (not Linux) the process clock alone is used,
- * which on those platforms counts finer.
+ * when one did. Where {@code /proc} is not there (not Linux) the process clock alone is used.
  */
 final class ClientCpu {
     /** Linux's user-space clock tick ({@code USER_HZ} is 100 on every Linux ABI). */
@@ -99,25 +99,19 @@ final class ClientCpu {
                     out.put(Long.parseLong(task.getFileName().toString()), ns);
                 }
             }
-        } catch (IOException | NumberFormatException e) {
+        } catch (IOException | DirectoryIteratorException | NumberFormatException e) {
             return null;
         }
         return out.isEmpty() ? null : out;
     }
 
-    /** @return the first number of {@code file}, or -1 when the thread ended before it was read */
-    private static long firstField(Path file) throws IOException {
+    /** @return the first number of {@code file}, or -1 when it cannot be read (its thread ended) */
+    private static long firstField(Path file) {
         String text;
         try {
             text = new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).trim();
-        } catch (java.nio.file.NoSuchFileException ended) {
-            return -1;
         } catch (IOException ended) {
-            // ESRCH surfaces as a plain IOException when the thread exits mid-read
-            if (!Files.exists(file)) {
-                return -1;
-            }
-            throw ended;
+            return -1;
         }
         int space = text.indexOf(' ');
         return Long.parseLong(space < 0 ? text : text.substring(0, space));
