@@ -42,9 +42,7 @@ for i in $(seq 1 "$runs"); do
       queue) read -r -a extra <<< "${QUEUE_ARGS:-}" ;;
       scaling) read -r -a extra <<< "${SCALING_ARGS:-}"; common=() ;;
     esac
-    record=(--record "$out/$bench-$i.tsv")
-    [ "$bench" != scaling ] || record=()   # scaling has no --record: its summary line is its figures
-    "$root/emq" bench "$bench" ${common[@]+"${common[@]}"} ${extra[@]+"${extra[@]}"} ${record[@]+"${record[@]}"} \
+    "$root/emq" bench "$bench" ${common[@]+"${common[@]}"} ${extra[@]+"${extra[@]}"} --record "$out/$bench-$i.tsv" \
       > "$out/$bench-$i.txt" 2> "$out/$bench-$i.err"
     tail -1 "$out/$bench-$i.txt"
   done
@@ -54,10 +52,6 @@ echo
 echo "== medians of $runs run(s); every output is in $out"
 for bench in $benches; do
   echo "-- $bench"
-  if [ "$bench" = scaling ]; then
-    for f in "$out"/scaling-[0-9]*.txt; do [ -e "$f" ] && tail -1 "$f"; done | tee "$out/scaling-summaries.txt"   # one line per run: no medians taken
-    continue
-  fi
   cat "$out/$bench"-*.tsv 2>/dev/null | awk -F'\t' '
     { if (!($1 in n)) order[++rows] = $1; v[$1, ++n[$1]] = $2 }
     END {

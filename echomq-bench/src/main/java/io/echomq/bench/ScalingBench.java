@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
  * else the embedded one): one standalone {@code redis-server} and a {@code RedisCluster} of three
  * masters. Each round drains {@code --jobs} jobs on each topology, in alternating order, after one
  * warm-up run of each that is printed but not counted; the medians are compared. Around each drain
- * it reads {@code INFO cpu} and {@code INFO commandstats} of every master and the client's process
- * CPU time, so it prints, besides jobs per second, the inputs of the scaling model of
+ * it reads {@code INFO cpu} and {@code INFO commandstats} of every master and the client's CPU
+ * time ({@link ClientCpu}), so it prints, besides jobs per second, the inputs of the scaling model of
  * {@code docs/scaling.md}: server CPU per job, client CPU per job, script calls per job, and the
  * throughput the model predicts from them. The drain is timed with a worker listener, so the bench
  * sends Redis nothing of its own while it measures. Last, the same jobs drain unsharded on one
@@ -44,7 +44,9 @@ import picocli.CommandLine.Spec;
  * {@code scaling: masters3/masters1=<r> masters1_jobs_per_s=<n> masters3_jobs_per_s=<n>
  * model_ratio=<r> masters_bound_ratio=<r>}: the measured ratio, the medians, the ratio the model
  * predicts (the lower of the masters bound and the cores bound, for each side), and the ratio of
- * the masters bounds alone (what masters with cores of their own would give).
+ * the masters bounds alone (what masters with cores of their own would give). {@code --record FILE}
+ * appends the same medians, each topology's figures and the three ratios, as {@code name<TAB>value}
+ * lines ({@link Record}), for {@code run-all.sh} to take their medians across runs.
  */
 @Command(name = "scaling", mixinStandardHelpOptions = true,
         description = "Scale-out: one sharded queue drained on 1 master and on a 3-master cluster, same run.")
@@ -77,39 +79,9 @@ final class ScalingBench implements Callable<Integer> {
                 + " (default ${DEFAULT-VALUE}).")
     int rounds;
 
-    /** What one measured drain cost. */
-    record Result(String topology, long jobs, double seconds, double serverCpuSeconds,
-                  double busiestMasterCpuSeconds, double clientCpuSeconds, long scriptCalls) {
-        double jobsPerSecond() {
-            return jobs / seconds;
-        }
-
-        double serverCpuPerJobUs() {
-            return serverCpuSeconds * 1e6 / jobs;
-        }
-
-        double clientCpuPerJobUs() {
-            return clientCpuSeconds * 1e6 / jobs;
-        }
-
-        double cpuPerJobUs() {
-            return serverCpuPerJobUs() + clientCpuPerJobUs();
-        }
-
-        /** @return the jobs/s at which the busiest master would use all of its one thread */
-        double mastersBound() {
-            return jobs / busiestMasterCpuSeconds;
-        }
-
-        double callsPerJob() {
-            return (double) scriptCalls / jobs;
-        }
-
-        /** @return CPUs this run obtained: all its processes' CPU time over the elapsed time */
-        double coresObtained() {
-            return (serverCpuSeconds + clientCpuSeconds) / seconds;
-        }
-    }
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Append the medians and ratios as name<TAB>value lines to FILE (run-all.sh reads them).")
+    java.nio.file.Path record;
 
     @Override
     public Integer call() throws Exception {
@@ -120,9 +92,9 @@ final class ScalingBench implements Callable<Integer> {
         out.printf(Locale.ROOT, "bench: one queue of %,d no-op jobs, K=%d partitions, %d client(s) x %d handlers,"
                 + " %d round(s), %d core(s)%n", jobs, partitions, clients, concurrency, rounds, cores);
         out.flush();
-        List<Result> one = new ArrayList<>();
-        List<Result> three = new ArrayList<>();
-        Result plain;
+        List<ScalingResult> one = new ArrayList<>();
+        List<ScalingResult> three = new ArrayList<>();
+        ScalingResult plain;
         err.println("bench: starting a standalone redis-server and a 3-master cluster…");
         err.flush();
         try (RedisServer single = RedisServer.start();
@@ -149,7 +121,17 @@ final class ScalingBench implements Callable<Integer> {
             }
             plain = print(out, run("1 master, plain queue", single, null, 0, err));
         }
-        summary(out, median(one), median(three), plain, cores);
+        ScalingResult m1 = median(one);
+        ScalingResult m3 = median(three);
+        summary(out, m1, m3, plain, cores);
+        Record rec = new Record();
+        m1.recordInto(rec, "masters1.");
+        m3.recordInto(rec, "masters3.");
+        plain.recordInto(rec, "plain.");
+        rec.put("masters3_masters1", m3.jobsPerSecond() / m1.jobsPerSecond());
+        rec.put("model_ratio", predicted(m3, cores) / predicted(m1, cores));
+        rec.put("masters_bound_ratio", m3.mastersBound() / m1.mastersBound());
+        rec.writeTo(record);
         return 0;
     }
 
@@ -168,7 +150,7 @@ final class ScalingBench implements Callable<Integer> {
     }
 
     /** Enqueues the jobs, then starts the workers and measures their drain; {@code k} 0 is a plain queue. */
-    private Result run(String topology, RedisServer single, RedisCluster cluster, int k, PrintWriter err)
+    private ScalingResult run(String topology, RedisServer single, RedisCluster cluster, int k, PrintWriter err)
             throws InterruptedException {
         err.printf("bench: %s, %,d jobs…%n", topology, jobs);
         err.flush();
@@ -227,7 +209,7 @@ final class ScalingBench implements Callable<Integer> {
                 throw new IllegalStateException(topology + ": the queue counts " + completed + " completed jobs, not "
                         + jobs);
             }
-            return new Result(topology, jobs, seconds, total, busiest, clientCpu / 1e9, calls);
+            return new ScalingResult(topology, jobs, seconds, total, busiest, clientCpu / 1e9, calls);
         } finally {
             for (Worker w : workers) {
                 w.shutdown(Duration.ofSeconds(5));
@@ -238,7 +220,7 @@ final class ScalingBench implements Callable<Integer> {
         }
     }
 
-    private static Result print(PrintWriter out, Result r) {
+    private static ScalingResult print(PrintWriter out, ScalingResult r) {
         out.printf(Locale.ROOT, "%-22s %9s jobs/s  server CPU %6.1f us/job  client CPU %6.1f us/job"
                 + "  script calls %.2f/job  CPUs obtained %.2f%n", r.topology(), Report.count(r.jobsPerSecond()),
                 r.serverCpuPerJobUs(), r.clientCpuPerJobUs(), r.callsPerJob(), r.coresObtained());
@@ -246,7 +228,7 @@ final class ScalingBench implements Callable<Integer> {
         return r;
     }
 
-    private void summary(PrintWriter out, Result m1, Result m3, Result plain, int cores) {
+    private void summary(PrintWriter out, ScalingResult m1, ScalingResult m3, ScalingResult plain, int cores) {
         String measured = Report.ratio(m3.jobsPerSecond(), m1.jobsPerSecond());
         String boundRatio = Report.ratio(m3.mastersBound(), m1.mastersBound());
         out.println();
@@ -266,8 +248,8 @@ final class ScalingBench implements Callable<Integer> {
         double shared3 = cores * 1e6 / m3.cpuPerJobUs();
         out.printf("%-48s %-12s %-12s %s%n", cores + "-core bound (all CPU per job), jobs/s", Report.count(shared1),
                 Report.count(shared3), Report.ratio(shared3, shared1));
-        double predicted1 = Math.min(m1.mastersBound(), shared1);
-        double predicted3 = Math.min(m3.mastersBound(), shared3);
+        double predicted1 = predicted(m1, cores);
+        double predicted3 = predicted(m3, cores);
         String modelRatio = Report.ratio(predicted3, predicted1);
         out.printf(Locale.ROOT, "%-48s %-12s %-12s %s%n", "model: min of the two bounds, jobs/s",
                 Report.count(predicted1), Report.count(predicted3), modelRatio);
@@ -284,8 +266,8 @@ final class ScalingBench implements Callable<Integer> {
     }
 
     /** The model of docs/scaling.md applied to this run's figures, in words. */
-    private static void explain(PrintWriter out, Result m1, Result m3, String measured, String modelRatio,
-                                double shared1, double shared3, int cores) {
+    private static void explain(PrintWriter out, ScalingResult m1, ScalingResult m3, String measured,
+                                String modelRatio, double shared1, double shared3, int cores) {
         out.printf(Locale.ROOT, "model: 1 master is bound by %s, 3 masters by %s; the model predicts a ratio of %s,"
                 + " measured %s (the runs obtained %.2f and %.2f of the %d CPUs).%n",
                 bound(m1, shared1, cores), bound(m3, shared3, cores), modelRatio, measured, m1.coresObtained(),
@@ -304,7 +286,12 @@ final class ScalingBench implements Callable<Integer> {
                 m3.mastersBound() * m3.clientCpuPerJobUs() / 1e6);
     }
 
-    private static String bound(Result r, double shared, int cores) {
+    /** @return the model's jobs/s for {@code r}: the lower of its masters bound and its cores bound */
+    private static double predicted(ScalingResult r, int cores) {
+        return Math.min(r.mastersBound(), cores * 1e6 / r.cpuPerJobUs());
+    }
+
+    private static String bound(ScalingResult r, double shared, int cores) {
         return shared < r.mastersBound()
                 ? String.format(Locale.ROOT, "the %d shared core(s) (%s jobs/s)", cores, Report.count(shared))
                 : String.format(Locale.ROOT, "its busiest master (%s jobs/s)", Report.count(r.mastersBound()));
@@ -314,8 +301,8 @@ final class ScalingBench implements Callable<Integer> {
         out.printf(Locale.ROOT, "%-48s %-12.1f %-12.1f%n", what, a, b);
     }
 
-    private static Result median(List<Result> rs) {
-        List<Result> sorted = new ArrayList<>(rs);
+    private static ScalingResult median(List<ScalingResult> rs) {
+        List<ScalingResult> sorted = new ArrayList<>(rs);
         sorted.sort((a, b) -> Double.compare(a.jobsPerSecond(), b.jobsPerSecond()));
         return sorted.get(sorted.size() / 2);
     }

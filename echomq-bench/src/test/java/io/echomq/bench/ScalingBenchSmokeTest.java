@@ -1,19 +1,26 @@
 package io.echomq.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * Keeps {@code emq bench scaling} runnable: a tiny run on 1 master and on a 3-master cluster (the
  * bench starts both itself) must drain its jobs and print every figure the scaling model needs,
- * each positive, and the summary line. No timing is asserted: this is not a benchmark.
+ * each positive, and the summary line, and {@code --record} the same medians. No timing is asserted: this is not a benchmark.
  */
 class ScalingBenchSmokeTest {
     private record Run(int exit, String out, String err) {
@@ -31,9 +38,10 @@ class ScalingBenchSmokeTest {
 
     @Test
     @Timeout(180)
-    void aTinyRunPrintsBothTopologiesTheModelAndTheSummaryLine() {
+    void aTinyRunPrintsBothTopologiesTheModelAndTheSummaryLine(@TempDir Path dir) throws IOException {
+        Path record = dir.resolve("scaling.tsv");
         Run r = run("scaling", "--jobs", "2000", "--partitions", "3", "--clients", "1", "--concurrency", "4",
-                "--rounds", "1");
+                "--rounds", "1", "--record", record.toString());
 
         System.out.print(r.out());   // in the test report, for a look at the figures
         assertThat(r.exit()).as(r.err()).isZero();
@@ -70,6 +78,23 @@ class ScalingBenchSmokeTest {
         assertThat(r.err()).as("progress goes to stderr").contains("bench: 3 masters, 2,000 jobs")
                 .contains("bench: 1 master, plain queue, 2,000 jobs");
         assertThat(out).doesNotContain("bench: 3 masters, 2,000 jobs");
+
+        // --record: every topology's figures and the ratios, the measured one equal to the summary's
+        Map<String, Double> recorded = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(record)) {
+            String[] f = line.split("\t");
+            recorded.put(f[0], Double.parseDouble(f[1]));
+        }
+        for (String topology : new String[] {"masters1.", "masters3.", "plain."}) {
+            for (String figure : new String[] {"jobs_per_s", "server_cpu_us_per_job", "client_cpu_us_per_job",
+                    "script_calls_per_job", "cpus_obtained", "masters_bound_jobs_per_s"}) {
+                assertThat(recorded.get(topology + figure)).as(topology + figure + " in " + recorded).isPositive();
+            }
+        }
+        assertThat(recorded.get("masters1.jobs_per_s")).isCloseTo(Double.parseDouble(last.group(2)), within(1.0));
+        assertThat(recorded.get("masters3_masters1")).isCloseTo(Double.parseDouble(last.group(1)), within(0.01));
+        assertThat(recorded.get("model_ratio")).isCloseTo(Double.parseDouble(last.group(4)), within(0.01));
+        assertThat(recorded.get("masters_bound_ratio")).isCloseTo(Double.parseDouble(last.group(5)), within(0.01));
     }
 
     @Test
