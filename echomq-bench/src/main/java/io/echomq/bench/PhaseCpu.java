@@ -1,6 +1,5 @@
 package io.echomq.bench;
 
-import java.lang.management.ManagementFactory;
 import java.util.Map;
 
 /**
@@ -16,8 +15,8 @@ import java.util.Map;
  * <p>The client figure is the whole JVM's CPU time ({@link ClientCpu}: every thread's own clock,
  * to the nanosecond, so that a phase of a few milliseconds still measures), not the calling
  * thread's: our side runs in this JVM, and Lettuce's event-loop threads and the worker's threads
- * do much of the work. It includes the bench's own loop and whatever else this JVM did in the phase (its
- * garbage collector, JIT compilation). The server figure is the server process's own CPU, so a
+ * do much of the work. It includes the bench's own loop and whatever else this JVM did in the
+ * phase (its garbage collector, JIT compilation). The server figure is the server process's own CPU, so a
  * CPU hog beside it ({@code --load}) does not enter it; it counts everything the server did in
  * the phase, which in the bench is this phase alone.
  *

@@ -129,7 +129,7 @@ final class ScalingBench implements Callable<Integer> {
         m3.recordInto(rec, "masters3.");
         plain.recordInto(rec, "plain.");
         rec.put("masters3_masters1", m3.jobsPerSecond() / m1.jobsPerSecond());
-        rec.put("model_ratio", predicted(m3, cores) / predicted(m1, cores));
+        rec.put("model_ratio", m3.predicted(cores) / m1.predicted(cores));
         rec.put("masters_bound_ratio", m3.mastersBound() / m1.mastersBound());
         rec.writeTo(record);
         return 0;
@@ -244,12 +244,12 @@ final class ScalingBench implements Callable<Integer> {
                 m1.coresObtained(), m3.coresObtained());
         out.printf("%-48s %-12s %-12s %s%n", "masters bound (busiest master's CPU), jobs/s",
                 Report.count(m1.mastersBound()), Report.count(m3.mastersBound()), boundRatio);
-        double shared1 = cores * 1e6 / m1.cpuPerJobUs();
-        double shared3 = cores * 1e6 / m3.cpuPerJobUs();
+        double shared1 = m1.coresBound(cores);
+        double shared3 = m3.coresBound(cores);
         out.printf("%-48s %-12s %-12s %s%n", cores + "-core bound (all CPU per job), jobs/s", Report.count(shared1),
                 Report.count(shared3), Report.ratio(shared3, shared1));
-        double predicted1 = predicted(m1, cores);
-        double predicted3 = predicted(m3, cores);
+        double predicted1 = m1.predicted(cores);
+        double predicted3 = m3.predicted(cores);
         String modelRatio = Report.ratio(predicted3, predicted1);
         out.printf(Locale.ROOT, "%-48s %-12s %-12s %s%n", "model: min of the two bounds, jobs/s",
                 Report.count(predicted1), Report.count(predicted3), modelRatio);
@@ -284,11 +284,6 @@ final class ScalingBench implements Callable<Integer> {
                 + " then need about %.1f CPUs of worker processes to reach it.%n",
                 Report.ratio(m3.mastersBound(), m1.mastersBound()), m3.serverCpuPerJobUs(), m1.serverCpuPerJobUs(),
                 m3.mastersBound() * m3.clientCpuPerJobUs() / 1e6);
-    }
-
-    /** @return the model's jobs/s for {@code r}: the lower of its masters bound and its cores bound */
-    private static double predicted(ScalingResult r, int cores) {
-        return Math.min(r.mastersBound(), cores * 1e6 / r.cpuPerJobUs());
     }
 
     private static String bound(ScalingResult r, double shared, int cores) {

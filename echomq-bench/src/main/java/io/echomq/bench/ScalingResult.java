@@ -35,6 +35,16 @@ record ScalingResult(String topology, long jobs, double seconds, double serverCp
         return jobs / busiestMasterCpuSeconds;
     }
 
+    /** @return the jobs/s at which this run's CPU per job would use all {@code cores} of the machine */
+    double coresBound(int cores) {
+        return cores * 1e6 / cpuPerJobUs();
+    }
+
+    /** @return the model's jobs/s: the lower of the masters bound and the cores bound */
+    double predicted(int cores) {
+        return Math.min(mastersBound(), coresBound(cores));
+    }
+
     double callsPerJob() {
         return (double) scriptCalls / jobs;
     }
