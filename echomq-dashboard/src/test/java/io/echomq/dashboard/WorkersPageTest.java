@@ -31,7 +31,9 @@ class WorkersPageTest extends DashboardTestBase {
         try {
             until(WAIT, () -> {
                 String body = get("/workers").body();
-                return body.contains("2 workers on 2 queues") && row(body, "emails").get(5).equals("1");
+                // a worker beats when its jobs in hand change, so wait for the beat after "o" finished
+                return body.contains("2 workers on 2 queues") && row(body, "emails").get(5).equals("1")
+                        && row(body, "orders").get(5).equals("0");
             });
             HttpResponse<String> all = get("/workers");
             assertThat(all.statusCode()).isEqualTo(200);
