@@ -273,6 +273,7 @@ final class ClaimLeaseAct {
             }
             Thread.sleep(1 + ThreadLocalRandom.current().nextInt(3));   // the job's "work"
         }).concurrency(n == WORKERS ? 1 : CONCURRENCY).lease(LEASE).maintenanceInterval(MAINTENANCE).shutdownGrace(GRACE)
+                .interruptHandlers(true)   // so that abandon() ends the blocked handler, as kill -9 would
                 .listener(new WorkerListener() {
                     @Override
                     public void onSettled(Job job, SettleOutcome outcome, Throwable error) {

@@ -196,6 +196,9 @@ final class WorkerCommand implements Callable<Integer> {
                     .lease(Duration.ofMillis(lease))
                     .shutdownGrace(Duration.ofMillis(grace))
                     .executor(handlers)
+                    // the handler only waits for its own command's process: the interrupt is its
+                    // stop, it kills the process tree, and nothing borrowed can break under it
+                    .interruptHandlers(true)
                     .start();
             running = worker;
             // One line when Redis is lost and one when it is back, instead of Lettuce's reconnect warnings

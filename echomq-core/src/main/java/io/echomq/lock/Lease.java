@@ -295,8 +295,8 @@ public final class Lease implements AutoCloseable {
      *
      * <p>An interrupted thread still releases: the interrupt does not end the wait for the
      * answer (the command timeout bounds it), and the thread's interrupt flag stays set. So a
-     * holder the watchdog interrupted on a loss, or one cancelled mid-work, still leaves the lock
-     * free in its {@code finally} or try-with-resources.
+     * holder interrupted on a loss (by its own choice), or one cancelled mid-work, still leaves the
+     * lock free in its {@code finally} or try-with-resources.
      *
      * @throws io.echomq.RedisCommandException if Redis fails
      */

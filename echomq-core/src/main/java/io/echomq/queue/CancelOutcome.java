@@ -10,7 +10,7 @@ public enum CancelOutcome {
     CANCELLED,
     /**
      * The job was running: its attempt is ended on the server and its holder is told (a message on
-     * the queue's cancel channel, and its next lease renewal). A worker interrupts the handler,
+     * the queue's cancel channel, and its next lease renewal). A worker asks the handler to stop,
      * {@link Job#cancelled()} reads true, and every later settle of that attempt answers
      * {@link SettleOutcome#CANCELLED}, changing nothing.
      */

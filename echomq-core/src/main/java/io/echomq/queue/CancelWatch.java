@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  *   <li>On any message of a queue's channel, asks the {@link LeaseKeeper} to renew that queue's
  *       held jobs at once ({@link LeaseKeeper#renewNow}). The message's text is not trusted: the
  *       extend script's fenced answer, {@code -6} for the cancelled attempt only, marks the job
- *       lost with {@link LeaseLossReason#CANCELLED}, which interrupts its handler. So a message
+ *       lost with {@link LeaseLossReason#CANCELLED}, which asks its handler to stop. So a message
  *       aimed at an older attempt cannot stop a newer one.</li>
  * </ol>
  *

@@ -157,7 +157,7 @@ public final class EnqueueOptions {
 
     /**
      * How long a {@link Worker}'s handler may run on this job, from its start, before the worker
-     * interrupts it and fails the attempt with a {@link JobTimeoutException} (retried as its retry
+     * asks it to stop ({@link Job#stopSignal()}) and fails the attempt with a {@link JobTimeoutException} (retried as its retry
      * policy says). Stored with the job, so every worker applies it; it wins over the queue's
      * default ({@link QueueOperations#setDefaultTimeout}) and the worker's own
      * ({@link Worker.Builder#timeout}). None by default: no bytes are stored for it.

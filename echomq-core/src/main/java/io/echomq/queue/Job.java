@@ -22,7 +22,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link io.echomq.RedisCommandException} when Redis fails; the outcome is then unknown, and the
  * lease, if it was not extended, runs out and the reaper returns the job.
  *
- * <p>This class is the public handle. The lease belief (local deadline, loss, handler interrupt)
+ * <p>Stopping: when the lease is lost (cancel and shutdown past its grace included) or the timeout
+ * fires, a {@link Worker} asks the handler to stop through {@link #stopRequested()} and
+ * {@link #stopSignal()}; it interrupts the handler's thread only when built with
+ * {@link Worker.Builder#interruptHandlers(boolean)}, because an interrupt closes the socket under
+ * a blocking call on a virtual thread, breaking a pooled connection the handler borrowed.
+ *
+ * <p>This class is the public handle. The lease belief (local deadline, loss, stop request)
  * is its package-private {@code JobLease}, the once-only settling record its {@code JobSettlement},
  * and the stored error text is shaped by {@code FailureText}; the worker's parts reach the first
  * two through {@code leaseState()} and {@code settlement()}.
@@ -137,8 +143,8 @@ public final class Job {
      * writes.
      *
      * <p>Sticky: the first call that finds the deadline passed marks the job lost with
-     * {@link LeaseLossReason#DEADLINE_PASSED} (the first reason wins) and interrupts its handler,
-     * as any loss does; a renewal answered later never revives it. A job settled cleanly
+     * {@link LeaseLossReason#DEADLINE_PASSED} (the first reason wins) and requests its handler's
+     * stop ({@link #stopSignal()}), as any loss does; a renewal answered later never revives it. A job settled cleanly
      * (completed, failed, returned) is not lost: its lease simply ended.
      *
      * @return true once the lease is lost. A handler that sees true should stop: another worker
@@ -189,7 +195,7 @@ public final class Job {
     /**
      * Whether an operator cancelled this attempt ({@link QueueOperations#cancel(String)}), as far
      * as this process has learnt: by a worker's cancel message or lease renewal, or by a refused
-     * call of this job. A handler that sees true should stop; a worker has interrupted it already.
+     * call of this job. A handler that sees true should stop; {@link #stopRequested()} is true too.
      *
      * @return true once the loss is known to be {@link LeaseLossReason#CANCELLED}; no clock is read
      */
@@ -200,7 +206,8 @@ public final class Job {
     /**
      * Whether the timeout fired for this attempt (the job's own, its queue's default or the
      * worker's {@link Worker.Builder#timeout}, as {@link JobTimeoutException} says): its
-     * handler has been interrupted, and the worker fails the job with a
+     * handler is asked to stop ({@link #stopRequested()}, {@link #stopSignal()}; interrupted only
+     * when the worker was built to), and the worker fails the job with a
      * {@link JobTimeoutException} (unless the handler's own settle had begun first). A handler
      * that sees true should stop: whatever it returns or settles later is not kept. The lease is
      * not lost by a timeout; {@link #leaseLost()} stays false.
@@ -219,6 +226,44 @@ public final class Job {
      */
     public CompletableFuture<LeaseLossReason> lost() {
         return localLease.lostFuture().copy();
+    }
+
+    /**
+     * Whether the worker asks this job's handler to stop: its lease is lost (a refused renewal or
+     * call, its local deadline passed, an operator's {@link QueueOperations#cancel cancel}, or a
+     * shutdown that gave the lease back after its grace), or its timeout fired. Decided at the call,
+     * as {@link #leaseLost()}. Once true, stays true.
+     *
+     * <p>A worker does not interrupt the handler's thread by default (see
+     * {@link Worker.Builder#interruptHandlers(boolean)}): this request, and {@link #stopSignal()}, are
+     * how the handler learns that it should stop. Whatever it does afterwards is not kept: the
+     * worker has settled the job (failed it at a timeout) or will not settle it (a loss), and any
+     * later {@link #complete()} or {@link #fail} of this attempt is refused by the server's fence.
+     *
+     * @return true once a stop was requested
+     */
+    public boolean stopRequested() {
+        return localLease.isStopRequested() || leaseLost();
+    }
+
+    /**
+     * A future completed when the worker asks this job's handler to stop ({@link #stopRequested()}
+     * turns true from a loss or a timeout); never completed otherwise. Attach what ends the
+     * handler's blocking work without breaking what it borrowed, for example
+     * {@code job.stopSignal().thenRun(() -> cancelQuietly(statement))} to cancel a JDBC statement
+     * on the server, while its connection stays whole and goes back to its pool.
+     *
+     * <p>It completes on a thread of a small shared pool of daemon threads, never on a Redis
+     * connection's or the worker's own threads, shortly after the stop; its dependent actions run
+     * there, one thread each while they block, so they may block briefly. A loss seen only by the
+     * clock (a pause past the deadline) completes it when a renewal tick or a call of
+     * {@link #stopRequested()}, {@link #leaseLost()} or {@link #isHeld()} sees it. Completing the
+     * returned copy does not complete the original.
+     *
+     * @return a copy of the stop request's future, completed with null
+     */
+    public CompletableFuture<Void> stopSignal() {
+        return localLease.stopFuture().copy();
     }
 
     /** @return the settling outcome, or empty while the job is unsettled */
@@ -379,7 +424,7 @@ public final class Job {
 
     /**
      * @return the client's belief about this job's lease: the local deadline, the sticky loss, the
-     *     handler interrupt and the loss report (for the worker's parts)
+     *     stop request and the loss report (for the worker's parts)
      */
     JobLease leaseState() {
         return localLease;

@@ -17,8 +17,13 @@ import java.util.function.Supplier;
  *   <li>The loss, sticky: the first reason wins, and no later answer revives it. Finding the
  *       deadline passed ({@link #checkDeadline}) is a loss like a refusal, and so is a refused
  *       extend ({@link #onExtended}).</li>
- *   <li>On loss, interrupts the thread bound as the job's handler (and on the worker's timeout,
- *       {@link #interruptHandler}).</li>
+ *   <li>On loss (and on the worker's timeout, {@link #requestStop}), asks the handler to stop: the
+ *       stop request a handler reads ({@link Job#stopRequested()}) and attaches to
+ *       ({@link Job#stopSignal()}), completed on {@link StopSignals}' threads, never on the one
+ *       that saw the stop. It interrupts the handler's thread only when one is bound, which a
+ *       worker does only when built with {@link Worker.Builder#interruptHandlers(boolean)}: an
+ *       interrupt closes the socket of a blocking call on a virtual thread (and of any NIO
+ *       channel), which would break a connection the handler borrowed from a pool.</li>
  *   <li>Tells the reporter a worker set, once, on whichever thread saw the loss first; never for
  *       a job whose settle was accepted first.</li>
  * </ol>
@@ -30,6 +35,8 @@ final class JobLease {
     private final MonotonicClock clock;
     private final Supplier<SettleOutcome> settled;   // the job's settle outcome, null while unsettled
     private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
+    private final CompletableFuture<Void> stop = new CompletableFuture<>();   // completed on StopSignals' threads
+    private volatile boolean stopRequested;
     // a VarHandle on a plain field, not an AtomicBoolean: one object fewer on every job claimed
     private static final VarHandle REPORTED;
     private volatile boolean reported;
@@ -90,6 +97,16 @@ final class JobLease {
         return lost;
     }
 
+    /** @return the stop request, completed (shortly after {@link #requestStop}) on {@link StopSignals}' threads */
+    CompletableFuture<Void> stopFuture() {
+        return stop;
+    }
+
+    /** @return whether the stop was requested (a loss or the timeout), without looking at the clock */
+    boolean isStopRequested() {
+        return stopRequested;
+    }
+
     /**
      * Marks the lease lost with {@link LeaseLossReason#DEADLINE_PASSED} if the job is unsettled,
      * not yet lost, and its deadline is not after {@code nowNanos}.
@@ -132,16 +149,28 @@ final class JobLease {
         return false;
     }
 
-    /** Marks the lease lost (first reason wins), interrupts a bound handler, and tells the reporter once. */
+    /** Marks the lease lost (first reason wins), asks the handler to stop, and tells the reporter once. */
     void markLost(LeaseLossReason reason) {
         if (lost.complete(reason)) {
-            interruptHandler();
+            requestStop();
         }
         report();
     }
 
-    /** Interrupts the thread bound as the job's handler, if one is bound now (a loss, or the worker's timeout). */
-    void interruptHandler() {
+    /**
+     * Asks the handler to stop (a loss, or the worker's timeout): sets the stop request at once,
+     * completes {@link #stopFuture()} on {@link StopSignals}' threads (once), and interrupts the
+     * thread bound as the job's handler, if one is bound now.
+     */
+    void requestStop() {
+        if (!stopRequested) {
+            synchronized (this) {
+                if (!stopRequested) {
+                    stopRequested = true;
+                    StopSignals.complete(stop);
+                }
+            }
+        }
         Thread t = handlerThread;
         if (t != null) {
             synchronized (this) {
@@ -158,7 +187,11 @@ final class JobLease {
         report();
     }
 
-    /** Binds (or, with null, unbinds) the thread a loss interrupts. */
+    /**
+     * Binds (or, with null, unbinds) the thread a stop request interrupts. A worker binds its
+     * handler's thread only when it was built to interrupt handlers; unbound, a stop is the
+     * cooperative request alone.
+     */
     void bindHandlerThread(Thread t) {
         synchronized (this) {
             handlerThread = t;

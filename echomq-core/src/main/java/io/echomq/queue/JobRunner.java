@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>Starts a job on the executor, tracked by the lease keeper from then on; an executor that
  *       refuses it leaves its lease to run out.</li>
- *   <li>Runs the handler with the job bound to its thread, so that a lost lease interrupts the
- *       right thread; an interrupt never leaks into the next job. A job whose lease is lost before
- *       its handler starts is not run.</li>
+ *   <li>Runs the handler; a lost lease or the timeout asks it to stop ({@link Job#stopSignal()}).
+ *       Only when the worker interrupts handlers is the job bound to its thread, so that the stop
+ *       interrupts the right thread; an interrupt never leaks into the next job. A job whose lease
+ *       is lost before its handler starts is not run.</li>
  *   <li>Settles it: a handler that returned completes its job through the group commit of the
  *       job's queue ({@link AckBatcher}), with a claim of this handler's next job in the same
  *       call while the queue has work and the source lets claims chain; a handler that threw fails
@@ -36,10 +37,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
  *   <li>With a timeout, ends a handler that runs past it ({@link JobTimeouts} watches): the job's
  *       own, else its queue's default (both carried by the claim, {@link Job#timeout()}), else the
- *       worker's; a job with none is not watched. At the timeout, interrupts the handler and
- *       fails its job with a {@link JobTimeoutException} through the retry policy, unless
- *       the handler's own settle began first. A handler that ignores the interrupt keeps its thread
- *       and its slot until it returns; its result is then not kept.</li>
+ *       worker's; a job with none is not watched. At the timeout, asks the handler to stop (and
+ *       interrupts it, when the worker does) and fails its job with a {@link JobTimeoutException}
+ *       through the retry policy, unless the handler's own settle began first. A handler that
+ *       ignores the request keeps its thread and its slot until it returns; its result is then not
+ *       kept.</li>
  * </ol>
  *
  * <p>Each job's outcome is counted and told once ({@link JobSettlement#markTold}), by whichever of the
@@ -60,6 +62,7 @@ final class JobRunner {
     private final ExecutorService executor;
     private final MonotonicClock clock;
     private final long timeoutMs;   // the worker's own, 0 for none
+    private final boolean interruptHandlers;   // a stop also interrupts the handler's thread
     private final JobTimeouts timeouts;   // its thread starts with the first job that has a timeout
     private final Map<Queue, AckBatcher> batchers = new ConcurrentHashMap<>();
     private final AtomicInteger busy = new AtomicInteger();
@@ -73,7 +76,7 @@ final class JobRunner {
     JobRunner(String name, JobHandler handler, WorkerListener listener, boolean logFailures, RetryPolicy retryPolicy,
               WorkerState state,
               LeaseKeeper leases, ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock,
-              long timeoutMs) {
+              long timeoutMs, boolean interruptHandlers) {
         this.name = name;
         this.handler = handler;
         this.listener = listener;
@@ -86,6 +89,7 @@ final class JobRunner {
         this.executor = executor;
         this.clock = clock;
         this.timeoutMs = timeoutMs;
+        this.interruptHandlers = interruptHandlers;
         this.timeouts = new JobTimeouts(name, clock, this::timedOut);
         for (Queue q : source.queues()) {
             batchers.put(q, new AckBatcher(q, leaseMs));
@@ -186,7 +190,9 @@ final class JobRunner {
         Object traced = observations.jobStarting(job);   // null when nobody listens
         job.settlement().observation(traced);
         long started = observations.start(job.queue().client());
-        job.leaseState().bindHandlerThread(Thread.currentThread());
+        if (interruptHandlers) {
+            job.leaseState().bindHandlerThread(Thread.currentThread());
+        }
         long timeout = timeoutMillis(job);
         if (timeout > 0) {
             timeouts.watch(job, started, timeout);
@@ -201,8 +207,10 @@ final class JobRunner {
             if (timeout > 0) {
                 timeouts.unwatch(job);
             }
-            job.leaseState().bindHandlerThread(null);
-            Thread.interrupted();   // a loss interrupt must not leak into the next job
+            if (interruptHandlers) {
+                job.leaseState().bindHandlerThread(null);
+            }
+            Thread.interrupted();   // an interrupt must not leak into the next job
             observations.handlerReturned(traced, error);
         }
         if (state.abandoned()) {
@@ -254,8 +262,9 @@ final class JobRunner {
 
     /**
      * Told by {@link JobTimeouts} on its thread when {@code job}'s handler ran past the timeout:
-     * unless the job's settle began (the handler's own, or a loss), marks it timed out, interrupts
-     * its handler, and fails it with a {@link JobTimeoutException}. A fail that Redis refuses to
+     * unless the job's settle began (the handler's own, or a loss), marks it timed out, asks its
+     * handler to stop (interrupting it, when the worker does), and fails it with a
+     * {@link JobTimeoutException}. A fail that Redis refuses to
      * answer leaves the job to its handler's return or, failing that, to its lease: it is no longer
      * renewed, so the reaper returns it.
      */
@@ -263,7 +272,7 @@ final class JobRunner {
         if (job.settlement().started() || job.leaseState().isLost() || !job.settlement().markTimedOut()) {
             return;
         }
-        job.leaseState().interruptHandler();
+        job.leaseState().requestStop();
         if (state.abandoned()) {
             return;
         }

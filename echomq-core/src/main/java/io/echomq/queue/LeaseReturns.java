@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  *       there in the order they were claimed.</li>
  *   <li>Counts them: given back, or not (refused, or Redis failed, which is logged); a job its
  *       handler settled since the snapshot counts as neither.</li>
- *   <li>Marks each one it tried lost with {@link LeaseLossReason#NOT_ACTIVE}, which interrupts its
- *       handler (whose late result the fence will refuse); a returned lease is not reported lost.</li>
+ *   <li>Marks each one it tried lost with {@link LeaseLossReason#NOT_ACTIVE}, which asks its
+ *       handler to stop (whose late result the fence will refuse); a returned lease is not reported lost.</li>
  * </ol>
  *
  * <p>Together because they are one pass over the same jobs, in that order. Logs under
@@ -56,7 +56,7 @@ final class LeaseReturns {
                 notBack++;
                 LOG.warn("{}: could not return the lease of {}: {}", workerName, job, e.toString());
             }
-            job.leaseState().markLost(LeaseLossReason.NOT_ACTIVE);   // interrupts the handler; a returned lease is not reported lost
+            job.leaseState().markLost(LeaseLossReason.NOT_ACTIVE);   // asks the handler to stop; a returned lease is not reported lost
         }
         return new Count(back, notBack);
     }

@@ -168,8 +168,8 @@ public interface QueueOperations {
     /**
      * Cancels one job, in one script on the server. A pending or delayed job leaves its set and
      * will not run. A running job's attempt ends now: its holder, wherever it runs, is told on the
-     * queue's cancel channel and by its next lease renewal, and a {@link Worker} then interrupts the
-     * handler ({@link Job#cancelled()} reads true) and settles it as {@link SettleOutcome#CANCELLED};
+     * queue's cancel channel and by its next lease renewal, and a {@link Worker} then asks the
+     * handler to stop ({@link Job#cancelled()} and {@link Job#stopRequested()} read true) and settles it as {@link SettleOutcome#CANCELLED};
      * any later complete or fail of that attempt is refused with {@link SettleOutcome#CANCELLED}.
      * The job ends in state {@code cancelled}, its hash kept for the completed-job retention. A
      * pending job of priority 0 costs an O(n) {@code LREM} of the wait LIST on the server.

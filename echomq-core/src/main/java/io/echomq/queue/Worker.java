@@ -32,12 +32,12 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Leases.</b> One scheduler renews every held lease at about a third of the lease, in
  *       one batched script call per tick, never from a handler's thread. A lease that is lost
  *       (a renewal or settle refused, or its local deadline passed, seen by a tick or by the
- *       handler's own {@link Job#leaseLost()}) interrupts its handler, marks the {@link Job}, and
+ *       handler's own {@link Job#leaseLost()}) asks its handler to stop, marks the {@link Job}, and
  *       is reported to {@link WorkerListener#onLeaseLost} once; the worker then settles the job
  *       {@link SettleOutcome#LEASE_LOST} without completing it.</li>
  *   <li><b>Pause and cancel.</b> A paused queue's claim answers "paused": the dispatcher waits as
  *       on an empty queue, and a resume's wake message starts it again. A cancel message makes the
- *       lease keeper renew at once; the cancelled attempt's refusal interrupts its handler
+ *       lease keeper renew at once; the cancelled attempt's refusal asks its handler to stop
  *       ({@link Job#cancelled()}), settled as {@link SettleOutcome#CANCELLED}.</li>
  *   <li><b>Maintenance.</b> Every worker tries, once per maintenance interval, to take the
  *       queue's maintenance lock ({@code SET NX PX}, our lock's plain acquire, never released so
@@ -50,7 +50,18 @@ import org.slf4j.LoggerFactory;
  *       a handler: the claim script moves it to dead with a reason.</li>
  *   <li><b>Shutdown.</b> {@link #shutdown(Duration)}: stop claiming, wait up to the grace for
  *       running jobs, then give unfinished leases back without spending their attempt and
- *       interrupt their handlers.</li>
+ *       ask their handlers to stop.</li>
+ *   <li><b>Stopping a handler.</b> A lost lease (a cancel and a shutdown past its grace included)
+ *       or a timeout asks the handler to stop, cooperatively: {@link Job#stopRequested()} turns
+ *       true and {@link Job#stopSignal()} completes, and the handler ends its work (a JDBC
+ *       {@code Statement.cancel()} attached to the signal ends a blocking query on the server).
+ *       The handler's thread is not interrupted, because on a virtual thread an interrupt closes
+ *       the socket under a blocking call (and on any thread, an NIO channel's), which breaks a
+ *       connection the handler borrowed from a pool, and the pool hands it to the next jobs.
+ *       {@link Builder#interruptHandlers(boolean)} opts in to the interrupt, for handlers whose
+ *       blocking calls own what they use. Either way the job is settled as before (lost, or failed
+ *       at its timeout), the handler keeps its slot until it returns, and whatever it settles
+ *       late is refused by the fence.</li>
  * </ul>
  *
  * <p>A worker built for a {@link ShardedQueue} ({@link QueueClient#worker(ShardedQueue, JobHandler)})
@@ -84,7 +95,7 @@ public final class Worker implements AutoCloseable {
     public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.ofSeconds(2);
     /** Default longest idle wait without a wake message before looking at the queue again. */
     public static final Duration DEFAULT_IDLE_POLL = Duration.ofSeconds(5);
-    /** How long shutdown waits for handlers it interrupted to return, after the grace. */
+    /** How long shutdown waits for handlers it asked to stop to return, after the grace. */
     static final Duration INTERRUPTED_HANDLER_WAIT = Duration.ofSeconds(2);
 
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
@@ -107,6 +118,7 @@ public final class Worker implements AutoCloseable {
     private final Dispatcher dispatcher;
     private final Maintenance maintenance;
     private final CancelWatch cancels;
+    private final boolean interruptHandlers;
     private final LongAdder returned = new LongAdder();
     private ShutdownReport report;   // guarded by this
     private volatile boolean graceCut;
@@ -118,6 +130,7 @@ public final class Worker implements AutoCloseable {
         this.leaseMs = b.leaseMs;
         this.maintenanceMs = b.maintenanceInterval.toMillis();
         this.defaultGrace = b.shutdownGrace;
+        this.interruptHandlers = b.interruptHandlers;
         this.clock = client.clock();
         this.name = "emq-worker-" + source.name() + "-" + SEQUENCE.incrementAndGet();
         this.ownExecutor = b.executor == null;
@@ -130,7 +143,7 @@ public final class Worker implements AutoCloseable {
         this.state = new WorkerState(concurrency);
         this.leases = new LeaseKeeper(name, leaseMs, clock, b.listener);
         this.runner = new JobRunner(name, b.handler, b.listener, b.logFailures, b.retryPolicy, state, leases, source, leaseMs,
-                executor, clock, b.timeoutMs);
+                executor, clock, b.timeoutMs, b.interruptHandlers);
         this.dispatcher = new Dispatcher(name, client, source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
         this.maintenance = new Maintenance(name, client, source, dispatcher::span, this::isIdle, state::running,
                 maintenanceMs, new Heartbeat(name, client, concurrency, runner::busy, maintenanceMs));
@@ -191,9 +204,12 @@ public final class Worker implements AutoCloseable {
      * then gives every unfinished lease back to pending <em>without</em> spending its attempt (the
      * newest claim first, so that priority-0 jobs, each pushed to the front of the wait LIST, end
      * up there in the order they were claimed) and
-     * interrupts its handler (whose late result the fence will refuse), and waits up to 2 s more
-     * for those handlers to return. A handler that ignores the interrupt may still be running when
-     * this method returns. Idempotent: a second call returns the first report.
+     * asks its handler to stop ({@link Job#stopSignal()}; interrupted too only with
+     * {@link Builder#interruptHandlers(boolean)}), whose late result the fence will refuse, and
+     * waits up to 2 s more for those handlers to return. A handler that ignores the request may
+     * still be running when this method returns; the worker's own executor is then shut down
+     * without interrupting it (unless the worker interrupts handlers), so it runs to its end.
+     * Idempotent: a second call returns the first report.
      *
      * @throws IllegalArgumentException if grace is null or negative
      */
@@ -217,7 +233,7 @@ public final class Worker implements AutoCloseable {
     /**
      * Ends the grace of a {@link #shutdown(Duration)} now, whether that shutdown is waiting already or begins later:
      * it stops waiting for running jobs and goes on at once as with a zero grace, returning their leases unspent
-     * and interrupting their handlers. For a second Ctrl-C during a graceful stop. Does not itself begin a
+     * and asking their handlers to stop. For a second Ctrl-C during a graceful stop. Does not itself begin a
      * shutdown; never blocks; may be called from any thread (a signal handler, for example), any number of times.
      */
     public void cutGrace() {
@@ -227,7 +243,9 @@ public final class Worker implements AutoCloseable {
 
     /**
      * Stops at once, as a process killed with {@code kill -9} would: no further command is sent,
-     * nothing is completed or returned, handlers are interrupted. The leases run out and the
+     * nothing is completed or returned; handlers are interrupted if the worker interrupts handlers
+     * ({@link Builder#interruptHandlers(boolean)}), otherwise left to run to their end, their
+     * results not settled. The leases run out and the
      * reaper returns the jobs, each having spent an attempt. For tests and demonstrations of
      * crash recovery.
      */
@@ -251,8 +269,10 @@ public final class Worker implements AutoCloseable {
     private void finish(boolean unsubscribe) {
         scheduler.shutdownNow();
         runner.close();
-        if (ownExecutor) {
+        if (ownExecutor && interruptHandlers) {
             executor.shutdownNow();
+        } else if (ownExecutor) {
+            executor.shutdown();   // a handler still running keeps its thread, and what it borrowed stays whole
         }
         if (unsubscribe) {
             dispatcher.span().close();
@@ -285,6 +305,7 @@ public final class Worker implements AutoCloseable {
         private boolean logFailures = true;
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private long timeoutMs;   // 0: none
+        private boolean interruptHandlers;
 
         Builder(QueueClient client, Queue queue, JobHandler handler) {
             this(client, ClaimSource.of(queue), handler);
@@ -380,6 +401,26 @@ public final class Worker implements AutoCloseable {
         /** @param timeout how long a handler may run, 1 ms..1 day, on a job with no timeout of its own or its queue's; none by default ({@link JobTimeoutException}) */
         public Builder timeout(Duration timeout) {
             this.timeoutMs = Checks.ttlMillis(timeout, Duration.ofDays(1), "timeout");
+            return this;
+        }
+
+        /**
+         * Whether a stop also interrupts the handler's thread. A stop is a lost lease (a refused
+         * renewal or call, the local deadline passed, an operator's cancel, a shutdown that gave
+         * the lease back after its grace) or the job's timeout; it always sets
+         * {@link Job#stopRequested()} and completes {@link Job#stopSignal()}. Off by default:
+         * on a virtual thread (the default executor's, on Java 21+) an interrupt closes the socket
+         * under a blocking call, and on any thread an NIO channel's, so a handler blocked in a
+         * JDBC call through a pool would hand the pool a broken connection, and the next jobs that
+         * borrow it fail. Switch it on only for handlers whose blocking calls own what they use
+         * (a sleep, a lock wait, a connection they open and close themselves). With it on, an
+         * interrupt caused by a stop is cleared before the thread runs the next job, and
+         * shutdown and {@link Worker#abandon()} interrupt the handlers of the worker's own executor.
+         *
+         * @param interruptHandlers true to interrupt the handler's thread on every stop
+         */
+        public Builder interruptHandlers(boolean interruptHandlers) {
+            this.interruptHandlers = interruptHandlers;
             return this;
         }
 

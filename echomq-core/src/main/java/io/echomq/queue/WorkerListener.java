@@ -23,7 +23,7 @@ public interface WorkerListener {
     }
 
     /**
-     * A job's lease was lost; its handler, if still running, has been interrupted.
+     * A job's lease was lost; its handler, if still running, has been asked to stop ({@link Job#stopSignal()}).
      *
      * <p>Fires exactly once for each job this worker claimed whose lease is lost, by whichever
      * path sees the loss first:

@@ -16,8 +16,9 @@
  * <p>Every claim raises the job's {@code attempts}, its fence. Each later call on a
  * {@link io.echomq.queue.Job} (complete, fail, extend, progress, return) carries that attempt, and
  * the script refuses it, with {@link io.echomq.queue.SettleOutcome#LEASE_LOST}, unless it is still
- * the job's current attempt, active, and within its lease on the server's clock. A handler that
- * cannot be interrupted checks {@link io.echomq.queue.Job#isHeld()} before its side effects.
+ * the job's current attempt, active, and within its lease on the server's clock. A handler checks
+ * {@link io.echomq.queue.Job#isHeld()} before its side effects, and stops on
+ * {@link io.echomq.queue.Job#stopSignal()}: a worker does not interrupt it unless built to.
  *
  * <p>{@code docs/queue.md} covers the API and its guarantees; {@code docs/protocol.md} the keys and
  * scripts, for producers and workers in other languages.

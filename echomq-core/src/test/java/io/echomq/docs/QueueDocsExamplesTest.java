@@ -48,6 +48,13 @@ class QueueDocsExamplesTest {
     }
 
     @Test
+    void aHandlerStoppedAtItsTimeoutCancelsItsQueryAndItsConnectionStaysValid() throws Exception {
+        REDIS.flushAll();
+        String out = ProgramRunner.start(Snippets.named("StopCooperatively").get(0), REDIS.url()).await(RUN);
+        assertThat(out).isEqualTo("stopped; connection still valid: true\n1 dead, timed out\n");
+    }
+
+    @Test
     void enqueueingStoresTheOptionsAndTheKeyEnqueuesOnce() throws Exception {
         DocSnippets.Snippet s = Snippets.named("Enqueueing").get(0);
         assertThat(ProgramRunner.start(s, REDIS.url()).await(RUN)).isEqualTo("ids 1 2 3 (new), then 2 more\n");

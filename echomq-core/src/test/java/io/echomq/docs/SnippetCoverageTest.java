@@ -25,6 +25,7 @@ class SnippetCoverageTest {
             Map.entry("LockAdapter", "DocsExamplesTest"),
             Map.entry("QueueQuickStart", "QueueDocsExamplesTest"),
             Map.entry("LeaseLossInAHandler", "QueueDocsExamplesTest"),
+            Map.entry("StopCooperatively", "QueueDocsExamplesTest"),
             Map.entry("Enqueueing", "QueueDocsExamplesTest"),
             Map.entry("WorkerSettings", "QueueDocsExamplesTest"),
             Map.entry("ClaimByHand", "QueueDocsExamplesTest"),

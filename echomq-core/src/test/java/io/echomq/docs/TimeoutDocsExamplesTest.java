@@ -18,7 +18,7 @@ class TimeoutDocsExamplesTest {
         REDIS.flushAll();
         String out = ProgramRunner.start(Snippets.named("Timeouts").get(0), REDIS.url()).await(RUN);
         assertThat(out).isEqualTo("DEAD true true\nio.echomq.queue.JobTimeoutException: TIMEOUT: job 1 attempt 1 "
-                + "ran past its timeout of 200 ms; its handler was interrupted\n");
+                + "ran past its timeout of 200 ms; its handler was asked to stop\n");
     }
 
     @Test

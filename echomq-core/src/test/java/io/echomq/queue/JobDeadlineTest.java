@@ -65,7 +65,7 @@ class JobDeadlineTest extends QueueTestBase {
     }
 
     @Test
-    void isHeldAloneAlsoMarksTheLossAndInterruptsTheHandlerThread() throws Exception {
+    void isHeldAloneAlsoMarksTheLossRequestsTheStopAndInterruptsABoundHandlerThread() throws Exception {
         Queue q = fakeTimed();
         q.enqueue("x");
         Job job = q.claim(LEASE).orElseThrow();
@@ -78,8 +78,10 @@ class JobDeadlineTest extends QueueTestBase {
         });
         handler.start();
         handler.join(TimeUnit.SECONDS.toMillis(10));
-        assertThat(interrupted.get()).as("the handler's thread is interrupted, as for any loss").isTrue();
+        assertThat(interrupted.get()).as("the bound handler's thread is interrupted, as for any loss").isTrue();
         assertThat(job.leaseLost()).isTrue();
+        assertThat(job.stopRequested()).isTrue();
+        assertThat(job.stopSignal()).succeedsWithin(Duration.ofSeconds(10));
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,23 +31,26 @@ class JobTimeoutTest extends QueueTestBase {
     }
 
     @Test
-    void aBlockingHandlerIsInterruptedAtItsTimeoutThenRetriedThenDeadWithReasonTimeout() {
+    void aBlockingHandlerIsAskedToStopAtItsTimeoutThenRetriedThenDeadWithReasonTimeout() {
         RecordingListener events = new RecordingListener();
         ConcurrentLinkedQueue<Long> ranMillis = new ConcurrentLinkedQueue<>();
         AtomicInteger sawTimedOut = new AtomicInteger();
+        AtomicInteger interrupted = new AtomicInteger();
         String id = queue.enqueue("hangs", FAST_RETRY.withMaxAttempts(2)).id();
         long t0 = System.nanoTime();
         try (Worker w = worker(job -> {
             long start = System.nanoTime();
             try {
-                Thread.sleep(WAIT.toMillis());
+                job.stopSignal().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
-                ranMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-                if (job.timedOut()) {
-                    sawTimedOut.incrementAndGet();
-                }
+                interrupted.incrementAndGet();
                 throw e;
             }
+            ranMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            if (job.timedOut() && job.stopRequested()) {
+                sawTimedOut.incrementAndGet();
+            }
+            throw new IllegalStateException("stopped");
         }).concurrency(1).lease(Duration.ofSeconds(5)).timeout(Duration.ofMillis(300)).listener(events).start()) {
             await().atMost(WAIT).until(() -> events.settled(id).size() == 2);
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -61,9 +65,10 @@ class JobTimeoutTest extends QueueTestBase {
             // the timeout runs from the worker's start of the handler: under load the handler's own
             // first line may run later, so only the whole is bounded below
             assertThat(tookMs).as("two attempts of 300 ms each").isGreaterThanOrEqualTo(600L);
-            assertThat(ranMillis).as("interrupted long before its sleep ends").hasSize(2)
+            assertThat(ranMillis).as("stopped long before its wait ends").hasSize(2)
                     .allSatisfy(ms -> assertThat(ms).isLessThan(5_000L));
             assertThat(sawTimedOut).hasValue(2);
+            assertThat(interrupted).as("a timeout does not interrupt by default").hasValue(0);
             assertThat(events.lost()).isEmpty();
             assertThat(stateOf(id)).isEqualTo("dead");
             assertThat(queue.inspect(id).orElseThrow().lastError().orElseThrow())
@@ -124,7 +129,29 @@ class JobTimeoutTest extends QueueTestBase {
     }
 
     @Test
-    void aHandlerThatIgnoresTheInterruptIsFailedAnywayAndItsLateResultIsNotKept() throws Exception {
+    void withInterruptHandlersABlockingHandlerIsInterruptedAtItsTimeout() {
+        RecordingListener events = new RecordingListener();
+        AtomicReference<Boolean> timedOutWhenInterrupted = new AtomicReference<>();
+        String id = queue.enqueue("hangs", FAST_RETRY.withMaxAttempts(1)).id();
+        try (Worker w = worker(job -> {
+            try {
+                Thread.sleep(WAIT.toMillis());
+            } catch (InterruptedException e) {
+                timedOutWhenInterrupted.set(job.timedOut() && job.stopRequested());
+                throw e;
+            }
+        }).concurrency(1).timeout(Duration.ofMillis(200)).interruptHandlers(true).listener(events).start()) {
+            await().atMost(WAIT).until(() -> events.settled(id).size() == 1);
+            assertThat(events.outcomes(id)).containsExactly(SettleOutcome.DEAD);
+            assertThat(events.settled(id).get(0).error()).isInstanceOf(JobTimeoutException.class);
+            await().atMost(WAIT).until(() -> timedOutWhenInterrupted.get() != null);
+            assertThat(timedOutWhenInterrupted.get()).isTrue();
+            await().atMost(WAIT).until(() -> w.runningJobs() == 0);
+        }
+    }
+
+    @Test
+    void aHandlerThatIgnoresTheStopIsFailedAnywayAndItsLateResultIsNotKept() throws Exception {
         RecordingListener events = new RecordingListener();
         CountDownLatch release = new CountDownLatch(1);
         AtomicBoolean returned = new AtomicBoolean();
@@ -134,7 +161,7 @@ class JobTimeoutTest extends QueueTestBase {
                 try {
                     release.await();
                 } catch (InterruptedException ignored) {
-                    // this handler ignores its interrupt
+                    // this handler would ignore an interrupt too
                 }
             }
             returned.set(true);

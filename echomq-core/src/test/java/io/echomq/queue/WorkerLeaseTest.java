@@ -150,7 +150,7 @@ class WorkerLeaseTest extends QueueTestBase {
     }
 
     @Test
-    void aLeaseLostToANewerAttemptInterruptsTheHandlerAndTheWorkerCarriesOn() throws Exception {
+    void withInterruptHandlersALeaseLostToANewerAttemptInterruptsTheHandlerAndTheWorkerCarriesOn() throws Exception {
         RecordingListener events = new RecordingListener();
         CountDownLatch started = new CountDownLatch(1);
         AtomicReference<Throwable> seenByHandler = new AtomicReference<>();
@@ -175,7 +175,7 @@ class WorkerLeaseTest extends QueueTestBase {
             }
             completedByHandler.add(job.id());
         }).concurrency(2).lease(Duration.ofMillis(300)).maintenanceInterval(Duration.ofMillis(100))
-                .listener(events).start()) {
+                .interruptHandlers(true).listener(events).start()) {
             assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
             // Another claimer's attempt moves the fence: the worker's next renewal is refused.
             raw().call("HINCRBY", "emq:{q}:job:" + id, "attempts", "1");
@@ -213,21 +213,23 @@ class WorkerLeaseTest extends QueueTestBase {
     }
 
     @Test
-    void aJobRemovedWhileRunningInterruptsItsHandlerAndItsLateCompleteIsRefused() throws Exception {
+    void aJobRemovedWhileRunningAsksItsHandlerToStopWithoutAnInterruptAndItsLateCompleteIsRefused() throws Exception {
         RecordingListener events = new RecordingListener();
         CountDownLatch started = new CountDownLatch(1);
         AtomicReference<SettleOutcome> lateComplete = new AtomicReference<>();
+        AtomicBoolean interrupted = new AtomicBoolean();
         Set<String> completed = ConcurrentHashMap.newKeySet();
         String id = queue.enqueue("removed");
         try (Worker w = client.worker("q", job -> {
             if (job.id().equals(id)) {
                 started.countDown();
                 try {
-                    new CountDownLatch(1).await(WAIT.toSeconds(), TimeUnit.SECONDS);
+                    job.stopSignal().get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
-                    // a handler that insists on completing: the fence refuses it
-                    lateComplete.set(job.complete());
+                    interrupted.set(true);
                 }
+                // a handler that insists on completing: the fence refuses it
+                lateComplete.set(job.complete());
                 return;
             }
             completed.add(job.id());
@@ -238,6 +240,7 @@ class WorkerLeaseTest extends QueueTestBase {
 
             await().atMost(WAIT).until(() -> lateComplete.get() != null);
             assertThat(lateComplete.get()).isEqualTo(SettleOutcome.LEASE_LOST);
+            assertThat(interrupted).as("a loss does not interrupt by default").isFalse();
             await().atMost(WAIT).until(() -> events.settled(id).size() == 1);
             RecordingListener.Settled s = events.settled(id).get(0);
             assertThat(s.outcome()).isEqualTo(SettleOutcome.LEASE_LOST);
@@ -334,7 +337,7 @@ class WorkerLeaseTest extends QueueTestBase {
      * Regression: every renewal answered after a lease was lost told the listener again. The
      * server holds every command for three leases (CLIENT PAUSE), so the renewals sent meanwhile
      * wait there while the local deadline counts the lease lost; when the pause ends they are
-     * answered EXPIRED, each one more loss of the same lease. The handler ignores its interrupt
+     * answered EXPIRED, each one more loss of the same lease. The handler ignores the stop
      * and has not settled yet, so nothing else absorbs those answers. The listener hears it once.
      */
     @Test
@@ -349,7 +352,7 @@ class WorkerLeaseTest extends QueueTestBase {
                 return;   // the reaper gave the job back after the pause: this run just completes
             }
             started.countDown();
-            while (!go.get()) {   // a handler that does not stop when interrupted
+            while (!go.get()) {   // a handler that does not stop when asked, nor when interrupted
                 Thread.interrupted();
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
@@ -391,9 +394,9 @@ class WorkerLeaseTest extends QueueTestBase {
             if (job.attempt() > 1 || p.startsWith("plain")) {
                 return;
             }
-            if (p.startsWith("renewal")) {   // blocks until the refused renewal interrupts it
+            if (p.startsWith("renewal")) {   // blocks until the refused renewal asks it to stop
                 raw().call("HINCRBY", "emq:{q}:job:" + job.id(), "attempts", "1");
-                new CountDownLatch(1).await(WAIT.toSeconds(), TimeUnit.SECONDS);
+                job.stopSignal().get(WAIT.toSeconds(), TimeUnit.SECONDS);
             } else if (p.startsWith("settle")) {   // returns before any renewal: its complete is refused
                 raw().call("HINCRBY", "emq:{q}:job:" + job.id(), "attempts", "1");
             } else if (p.startsWith("deadline")) {   // a pause past the lease, as the clock sees it

@@ -24,12 +24,16 @@ import org.junit.jupiter.api.Timeout;
 class WorkerShutdownTest extends QueueTestBase {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
-    /** A handler that blocks until interrupted (or a gate opens), remembering its jobs and interrupts. */
+    /**
+     * A handler that blocks until its worker asks it to stop (or a gate opens), remembering its
+     * jobs, the stops it saw and any interrupt.
+     */
     private static final class Blocking implements JobHandler {
         final Map<String, Job> jobs = new ConcurrentHashMap<>();
+        final Set<String> stopped = ConcurrentHashMap.newKeySet();
         final Set<String> interrupted = ConcurrentHashMap.newKeySet();
         final CountDownLatch started;
-        final CountDownLatch gate = new CountDownLatch(1);
+        final CompletableFuture<Void> gate = new CompletableFuture<>();
         final Set<String> blockedForGood;
 
         Blocking(int expected, Set<String> blockedForGood) {
@@ -41,13 +45,17 @@ class WorkerShutdownTest extends QueueTestBase {
         public void handle(Job job) throws Exception {
             jobs.put(job.id(), job);
             started.countDown();
-            CountDownLatch wait = blockedForGood == null || blockedForGood.contains(job.payloadUtf8())
-                    ? new CountDownLatch(1) : gate;
+            CompletableFuture<?> wait = blockedForGood == null || blockedForGood.contains(job.payloadUtf8())
+                    ? job.stopSignal() : CompletableFuture.anyOf(job.stopSignal(), gate);
             try {
-                wait.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+                wait.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 interrupted.add(job.id());
                 throw e;
+            }
+            if (job.stopRequested()) {
+                stopped.add(job.id());
+                throw new IllegalStateException("asked to stop");
             }
         }
     }
@@ -70,7 +78,7 @@ class WorkerShutdownTest extends QueueTestBase {
         ShutdownReport report = stopping.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(WAIT);
         assertThat(report).isEqualTo(new ShutdownReport(0, 1, 0));
-        await().atMost(WAIT).until(() -> handler.interrupted.contains(id));
+        await().atMost(WAIT).until(() -> handler.stopped.contains(id));
         assertThat(field(id, "state")).isEqualTo("pending");
         assertThat(field(id, "spent")).as("the attempt was not spent").isEqualTo("0");
     }
@@ -111,8 +119,9 @@ class WorkerShutdownTest extends QueueTestBase {
 
         assertThat(report).isEqualTo(new ShutdownReport(0, 3, 0));
         assertThat(w.isRunning()).isFalse();
-        await().atMost(WAIT).until(() -> handler.interrupted.size() == 3);
-        assertThat(handler.interrupted).containsExactlyInAnyOrderElementsOf(blocked);
+        await().atMost(WAIT).until(() -> handler.stopped.size() == 3);
+        assertThat(handler.stopped).containsExactlyInAnyOrderElementsOf(blocked);
+        assertThat(handler.interrupted).as("a shutdown does not interrupt by default").isEmpty();
         for (String id : blocked) {
             assertThat(field(id, "state")).isEqualTo("pending");
             assertThat(field(id, "spent")).as("the attempt was not spent").isEqualTo("0");
@@ -164,7 +173,7 @@ class WorkerShutdownTest extends QueueTestBase {
 
         CompletableFuture<ShutdownReport> shutdown = CompletableFuture.supplyAsync(() -> w.shutdown(Duration.ofSeconds(2)));
         await().atMost(WAIT).until(() -> !w.isRunning());
-        handler.gate.countDown();   // the quick jobs finish inside the grace
+        handler.gate.complete(null);   // the quick jobs finish inside the grace
         ShutdownReport report = shutdown.get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
         assertThat(report).isEqualTo(new ShutdownReport(2, 2, 0));
@@ -173,9 +182,9 @@ class WorkerShutdownTest extends QueueTestBase {
         assertThat(field(stuck1, "state")).isEqualTo("pending");
         assertThat(field(stuck2, "state")).isEqualTo("pending");
         assertThat(field(stuck1, "spent")).isEqualTo("0");
-        assertThat(handler.interrupted).doesNotContain(quick1, quick2);
-        await().atMost(WAIT).until(() -> handler.interrupted.size() == 2);
-        assertThat(handler.interrupted).containsExactlyInAnyOrder(stuck1, stuck2);
+        assertThat(handler.stopped).doesNotContain(quick1, quick2);
+        await().atMost(WAIT).until(() -> handler.stopped.size() == 2);
+        assertThat(handler.stopped).containsExactlyInAnyOrder(stuck1, stuck2);
         await().atMost(WAIT).until(() -> events.settled().size() == 4);
         assertThat(events.outcomes(quick1)).containsExactly(SettleOutcome.COMPLETED);
         assertThat(events.outcomes(stuck1)).containsExactly(SettleOutcome.RETURNED);
@@ -202,7 +211,7 @@ class WorkerShutdownTest extends QueueTestBase {
             CompletableFuture<ShutdownReport> shutdown =
                     CompletableFuture.supplyAsync(() -> w.shutdown(Duration.ofSeconds(5)));
             await().atMost(WAIT).until(() -> !w.isRunning());
-            handler.gate.countDown();   // the running jobs finish: they must not claim a next one
+            handler.gate.complete(null);   // the running jobs finish: they must not claim a next one
             report = shutdown.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             raw().call("ECHO", "shutdown-done");
             assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "shutdown-done")), WAIT)).isTrue();
