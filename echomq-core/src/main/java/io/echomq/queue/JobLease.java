@@ -35,7 +35,8 @@ final class JobLease {
     private final MonotonicClock clock;
     private final Supplier<SettleOutcome> settled;   // the job's settle outcome, null while unsettled
     private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
-    private final CompletableFuture<Void> stop = new CompletableFuture<>();   // completed on StopSignals' threads
+    // made on first ask (most jobs never need it), completed on StopSignals' threads; guarded by this
+    private CompletableFuture<Void> stop;
     private volatile boolean stopRequested;
     // a VarHandle on a plain field, not an AtomicBoolean: one object fewer on every job claimed
     private static final VarHandle REPORTED;
@@ -97,8 +98,17 @@ final class JobLease {
         return lost;
     }
 
-    /** @return the stop request, completed (shortly after {@link #requestStop}) on {@link StopSignals}' threads */
-    CompletableFuture<Void> stopFuture() {
+    /**
+     * @return the stop request: completed shortly after {@link #requestStop}, on {@link StopSignals}'
+     *     threads; asked for after the stop, already complete
+     */
+    synchronized CompletableFuture<Void> stopFuture() {
+        if (stop == null) {
+            stop = new CompletableFuture<>();
+            if (stopRequested) {
+                stop.complete(null);
+            }
+        }
         return stop;
     }
 
@@ -159,17 +169,21 @@ final class JobLease {
 
     /**
      * Asks the handler to stop (a loss, or the worker's timeout): sets the stop request at once,
-     * completes {@link #stopFuture()} on {@link StopSignals}' threads (once), and interrupts the
-     * thread bound as the job's handler, if one is bound now.
+     * completes {@link #stopFuture()}, if anyone asked for it yet, on {@link StopSignals}' threads
+     * (once), and interrupts the thread bound as the job's handler, if one is bound now.
      */
     void requestStop() {
+        CompletableFuture<Void> asked = null;
         if (!stopRequested) {
             synchronized (this) {
                 if (!stopRequested) {
                     stopRequested = true;
-                    StopSignals.complete(stop);
+                    asked = stop;
                 }
             }
+        }
+        if (asked != null) {
+            StopSignals.complete(asked);
         }
         Thread t = handlerThread;
         if (t != null) {
