@@ -150,7 +150,7 @@ public class EchoMQProperties {
 
         /**
          * How long shutdown waits for running jobs before giving their leases back (the attempt is not
-         * spent) and interrupting them; zero or more. Keep it below
+         * spent) and asking their handlers to stop; zero or more. Keep it below
          * spring.lifecycle.timeout-per-shutdown-phase (30 s by default).
          */
         private Duration shutdownGrace = Duration.ofSeconds(20);
@@ -160,6 +160,14 @@ public class EchoMQProperties {
 
         /** Longest idle wait without a wake message before a worker looks at its queue again, 10 ms to 1 hour. */
         private Duration idlePoll = Duration.ofSeconds(5);
+
+        /**
+         * Whether a lost lease, a timeout, a cancel or a shutdown past its grace also interrupts the
+         * handler's thread. Off by default: handlers are asked to stop through the Job's
+         * stopRequested() and stopSignal(), because an interrupt closes the socket under a blocking
+         * call on a virtual thread and so breaks a pooled JDBC connection the handler borrowed.
+         */
+        private boolean interruptHandlers;
 
         public boolean isEnabled() {
             return enabled;
@@ -191,6 +199,14 @@ public class EchoMQProperties {
 
         public void setIdlePoll(Duration idlePoll) {
             this.idlePoll = idlePoll;
+        }
+
+        public boolean isInterruptHandlers() {
+            return interruptHandlers;
+        }
+
+        public void setInterruptHandlers(boolean interruptHandlers) {
+            this.interruptHandlers = interruptHandlers;
         }
     }
 

@@ -31,10 +31,14 @@ import java.lang.annotation.Target;
  *       lease (whatever the caller passed), so the method can write {@code lease.fence()} to a row in
  *       its transaction. The lock's advice runs outside {@code @Transactional}'s, so the lock is
  *       released after the commit.</li>
- *   <li><b>Loss</b>: when the lease is lost while the method runs, the method's thread is
- *       interrupted, and {@link LockedContext#checkHeld()} throws from then on. When the method
+ *   <li><b>Loss</b>: when the lease is lost while the method runs, {@link LockedContext#checkHeld()}
+ *       throws from then on and the lease's {@code lost()} future completes: the method stops
+ *       cooperatively, between steps, or by attaching what ends its blocking call (a JDBC
+ *       {@code Statement.cancel()}) to the lease's {@code onLost} listener. Its thread is not interrupted unless
+ *       {@link #interruptOnLoss()} says so: on a virtual thread an interrupt closes the socket under
+ *       a blocking call, which breaks a pooled connection the method borrowed. When the method
  *       returns (or throws) after a loss, its caller gets a {@link LockLostException}, never the
- *       result as though the lock had been held; the interrupt is cleared then.</li>
+ *       result as though the lock had been held; an interrupt the loss caused is cleared then.</li>
  *   <li><b>Busy</b>: {@link #whenBusy()} says what happens when another holder has the lock.</li>
  * </ul>
  *
@@ -69,4 +73,12 @@ public @interface Locked {
 
     /** @return what to do when another holder has the lock; {@link WhenBusy#SKIP} by default */
     WhenBusy whenBusy() default WhenBusy.SKIP;
+
+    /**
+     * @return whether a lost lease also interrupts the method's thread while it runs; false by
+     *     default, because an interrupt closes the socket under a blocking call on a virtual thread
+     *     (and an NIO channel on any thread), breaking a connection the method borrowed from a
+     *     pool. Set it for methods whose blocking calls own what they use (a sleep, a wait).
+     */
+    boolean interruptOnLoss() default false;
 }

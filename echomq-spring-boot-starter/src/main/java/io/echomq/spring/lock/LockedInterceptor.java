@@ -28,7 +28,8 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
  *   <li>acquire the lock as the policy says ({@link WhenBusy}), fenced, with the watchdog unless
  *       turned off;</li>
  *   <li>hand the lease to a {@code Lease} parameter, and to {@link LockedContext} for the call;</li>
- *   <li>run the method, with a {@link LossSignal} that interrupts it if the lease is lost;</li>
+ *   <li>run the method, with a {@link LossSignal} that interrupts it if the lease is lost and the
+ *       method asked for it ({@link Locked#interruptOnLoss()});</li>
  *   <li>release, and throw {@link LockLostException} instead of the outcome if the lease was lost
  *       before the release.</li>
  * </ol>
@@ -94,7 +95,7 @@ final class LockedInterceptor implements MethodInterceptor {
         if (m.leaseParameter >= 0) {
             args[m.leaseParameter] = lease;
         }
-        LossSignal signal = new LossSignal(Thread.currentThread());
+        LossSignal signal = new LossSignal(Thread.currentThread(), m.interruptOnLoss);
         // Not onLost: its listeners run on the common pool, which a busy application (or a
         // one-thread pool on a small machine, taken by this very method) can leave waiting. The
         // signal is a few field writes and an interrupt, safe on whichever thread marks the loss.

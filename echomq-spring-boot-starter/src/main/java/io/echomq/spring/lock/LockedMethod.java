@@ -30,6 +30,7 @@ final class LockedMethod {
     final Duration ttl;
     final Duration wait;
     final boolean watchdog;
+    final boolean interruptOnLoss;
     final WhenBusy whenBusy;
     final int leaseParameter;
     private final Object skipped;
@@ -47,6 +48,7 @@ final class LockedMethod {
             throw fail("maxWait must be zero or more, was " + wait);
         }
         this.watchdog = locked.watchdog();
+        this.interruptOnLoss = locked.interruptOnLoss();
         this.whenBusy = locked.whenBusy();
         Class<?> returns = method.getReturnType();
         if (Future.class.isAssignableFrom(returns) || CompletionStage.class.isAssignableFrom(returns)

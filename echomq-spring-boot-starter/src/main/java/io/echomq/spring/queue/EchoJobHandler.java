@@ -26,7 +26,10 @@ import java.lang.annotation.Target;
  *       fails it under the queue's retry rules (the job's backoff and attempts, or the
  *       {@link #retryPolicy()} bean's rules); {@code io.echomq.queue.NonRetryableException} sends it to
  *       dead at once, and so does a payload that does not decode as the parameter's type.</li>
- *   <li><b>Lease loss</b>: the handler's thread is interrupted, as with any worker.</li>
+ *   <li><b>Stop</b>: when the job's lease is lost (a cancel, a shutdown past its grace) or its
+ *       timeout fires, the method is asked to stop through its {@code Job} parameter
+ *       ({@code job.stopRequested()}, {@code job.stopSignal()}), as with any worker; its thread is
+ *       interrupted only with {@code echomq.worker.interrupt-handlers=true}.</li>
  * </ul>
  * A method with an invalid setting or an unreadable parameter type fails startup with an
  * {@link IllegalStateException} naming it.

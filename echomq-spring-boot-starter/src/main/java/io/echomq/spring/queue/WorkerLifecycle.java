@@ -79,7 +79,7 @@ public final class WorkerLifecycle implements SmartLifecycle {
                 try {
                     Worker.Builder b = client.worker(r.queue(), r.handler()).concurrency(r.concurrency()).lease(r.lease())
                             .shutdownGrace(w.getShutdownGrace()).maintenanceInterval(w.getMaintenanceInterval())
-                            .idlePoll(w.getIdlePoll()).executor(executor);
+                            .idlePoll(w.getIdlePoll()).interruptHandlers(w.isInterruptHandlers()).executor(executor);
                     if (!r.retryPolicy().isEmpty()) {
                         b.retryPolicy(beanFactory.getBean(r.retryPolicy(), RetryPolicy.class));
                     }
@@ -127,16 +127,23 @@ public final class WorkerLifecycle implements SmartLifecycle {
 
     /**
      * Shuts the workers down in parallel, so the grace is spent once, not once per worker, and
-     * then each one's executor, which a worker leaves running when it was given one.
+     * then each one's executor, which a worker leaves running when it was given one. A handler still
+     * running then is interrupted only with {@code echomq.worker.interrupt-handlers}: otherwise it
+     * runs to its end, so that a pooled connection it holds is not broken under it.
      */
     private void shutdown(Map<Worker, ExecutorService> stopping) {
         var grace = properties.getWorker().getShutdownGrace();
+        boolean interrupt = properties.getWorker().isInterruptHandlers();
         CompletableFuture.allOf(stopping.entrySet().stream()
                 .map(e -> CompletableFuture.runAsync(() -> {
                     try {
                         e.getKey().shutdown(grace);
                     } finally {
-                        e.getValue().shutdownNow();
+                        if (interrupt) {
+                            e.getValue().shutdownNow();
+                        } else {
+                            e.getValue().shutdown();
+                        }
                     }
                 }, r -> {
                     Thread t = new Thread(r, "emq-stop-" + e.getKey().queueName());

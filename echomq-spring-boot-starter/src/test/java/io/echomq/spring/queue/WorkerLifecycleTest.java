@@ -3,6 +3,7 @@ package io.echomq.spring.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.echomq.queue.Job;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueStats;
 import io.echomq.spring.EchoMQAutoConfiguration;
@@ -59,15 +60,32 @@ class WorkerLifecycleTest {
     }
 
     static final CountDownLatch CUT_STARTED = new CountDownLatch(1);
+    static final AtomicBoolean STOPPED = new AtomicBoolean();
 
     public static class Endless {
         @EchoJobHandler(queue = "endless")
-        public void run(String text) {
+        public void run(String text, Job job) throws Exception {
             CUT_STARTED.countDown();
+            try {
+                job.stopSignal().get(30, TimeUnit.SECONDS);   // until the worker asks it to stop
+                STOPPED.set(job.stopRequested());
+            } catch (InterruptedException e) {
+                INTERRUPTED.set(true);
+            }
+        }
+    }
+
+    static final CountDownLatch SLEEPER_STARTED = new CountDownLatch(1);
+    static final AtomicBoolean SLEEPER_INTERRUPTED = new AtomicBoolean();
+
+    public static class Sleeper {
+        @EchoJobHandler(queue = "sleeper")
+        public void run(String text) {
+            SLEEPER_STARTED.countDown();
             try {
                 Thread.sleep(30_000);
             } catch (InterruptedException e) {
-                INTERRUPTED.set(true);
+                SLEEPER_INTERRUPTED.set(true);
             }
         }
     }
@@ -82,12 +100,26 @@ class WorkerLifecycleTest {
                 closedIn[0] = System.nanoTime();
             });
             assertThat(Duration.ofNanos(System.nanoTime() - closedIn[0])).isLessThan(Duration.ofSeconds(10));
-            await().atMost(Duration.ofSeconds(5)).untilTrue(INTERRUPTED);
+            await().atMost(Duration.ofSeconds(5)).untilTrue(STOPPED);
+            assertThat(INTERRUPTED).as("not interrupted by default").isFalse();
             QueueStats stats = probe.queue("endless").stats();
             assertThat(stats.pending()).isEqualTo(1);
             assertThat(stats.active()).isZero();
             assertThat(probe.queue("endless").claim(Duration.ofSeconds(5)).orElseThrow().spentAttempts())
                     .as("the returned attempt was not spent: this claim is the first spent").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void withInterruptHandlersAJobStillRunningAfterTheGraceIsInterrupted() throws Exception {
+        try (QueueClient probe = QueueClient.create(REDIS.url())) {
+            runner.withBean(Sleeper.class).withPropertyValues("echomq.worker.shutdown-grace=100ms",
+                    "echomq.worker.interrupt-handlers=true").run(ctx -> {
+                        ctx.getBean(EchoMQTemplate.class).enqueue("sleeper", "x");
+                        assertThat(SLEEPER_STARTED.await(10, TimeUnit.SECONDS)).isTrue();
+                    });
+            await().atMost(Duration.ofSeconds(5)).untilTrue(SLEEPER_INTERRUPTED);
+            assertThat(probe.queue("sleeper").stats().pending()).isEqualTo(1);
         }
     }
 
