@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li><b>CPU hog</b>: {@code spinners} threads that spin without pause, so that every core is
  *       busy and a thread that wakes up has to win a core from them;</li>
  *   <li><b>GC pressure</b>: {@code churners} threads that allocate without pause and keep a share
- *       of it alive (a ring of 1 KiB to 64 KiB arrays, about a quarter of the heap's maximum), so
+ *       of it alive (a ring of 1 KiB to 64 KiB arrays, a quarter of the heap's maximum but at most 64 MiB), so
  *       that the collector runs often and also collects the old generation.</li>
  * </ol>
  *
@@ -74,7 +74,7 @@ final class JvmPressure implements AutoCloseable {
     }
 
     private void churn() {
-        long keep = Runtime.getRuntime().maxMemory() / 4 / Math.max(1, churners);
+        long keep = Math.min(Runtime.getRuntime().maxMemory() / 4, 64L << 20) / Math.max(1, churners);
         byte[][] ring = new byte[(int) Math.max(16, keep / (32 * 1024))][];
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long x = 0;
