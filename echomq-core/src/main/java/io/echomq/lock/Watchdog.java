@@ -90,11 +90,16 @@ final class Watchdog implements AutoCloseable {
         this.thread.start();
     }
 
-    /** Renews {@code lease} at about ttl/3 (earlier after lateness) until it is released or lost. */
+    /**
+     * Renews {@code lease} at about ttl/3 (earlier after lateness) until it is released or lost.
+     * The first renewal counts from when the acquire was sent, as its deadline does, not from now:
+     * an acquire whose answer came late (a starved thread) must not push the renewal late too.
+     */
     void watch(Lease lease) {
         Entry e = new Entry(lease, true);
         long now = clock.nanoTime();
-        schedule(e, now + pace.interval(renewInterval(lease), now));
+        long sent = lease.validUntilNanos() - Lease.deadline(0, lease.ttl().toMillis());
+        schedule(e, sent + pace.interval(renewInterval(lease), now));
     }
 
     /** Marks {@code lease} lost if its local deadline passes while it is still held. */

@@ -65,8 +65,10 @@ class WatchdogPaceTest {
         try (Watchdog watchdog = watchdog()) {
             Lease lease = new Lease(backend, "paced", "t", 1, TTL_MS, clock.nanoTime(), true);
             watchdog.watch(lease);
-            // the watchdog now waits 1000 ms; while it waits, 900 ms more pass on its clock than it
-            // slept, so that it wakes up 900 ms after the renewal was due
+            // once the watchdog waits for the renewal due in 1000 ms, 900 ms more pass on its clock
+            // than it sleeps, so that it wakes up 900 ms after the renewal was due
+            Thread thread = watchdogThread();
+            await().atMost(Duration.ofSeconds(10)).until(() -> thread.getState() == Thread.State.TIMED_WAITING);
             offset.addAndGet(900 * MS);
             await().atMost(Duration.ofSeconds(10)).until(() -> sent.size() >= 2);
             assertThat(lease.isLost()).isFalse();
@@ -92,12 +94,32 @@ class WatchdogPaceTest {
     }
 
     @Test
+    void theFirstRenewalCountsFromWhenTheAcquireWasSentNotFromWhenItsAnswerCame() {
+        try (Watchdog watchdog = watchdog()) {
+            // an acquire sent 900 ms ago whose answer was handled only now (a starved thread)
+            long start = clock.nanoTime() - 900 * MS;
+            Lease lease = new Lease(backend, "late-answer", "t", 1, TTL_MS, start, true);
+            long watched = clock.nanoTime();
+            watchdog.watch(lease);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !sent.isEmpty());
+            // due 1000 ms after the acquire was sent: about 100 ms from now, not 1000 ms
+            assertThat(sent.get(0) - watched).as("ns from watch to the first renewal").isLessThan(600 * MS);
+            lease.release();
+        }
+    }
+
+    @Test
     void theWatchdogThreadIsADaemonAtMaxPriority() {
         try (Watchdog watchdog = watchdog()) {
-            Thread t = Thread.getAllStackTraces().keySet().stream()
-                    .filter(x -> x.getName().equals("emq-lease-watchdog")).findFirst().orElseThrow();
+            Thread t = watchdogThread();
             assertThat(t.isDaemon()).isTrue();
             assertThat(t.getPriority()).isEqualTo(Thread.MAX_PRIORITY);
         }
+    }
+
+    /** @return the live watchdog thread (each test's watchdog is the only one: it closes it at the end) */
+    private static Thread watchdogThread() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(x -> x.getName().equals("emq-lease-watchdog") && x.isAlive()).findFirst().orElseThrow();
     }
 }
