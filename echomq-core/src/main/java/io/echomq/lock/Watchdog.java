@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One thread per lock client (started by its {@link LeaseIssuer}) that looks after every lease
- * which asked for it. The thread is a {@link RenewalThreads} thread: it runs renewals only, so no
- * handler or callback of the application can hold it up.
+ * which asked for it. The thread is a {@link RenewalThreads} thread: it is given renewals and
+ * deadline checks only, never a handler's work.
  *
  * <ol>
  *   <li>Renews watched leases at about ttl/3 after the last renewal was sent, and earlier (down to

@@ -74,8 +74,9 @@ final class LeaseKeeper {
 
     /**
      * Starts ticking every {@link #tickMillis()} on a renewal thread of its own
-     * ({@link RenewalThreads}), which runs nothing else: no maintenance, no handler can delay a
-     * renewal. Idempotent while running.
+     * ({@link RenewalThreads}), which is given nothing else: no maintenance, no handler can delay
+     * a renewal (the loss reports a tick makes, to the {@link WorkerListener}, do run on it).
+     * Idempotent while running.
      */
     synchronized void start() {
         if (renewals == null) {
