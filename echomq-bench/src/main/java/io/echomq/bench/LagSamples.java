@@ -74,9 +74,9 @@ final class LagSamples {
         long[] a = sorted(answered);
         long[] s = sorted(sent);
         return String.format(java.util.Locale.ROOT,
-                "renewals=%d sent_p99_ms=%.1f sent_max_ms=%.1f answered_p50_ms=%.1f answered_p90_ms=%.1f "
-                        + "answered_p99_ms=%.1f answered_max_ms=%.1f late=%d lost=%d",
-                count, millis(at(s, 0.99)), millis(at(s, 1.0)), millis(at(a, 0.5)), millis(at(a, 0.9)),
+                "renewals=%d sent_p50_ms=%.1f sent_p99_ms=%.1f sent_max_ms=%.1f answered_p50_ms=%.1f "
+                        + "answered_p90_ms=%.1f answered_p99_ms=%.1f answered_max_ms=%.1f late=%d lost=%d",
+                count, millis(at(s, 0.5)), millis(at(s, 0.99)), millis(at(s, 1.0)), millis(at(a, 0.5)), millis(at(a, 0.9)),
                 millis(at(a, 0.99)), millis(at(a, 1.0)), late, lostCount());
     }
 
