@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *       within a few milliseconds of each other go in one {@link Batch}: on one server, written to
  *       the pipelined connection and flushed once, one write for the whole batch (Redlock sends
  *       each to every master at once).</li>
- *   <li>Retries a failed renewal soon ({@link RenewalPace#retryAfter}: ttl/10, at most one second), until the lease's local
- *       deadline passes; then the lease is lost with {@link LossReason#DEADLINE_PASSED}.</li>
+ *   <li>Retries a failed renewal soon ({@link RenewalPace#retryAfter}: ttl/10, at most one
+ *       second), until the lease's local deadline passes; then the lease is lost with
+ *       {@link LossReason#DEADLINE_PASSED}.</li>
  *   <li>Marks a lease lost when a renewal finds it gone or taken, and forgets it.</li>
  *   <li>Times leases that are not renewed but whose holder asked for {@link Lease#lost()}, and
  *       marks them lost when their local deadline passes.</li>

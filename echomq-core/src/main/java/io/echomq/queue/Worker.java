@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  *       looks again after the idle poll (5 s by default) or when the earliest delayed job is due,
  *       whichever is first. With the maintenance below, an idle worker makes the server run about
  *       four commands per second (inside scripts included), besides its heartbeat (eight every 10 s).</li>
- *   <li><b>Leases.</b> A renewal thread of its own (which is given nothing else, not even
- *       the maintenance below) renews every held lease at about a third of the lease, earlier after it
- *       has seen itself late, in one batched script call per tick, never from a handler's thread. A lease that is lost
+ *   <li><b>Leases.</b> A renewal thread of its own (given nothing else, not the maintenance
+ *       below) renews every held lease at about a third of the lease, earlier after it has seen
+ *       itself late, in one batched script call per tick, never from a handler's thread. A lease that is lost
  *       (a renewal or settle refused, or its local deadline passed, seen by a tick or by the
  *       handler's own {@link Job#leaseLost()}) interrupts its handler, marks the {@link Job}, and
  *       is reported to {@link WorkerListener#onLeaseLost} once; the worker then settles the job
