@@ -10,6 +10,23 @@ package io.echomq.lock;
  * contract names for "the calling thread did not hold this lock", because for part of the critical
  * section it did not. By the time it is thrown the thread no longer holds the lock locally either,
  * and nothing is left to release.
+ *
+ * <p><b>What it means when the work is done.</b> It is thrown by the last {@code unlock()}, so the
+ * critical section has already run to its end: its writes may be done, and a transaction inside
+ * it may have committed. It does not say the work failed; it says exclusivity was not guaranteed
+ * for the whole of it (the lease was lost at some point while it ran, for example because a
+ * starved JVM could not renew it in time, and another holder may have run meanwhile). So:
+ *
+ * <ul>
+ *   <li>do not blindly retry work that is not idempotent: the first run may have done it all,
+ *       and a retry does it twice;</li>
+ *   <li>make the writes safe instead: pass {@link LeaseLock#currentFence()} to a store that
+ *       checks it ({@link FencedStore}, or SQL {@code UPDATE … WHERE fence <= ?}, for example
+ *       echomq-jdbc's {@code FencedUpdate}), which refuses a stale holder's writes once a newer
+ *       holder wrote, so the overlap cannot corrupt anything;</li>
+ *   <li>or check whether the work was done (an idempotency key, the state it leaves) before
+ *       doing it again.</li>
+ * </ul>
  */
 public final class LockLostException extends IllegalMonitorStateException {
     private static final long serialVersionUID = 1L;

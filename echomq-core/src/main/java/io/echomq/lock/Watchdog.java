@@ -1,6 +1,8 @@
 package io.echomq.lock;
 
 import io.echomq.MonotonicClock;
+import io.echomq.internal.RenewalPace;
+import io.echomq.internal.RenewalThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -14,15 +16,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One thread per lock client (started by its {@link LeaseIssuer}) that looks after every lease
- * which asked for it.
+ * which asked for it. The thread is a {@link RenewalThreads} thread: it is given renewals and
+ * deadline checks only, never a handler's work.
  *
  * <ol>
- *   <li>Renews watched leases at about ttl/3 after the last renewal was sent. All renewals due
+ *   <li>Renews watched leases at about ttl/3 after the last renewal was sent, and earlier (down to
+ *       ttl/6) for a while after it has seen itself late: a pass that started after it was due, or
+ *       an answer that was slow to come ({@link RenewalPace}). A stall like the last one then
+ *       still ends before the lease does. All renewals due
  *       within a few milliseconds of each other go in one {@link Batch}: on one server, written to
  *       the pipelined connection and flushed once, one write for the whole batch (Redlock sends
  *       each to every master at once).</li>
- *   <li>Retries a failed renewal soon (ttl/10, at most one second), until the lease's local
- *       deadline passes; then the lease is lost with {@link LossReason#DEADLINE_PASSED}.</li>
+ *   <li>Retries a failed renewal soon ({@link RenewalPace#retryAfter}: ttl/10, at most one
+ *       second), until the lease's local deadline passes; then the lease is lost with
+ *       {@link LossReason#DEADLINE_PASSED}.</li>
  *   <li>Marks a lease lost when a renewal finds it gone or taken, and forgets it.</li>
  *   <li>Times leases that are not renewed but whose holder asked for {@link Lease#lost()}, and
  *       marks them lost when their local deadline passes.</li>
@@ -33,13 +40,13 @@ import org.slf4j.LoggerFactory;
 final class Watchdog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Watchdog.class);
     private static final long COALESCE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final MonotonicClock clock;
     private final Supplier<Batch> batches;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final PriorityQueue<Slot> queue = new PriorityQueue<>();
+    private final RenewalPace pace = new RenewalPace();
     private final Thread thread;
     private long sequence;
     private boolean closed;
@@ -80,15 +87,20 @@ final class Watchdog implements AutoCloseable {
     Watchdog(MonotonicClock clock, Supplier<Batch> batches) {
         this.clock = clock;
         this.batches = batches;
-        this.thread = new Thread(this::loop, "emq-lease-watchdog");
-        this.thread.setDaemon(true);
+        this.thread = RenewalThreads.newThread("emq-lease-watchdog", this::loop);
         this.thread.start();
     }
 
-    /** Renews {@code lease} at about ttl/3 until it is released or lost. */
+    /**
+     * Renews {@code lease} at about ttl/3 (earlier after lateness) until it is released or lost.
+     * The first renewal counts from when the acquire was sent, as its deadline does, not from now:
+     * an acquire whose answer came late (a starved thread) must not push the renewal late too.
+     */
     void watch(Lease lease) {
         Entry e = new Entry(lease, true);
-        schedule(e, clock.nanoTime() + renewInterval(lease));
+        long now = clock.nanoTime();
+        long sent = lease.validUntilNanos() - Lease.deadline(0, lease.ttl().toMillis());
+        schedule(e, sent + pace.interval(renewInterval(lease), now));
     }
 
     /** Marks {@code lease} lost if its local deadline passes while it is still held. */
@@ -182,6 +194,7 @@ final class Watchdog implements AutoCloseable {
                 conn = batches.get();
             }
             long ttl = lease.ttl().toMillis();
+            pace.observe(e.due, now);
             e.inFlight = true;
             schedule(e, lease.validUntilNanos());
             conn.renew(lease, ttl, now).whenComplete((outcome, err) -> {
@@ -189,14 +202,15 @@ final class Watchdog implements AutoCloseable {
                 if (err != null) {
                     lease.onRenewError();
                     log.debug("renewal of '{}' failed; retrying", lease.resource(), err);
-                    long retry = Math.min(TimeUnit.MILLISECONDS.toNanos(ttl) / 10, MAX_RETRY_NANOS);
-                    long next = clock.nanoTime() + retry;
+                    long next = clock.nanoTime() + RenewalPace.retryAfter(TimeUnit.MILLISECONDS.toNanos(ttl));
                     schedule(e, next - lease.validUntilNanos() < 0 ? next : lease.validUntilNanos());
                     return;
                 }
                 lease.onRenewReply(outcome, now, ttl);
                 if (outcome == RenewOutcome.RENEWED) {
-                    schedule(e, now + renewInterval(lease));
+                    long answered = clock.nanoTime();
+                    pace.observe(now, answered);   // the round trip: how long the lease went unconfirmed
+                    schedule(e, now + pace.interval(renewInterval(lease), answered));
                 }
             });
             sent = true;

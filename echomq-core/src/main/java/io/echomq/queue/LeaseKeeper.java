@@ -2,12 +2,16 @@ package io.echomq.queue;
 
 import io.echomq.MonotonicClock;
 import io.echomq.internal.RedisEngine;
+import io.echomq.internal.RenewalPace;
+import io.echomq.internal.RenewalThreads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -20,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>Holds each claimed job from its claim until it settles, with the time its next renewal is
  *       due ({@link #track}, {@link #untrack}).</li>
- *   <li>At each {@link #tick()} (about a sixth of the lease), renews every job whose renewal is due
- *       (a third of the lease after the last one) in one batched extend script per queue, at most
+ *   <li>At each {@link #tick()} (about a sixth of the lease, on the worker's renewal thread, which
+ *       runs nothing else), renews every job whose renewal is due (a third of the lease after the
+ *       last one; earlier, down to a sixth, for a while after a tick or an answer came late: see
+ *       {@link RenewalPace}) in one batched extend script per queue, at most
  *       {@link #EXTEND_CHUNK} jobs per call, never from a handler's thread. A failed call is
  *       retried at the next tick.</li>
  *   <li>Marks lost every job whose local deadline has passed ({@link JobLease#checkDeadline}), and
@@ -51,6 +57,11 @@ final class LeaseKeeper {
     // tracking a job allocates no boxed time, and the loss report is one consumer for all jobs
     private final Set<Job> held = ConcurrentHashMap.newKeySet();
     private final Consumer<Job> lossReport = this::lossSeen;
+    private final RenewalPace pace = new RenewalPace();
+    private final long tickNanos;
+    private long lastTickNanos;   // written by scheduledTick() only, which runs on one thread at a time
+    private boolean ticked;
+    private ScheduledExecutorService renewals;   // guarded by this; null until started, or after stop
 
     LeaseKeeper(String name, long leaseMs, MonotonicClock clock, WorkerListener listener) {
         this.name = name;
@@ -58,6 +69,29 @@ final class LeaseKeeper {
         this.renewEveryNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMs / 3));
         this.clock = clock;
         this.listener = listener;
+        this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis());
+    }
+
+    /**
+     * Starts ticking every {@link #tickMillis()} on a renewal thread of its own
+     * ({@link RenewalThreads}), which is given nothing else: no maintenance, no handler can delay
+     * a renewal (the loss reports a tick makes, to the {@link WorkerListener}, do run on it).
+     * Idempotent while running.
+     */
+    synchronized void start() {
+        if (renewals == null) {
+            renewals = Executors.newSingleThreadScheduledExecutor(RenewalThreads.factory(name + "-lease-renewal"));
+            long tick = tickMillis();
+            renewals.scheduleAtFixedRate(this::scheduledTick, tick, tick, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Stops ticking: no renewal is sent from now on, and the renewal thread ends. Idempotent. */
+    synchronized void stop() {
+        if (renewals != null) {
+            renewals.shutdownNow();
+            renewals = null;
+        }
     }
 
     /** @return how often {@link #tick()} should run: a sixth of the lease, at least 5 ms */
@@ -67,7 +101,8 @@ final class LeaseKeeper {
 
     /** Holds {@code job} from now: first renewal a third of the lease on; its loss is reported here. */
     void track(Job job) {
-        job.leaseState().renewAt(clock.nanoTime() + renewEveryNanos);
+        long now = clock.nanoTime();
+        job.leaseState().renewAt(now + pace.interval(renewEveryNanos, now));
         held.add(job);
         job.leaseState().reportTo(lossReport);
     }
@@ -88,6 +123,22 @@ final class LeaseKeeper {
     }
 
     /**
+     * The tick the renewal thread runs: notes how late it came (a tick later than one period after
+     * the last one means the thread was starved, see {@link RenewalPace}), then {@link #tick()}.
+     *
+     * @return what {@link #tick()} returned
+     */
+    int scheduledTick() {
+        long now = clock.nanoTime();
+        if (ticked) {
+            pace.observe(lastTickNanos + tickNanos, now);
+        }
+        ticked = true;
+        lastTickNanos = now;
+        return tick();
+    }
+
+    /**
      * One pass: marks the jobs past their local deadline lost, and renews those due.
      *
      * @return how many renewals this pass sent (their answers come later)
@@ -95,6 +146,7 @@ final class LeaseKeeper {
     int tick() {
         try {
             long now = clock.nanoTime();
+            long next = now + pace.interval(renewEveryNanos, now);
             List<Job> due = new ArrayList<>();
             for (Job job : held) {
                 if (job.isSettled() || job.leaseState().checkDeadline(now)) {
@@ -102,7 +154,7 @@ final class LeaseKeeper {
                 }
                 if (now - job.leaseState().renewAt() >= 0) {
                     due.add(job);
-                    job.leaseState().renewAt(now + renewEveryNanos);
+                    job.leaseState().renewAt(next);
                 }
             }
             for (List<Job> chunk : chunksByQueue(due)) {
@@ -155,6 +207,7 @@ final class LeaseKeeper {
                 }
                 return;
             }
+            pace.observe(sentAt, clock.nanoTime());   // the round trip: how long these leases went unconfirmed
             for (int i = 0; i < chunk.size(); i++) {
                 Job job = chunk.get(i);
                 if (codes.get(i) != 1 && job.settlement().started()) {

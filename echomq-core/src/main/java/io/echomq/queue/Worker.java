@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  *       looks again after the idle poll (5 s by default) or when the earliest delayed job is due,
  *       whichever is first. With the maintenance below, an idle worker makes the server run about
  *       four commands per second (inside scripts included), besides its heartbeat (eight every 10 s).</li>
- *   <li><b>Leases.</b> One scheduler renews every held lease at about a third of the lease, in
- *       one batched script call per tick, never from a handler's thread. A lease that is lost
+ *   <li><b>Leases.</b> A renewal thread of its own (given nothing else, not the maintenance
+ *       below) renews every held lease at about a third of the lease, earlier after it has seen
+ *       itself late, in one batched script call per tick, never from a handler's thread. A lease that is lost
  *       (a renewal or settle refused, or its local deadline passed, seen by a tick or by the
  *       handler's own {@link Job#leaseLost()}) asks its handler to stop, marks the {@link Job}, and
  *       is reported to {@link WorkerListener#onLeaseLost} once; the worker then settles the job
@@ -75,8 +76,8 @@ import org.slf4j.LoggerFactory;
  * of {@code concurrency} threads, unless an executor is given. The dispatcher thread is not a
  * daemon: a started worker keeps the JVM alive until it is shut down.
  *
- * <p>This class is the facade and owns the lifecycle (start, shutdown, abandon) and the one
- * scheduler thread; the work is done by package-private parts, each with one role: the
+ * <p>This class is the facade and owns the lifecycle (start, shutdown, abandon), the scheduler
+ * thread of maintenance and the renewal thread of leases; the work is done by package-private parts, each with one role: the
  * {@code Dispatcher} claims through a {@code ClaimSource} (one queue, or a sharded queue's
  * partitions), the {@code JobRunner} runs handlers and settles their jobs, the
  * {@code LeaseKeeper} renews leases and reports their loss ({@code CancelWatch} makes it renew at
@@ -158,8 +159,7 @@ public final class Worker implements AutoCloseable {
             finish(true);   // nothing was scheduled or registered yet; unregister is a no-op
             throw e;
         }
-        long tick = leases.tickMillis();
-        scheduler.scheduleAtFixedRate(leases::tick, tick, tick, TimeUnit.MILLISECONDS);
+        leases.start();
         long firstMaintenance = ThreadLocalRandom.current().nextLong(1, maintenanceMs + 1);
         scheduler.scheduleAtFixedRate(maintenance::tick, firstMaintenance, maintenanceMs, TimeUnit.MILLISECONDS);
         scheduler.scheduleAtFixedRate(cancels::refresh, maintenanceMs, maintenanceMs, TimeUnit.MILLISECONDS);
@@ -256,6 +256,7 @@ public final class Worker implements AutoCloseable {
         state.abandon();
         runner.abandon();
         scheduler.shutdownNow();
+        leases.stop();
         stopDispatcher();
         finish(false);   // not even an UNSUBSCRIBE: a killed process sends nothing
         report = new ShutdownReport(0, 0, leases.heldCount());
@@ -268,6 +269,7 @@ public final class Worker implements AutoCloseable {
 
     private void finish(boolean unsubscribe) {
         scheduler.shutdownNow();
+        leases.stop();
         runner.close();
         if (ownExecutor && interruptHandlers) {
             executor.shutdownNow();

@@ -115,4 +115,21 @@ class LeaseKeeperTest extends QueueTestBase {
         assertThat(keeper.tick()).as("only the kept job").isEqualTo(1);
         assertThat(events.lost()).hasSize(1);
     }
+
+    @Test
+    void aLateTickMakesTheNextRenewalsComeSoonerThanAThirdOfTheLease() {
+        Queue q = client(b -> b.clock(clock)).queue("q");
+        q.enqueue("a");
+        List<Job> jobs = q.claim(1, Duration.ofMillis(LEASE_MS));
+        LeaseKeeper keeper = new LeaseKeeper("test", LEASE_MS, clock, events);
+        jobs.forEach(keeper::track);
+
+        assertThat(keeper.scheduledTick()).as("at the claim").isZero();   // ticks every 500 ms
+        advanceMs(1400);
+        assertThat(keeper.scheduledTick()).as("the next tick, 900 ms late, renews").isEqualTo(1);
+        advanceMs(500);
+        // on time the next renewal would be 1000 ms on; a starved keeper renews at twice the pace
+        assertThat(keeper.scheduledTick()).as("half a third of the lease after the late renewal").isEqualTo(1);
+        assertThat(events.lost()).isEmpty();
+    }
 }

@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -20,6 +21,8 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The advice around a {@link Locked} method. Per call:
@@ -31,11 +34,16 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
  *   <li>run the method, with a {@link LossSignal} that interrupts it if the lease is lost and the
  *       method asked for it ({@link Locked#interruptOnLoss()});</li>
  *   <li>release, and throw {@link LockLostException} instead of the outcome if the lease was lost
- *       before the release.</li>
+ *       before the release; except on a {@code @Scheduled} method that returned normally, whose
+ *       only caller is the scheduler: there the loss is expected on a busy machine, and is logged
+ *       as one WARN line (lock, reason, how long the method ran) instead of the scheduler's ERROR
+ *       with a stack trace.</li>
  * </ol>
  * The parsed annotation of each method is cached ({@link LockedMethod}).
  */
 final class LockedInterceptor implements MethodInterceptor {
+    private static final Logger LOG = LoggerFactory.getLogger(LockedInterceptor.class);
+
     private final Supplier<Locks> locks;
     private final BeanFactory beanFactory;
     private final UnaryOperator<String> placeholders;
@@ -105,6 +113,7 @@ final class LockedInterceptor implements MethodInterceptor {
             }
         });
         LockedContext.push(lease);
+        long started = System.nanoTime();
         Object result = null;
         Throwable thrown = null;
         try {
@@ -123,6 +132,13 @@ final class LockedInterceptor implements MethodInterceptor {
         }
         Optional<LossReason> lost = lease.lossReason();
         if (lost.isPresent()) {
+            if (m.scheduled && thrown == null) {
+                LOG.warn("@Scheduled {}.{}: lost the lock on '{}' ({}) while it ran; it ran {} ms and returned, "
+                        + "without exclusivity for all of that time", m.method.getDeclaringClass().getSimpleName(),
+                        m.method.getName(), resource, lost.get(),
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                return result;
+            }
             throw new LockLostException(resource, lost.get(), thrown);
         }
         if (thrown != null) {
@@ -132,8 +148,7 @@ final class LockedInterceptor implements MethodInterceptor {
             throw thrown;
         }
         if (releaseFailure != null) {
-            org.slf4j.LoggerFactory.getLogger(LockedInterceptor.class)
-                    .warn("could not release '{}'; it expires by its ttl", resource, releaseFailure);
+            LOG.warn("could not release '{}'; it expires by its ttl", resource, releaseFailure);
         }
         return result;
     }

@@ -11,14 +11,17 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
 
 /**
  * What one {@link Locked} annotation asks for, parsed and checked once per method: the resource
- * expression, the ttl and wait, the policy, which parameter takes the lease, and the value a
- * skipped call returns. Parsing fails with an {@link IllegalStateException} naming the method, so
+ * expression, the ttl and wait, the policy, which parameter takes the lease, the value a
+ * skipped call returns, and whether the method is a {@code @Scheduled} task. Parsing fails with an {@link IllegalStateException} naming the method, so
  * a mistake stops startup instead of the first call.
  */
 final class LockedMethod {
@@ -33,6 +36,8 @@ final class LockedMethod {
     final boolean interruptOnLoss;
     final WhenBusy whenBusy;
     final int leaseParameter;
+    /** Whether the scheduler runs it ({@code @Scheduled}, {@code @Schedules}): it then has no caller. */
+    final boolean scheduled;
     private final Object skipped;
 
     private LockedMethod(Method method, Locked locked, UnaryOperator<String> placeholders) {
@@ -69,6 +74,8 @@ final class LockedMethod {
             }
         }
         this.leaseParameter = lease;
+        this.scheduled = AnnotatedElementUtils.hasAnnotation(method, Scheduled.class)
+                || AnnotatedElementUtils.hasAnnotation(method, Schedules.class);
     }
 
     /**
