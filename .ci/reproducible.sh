@@ -15,10 +15,13 @@ published=$published,echomq-cli,echomq-server,echomq-testkit
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Both copies first, so that an edit made while the first one builds cannot reach only the second.
 for build in a b; do
   mkdir "$work/$build"
   # the working tree as it is, without what a build or a peer install left in it
   tar -cf - --exclude=./.git --exclude='*/target' --exclude='node_modules' . | tar -xf - -C "$work/$build"
+done
+for build in a b; do
   ( cd "$work/$build" && mvn -B -q "$@" -P release -Dmaven.test.skip=true package -pl "$published" -am ) \
     > "$work/$build.log" 2>&1 || { cat "$work/$build.log" >&2; echo "reproducible: build $build failed" >&2; exit 1; }
   ( cd "$work/$build" && find . -path '*/target/*.jar' -type f | sort | xargs sha256sum ) > "$work/$build.sha256"
