@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  *   <li>One pipelined connection (auto-flush off), opened on first use, for batched background
  *       work such as lease renewals: the caller writes many commands, then flushes once.</li>
  *   <li>One pub/sub connection, opened on first use: blocking and subscribing never share the
- *       command connection (DESIGN §6).</li>
+ *       command connection, since a subscribed (or blocked) connection answers nothing else and
+ *       every thread sharing it would wait behind it.</li>
  *   <li>One binary command connection (text keys, byte values), opened on first use, for the
  *       queue: job payloads are bytes, not text.</li>
  * </ol>

@@ -72,8 +72,8 @@ public final class TlsRedisServer implements AutoCloseable {
             if (!p.isAlive()) {
                 server.close();
                 throw new IllegalStateException("redis-server with TLS exited at start (was " + RedisBinary.resolve()
-                        + " built with TLS? Valkey and Redis build it in with BUILD_TLS=yes, which"
-                        + " ../shared/valkey/build.sh does when OpenSSL's headers are installed): " + tail(log));
+                        + " built with TLS? Valkey and Redis build it in with make BUILD_TLS=yes, which needs"
+                        + " OpenSSL's headers; docs/building-valkey.md shows how): " + tail(log));
             }
             if (server.pingOverTls(certs)) {
                 return server;
