@@ -171,6 +171,9 @@ class AuthAclTest {
             raw().call("ECHO", "flows-done");
             assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "flows-done")), Duration.ofSeconds(10))).isTrue();
             for (List<String> c : tap.commands()) {
+                if (String.join(" ", c).contains("{emq-permissions}")) {
+                    continue;   // the permission check's probe (Redis 6.2 runs each command it checks)
+                }
                 String name = c.get(0).toLowerCase(Locale.ROOT);
                 if (name.equals("command") || name.equals("client")) {
                     name += "|" + c.get(1).toLowerCase(Locale.ROOT);

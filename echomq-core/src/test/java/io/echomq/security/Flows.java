@@ -195,8 +195,17 @@ final class Flows {
         Job running = c.claim(LEASE).orElseThrow();
         assertThat(c.cancel(running.id())).isNotNull();
         assertThat(c.promote(10)).as("nothing delayed is due").isZero();
-        c.enqueue("listed");
-        assertThat(c.list(io.echomq.queue.JobState.PENDING, 10, null)).isNotNull();
+        // pages after a cursor: in the wait LIST (LPOS) and in a ZSET (ZRANK)
+        Queue l = client.queue("sec-l");
+        for (int i = 0; i < 3; i++) {
+            l.enqueue("listed-" + i);
+            l.enqueue(("later-" + i).getBytes(), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
+        }
+        for (io.echomq.queue.JobState state : List.of(io.echomq.queue.JobState.PENDING, io.echomq.queue.JobState.DELAYED)) {
+            io.echomq.queue.JobPage first = l.list(state, 1, null);
+            assertThat(first.jobs()).hasSize(1);
+            assertThat(l.list(state, 1, first.next().orElseThrow()).jobs()).as("the page after the cursor").hasSize(1);
+        }
 
         io.echomq.queue.Schedules schedules = client.schedules("sec-s");
         schedules.upsert(io.echomq.queue.Schedule.of("every-second",
