@@ -21,6 +21,8 @@ public final class LuaScript {
     public static final String LOCK = "lock";
     /** Subfolder of the queue scripts. */
     public static final String QUEUE = "queue";
+    /** Subfolder of the scripts every client runs, whatever its side: the permission probe. */
+    public static final String CLIENT = "client";
 
     private final String side;
     private final String name;
@@ -43,7 +45,7 @@ public final class LuaScript {
     /**
      * Loads {@code <side>/<name>-<numKeys>.lua} from the class path and inlines its parts.
      *
-     * @param side {@link #LOCK} or {@link #QUEUE}
+     * @param side {@link #LOCK}, {@link #QUEUE} or {@link #CLIENT}
      * @throws IllegalStateException if the resource or one of its parts is missing or unreadable,
      *     or a part is named twice (a packaging bug)
      */
@@ -74,7 +76,7 @@ public final class LuaScript {
         return name;
     }
 
-    /** @return the side the script belongs to: {@link #LOCK} or {@link #QUEUE} */
+    /** @return the side the script belongs to: {@link #LOCK}, {@link #QUEUE} or {@link #CLIENT} */
     public String side() {
         return side;
     }

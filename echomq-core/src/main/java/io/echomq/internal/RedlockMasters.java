@@ -2,6 +2,7 @@ package io.echomq.internal;
 
 import io.echomq.RedisCommandException;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.MaintNotificationsConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
@@ -119,7 +120,10 @@ public final class RedlockMasters implements AutoCloseable {
         RedisClient client = RedisClient.create();
         Duration connectTimeout = commandTimeout.compareTo(MIN_CONNECT_TIMEOUT) > 0 ? commandTimeout
                 : MIN_CONNECT_TIMEOUT;
+        // As EngineConnector's connections: no CLIENT SETINFO and no CLIENT MAINT_NOTIFICATIONS in
+        // the handshake, which the ACL line of docs/security.md cannot grant on every server
         client.setOptions(ClientOptions.builder()
+                .maintNotificationsConfig(MaintNotificationsConfig.disabled())
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .timeoutOptions(TimeoutOptions.enabled(commandTimeout))
@@ -129,6 +133,8 @@ public final class RedlockMasters implements AutoCloseable {
         for (RedisURI uri : uris) {
             String redacted = RedisUrls.redact(uri.toString());
             uri.setTimeout(commandTimeout);
+            uri.setLibraryName("");
+            uri.setLibraryVersion("");
             masters.add(new Master(uri, redacted));
         }
         RedlockMasters result = new RedlockMasters(client, masters);

@@ -3,8 +3,8 @@ package io.echomq.internal;
 import java.util.List;
 
 /**
- * Every Lua script the library runs, each loaded once per JVM from {@code io/echomq/lua/lock/} or
- * {@code io/echomq/lua/queue/}. A caller names the script object, never its name: messages take
+ * Every Lua script the library runs, each loaded once per JVM from {@code io/echomq/lua/lock/},
+ * {@code io/echomq/lua/queue/} or {@code io/echomq/lua/client/}. A caller names the script object, never its name: messages take
  * {@link LuaScript#label()}.
  */
 public final class Scripts {
@@ -91,7 +91,20 @@ public final class Scripts {
     /** Schedules: compare-and-set of a schedule's next fire time, after its jobs were enqueued. */
     public static final LuaScript SCHEDULE_ADVANCE = LuaScript.load(LuaScript.QUEUE, "schedule-advance", 1);
 
+    /** Every client, once when it connects: which commands of its scripts the ACL user may not run. */
+    public static final LuaScript PERMISSIONS = LuaScript.load(LuaScript.CLIENT, "permissions", 1);
+
     private Scripts() {
+    }
+
+    /** @return the lock side's scripts: what a {@code LockClient} and a {@code RedlockClient} run */
+    public static List<LuaScript> lockSide() {
+        return all().stream().filter(s -> s.side().equals(LuaScript.LOCK)).toList();
+    }
+
+    /** @return the queue side's scripts: what a {@code QueueClient} and its workers run */
+    public static List<LuaScript> queueSide() {
+        return all().stream().filter(s -> s.side().equals(LuaScript.QUEUE)).toList();
     }
 
     /** @return every script above, for the header checks in the tests */
@@ -99,6 +112,6 @@ public final class Scripts {
         return List.of(ACQUIRE, WAIT_ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, ENQUEUE_COMPACT, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
-                CANCEL, LIST, DELETE, LAYOUT, GROUP, HEARTBEAT, THROUGHPUT);
+                CANCEL, LIST, DELETE, LAYOUT, GROUP, HEARTBEAT, THROUGHPUT, PERMISSIONS);
     }
 }

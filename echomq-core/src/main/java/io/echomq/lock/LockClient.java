@@ -5,6 +5,7 @@ import io.echomq.RedisCommandException;
 import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
 import io.echomq.internal.LockKeys;
+import io.echomq.internal.PermissionCheck;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.RedisUrls;
 import io.echomq.internal.Scripts;
@@ -369,6 +370,7 @@ public final class LockClient implements Locks {
          *
          * @throws IllegalArgumentException if no Redis URL was given, or trusted certificates were given for a URL that is not rediss://
          * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
+         * @throws io.echomq.MissingPermissionsException if the ACL user may not run a command the lock scripts run
          */
         @Override
         public LockClient build() {
@@ -377,6 +379,12 @@ public final class LockClient implements Locks {
             }
             io.echomq.internal.TlsTrust.checkScheme(redisUrl, trustedCertificates);
             RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout, trustedCertificates);
+            try {
+                PermissionCheck.forLocks(engine, namespace);
+            } catch (RuntimeException e) {
+                engine.close();
+                throw e;
+            }
             return new LockClient(this, engine);
         }
     }

@@ -4,6 +4,7 @@ import io.echomq.MonotonicClock;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
+import io.echomq.internal.PermissionCheck;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import java.time.Duration;
@@ -375,6 +376,7 @@ public final class QueueClient implements AutoCloseable {
          *
          * @throws IllegalArgumentException if the URL is missing or malformed, or trusted certificates were given for a URL that is not rediss://
          * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
+         * @throws io.echomq.MissingPermissionsException if the ACL user may not run a command the queue scripts run
          */
         public QueueClient build() {
             if (redisUrl == null) {
@@ -387,6 +389,7 @@ public final class QueueClient implements AutoCloseable {
                 // event-loop thread (a worker's maintenance callback), which deadlocks with a
                 // dispatcher that holds the engine's monitor while its connect waits on that loop.
                 engine.binary();
+                PermissionCheck.forQueues(engine);
             } catch (RuntimeException e) {
                 engine.close();
                 throw e;

@@ -45,7 +45,7 @@ class ScriptHeadersTest {
     /** @return every script, as {@code <side>/<file>} */
     static List<String> luaFiles() throws IOException, URISyntaxException {
         List<String> out = new ArrayList<>();
-        for (String side : List.of(LuaScript.LOCK, LuaScript.QUEUE)) {
+        for (String side : List.of(LuaScript.LOCK, LuaScript.QUEUE, LuaScript.CLIENT)) {
             try (Stream<Path> files = Files.list(folder(side))) {
                 files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".lua")).sorted()
                         .forEach(n -> out.add(side + "/" + n));
@@ -65,7 +65,7 @@ class ScriptHeadersTest {
     void theFolderHoldsOnlyTheSidesAndTheParts() throws Exception {
         try (Stream<Path> files = Files.list(folder(""))) {
             assertThat(files.map(p -> p.getFileName().toString()))
-                    .containsExactlyInAnyOrder(LuaScript.LOCK, LuaScript.QUEUE, "includes");
+                    .containsExactlyInAnyOrder(LuaScript.LOCK, LuaScript.QUEUE, LuaScript.CLIENT, "includes");
         }
     }
 

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.echomq.RedisCommandException;
+import io.echomq.internal.LuaScript;
+import io.echomq.internal.Scripts;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.QueueClient;
 import io.echomq.server.CommandTap;
 import io.echomq.server.RawRedis;
+import io.echomq.server.RedisServer;
 import io.echomq.testkit.RedisExtension;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +22,8 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -61,6 +66,11 @@ class AuthAclTest {
         raw().call("ACL", "DELUSER", "emq-app");
     }
 
+    /** @return the text of {@code docs/security.md} */
+    static String docPage() throws IOException {
+        return Files.readString(Path.of("..", "docs", "security.md"));
+    }
+
     /** @return the documented ACL line, split into arguments, with a fresh password */
     static List<String> documentedAclLine(String password) throws IOException {
         Path doc = Path.of("..", "docs", "security.md");
@@ -79,8 +89,7 @@ class AuthAclTest {
         raw().call("SCRIPT", "FLUSH");   // so that the EVAL fallback on NOSCRIPT runs too
         String url = "redis://emq-app:" + password + "@127.0.0.1:" + REDIS.server().port();
 
-        Flows.locks(keep(LockClient.create(url)), server());
-        Flows.queues(keep(QueueClient.create(url)), server());
+        runEveryFlow(url);
 
         assertThat(raw().call("ACL", "LOG")).as("no command, key or channel was denied").isEqualTo(List.of());
 
@@ -89,11 +98,66 @@ class AuthAclTest {
             assertThat(app.call("SET", "emq:mine", "1")).isEqualTo("OK");
             for (String[] refused : new String[][] {{"FLUSHALL"}, {"KEYS", "*"}, {"CONFIG", "GET", "*"},
                 {"GET", "other:key"}, {"SET", "elsewhere", "1"}, {"PUBLISH", "other-channel", "x"},
-                {"SUBSCRIBE", "other-channel"}, {"SCRIPT", "FLUSH"}, {"SCAN", "0"}, {"ACL", "WHOAMI"}}) {
+                {"SUBSCRIBE", "other-channel"}, {"SCRIPT", "FLUSH"}, {"FLUSHDB"}, {"ACL", "WHOAMI"}}) {
                 assertThatThrownBy(() -> app.call(refused)).as(String.join(" ", refused))
                         .isInstanceOf(RawRedis.ErrorReply.class).hasMessageStartingWith("NOPERM");
             }
         }
+    }
+
+    @Test
+    void everyScriptRunsUnderTheDocumentedLine() throws Exception {
+        raw().call(documentedAclLine(password).toArray(String[]::new));
+        raw().call("SCRIPT", "FLUSH");
+        String url = "redis://emq-app:" + password + "@127.0.0.1:" + REDIS.server().port();
+        Map<String, String> bySha = new TreeMap<>();
+        for (LuaScript s : Scripts.all()) {
+            bySha.put(s.sha(), s.path());
+        }
+        Set<String> ran = new TreeSet<>();
+        try (CommandTap tap = raw().monitor()) {
+            runEveryFlow(url);
+            raw().call("ECHO", "flows-done");
+            assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "flows-done")), Duration.ofSeconds(10))).isTrue();
+            for (List<String> c : tap.commands()) {
+                String name = c.get(0).toLowerCase(Locale.ROOT);
+                if (name.equals("evalsha")) {
+                    ran.add(bySha.getOrDefault(c.get(1), "unknown sha " + c.get(1)));
+                } else if (name.equals("eval")) {
+                    ran.add(bySha.getOrDefault(sha1(c.get(1)), "unknown script " + c.get(1)));
+                }
+            }
+        }
+        assertThat(raw().call("ACL", "LOG")).as("no command, key or channel was denied").isEqualTo(List.of());
+        assertThat(ran).as("every script of the resources ran as the ACL user").isEqualTo(ScriptResources.scripts());
+    }
+
+    /**
+     * Runs every flow: {@link Flows#locks}, {@link Flows#lockExtras}, {@link Flows#queues}, {@link Flows#controls}.
+     * The Redlock masters are this server and two more of the same binary, with the same ACL user when
+     * {@code url} names one.
+     */
+    private void runEveryFlow(String url) throws Exception {
+        Flows.locks(keep(LockClient.create(url)), server());
+        List<String> masters = new ArrayList<>(List.of(url));
+        for (int i = 0; i < 2; i++) {
+            RedisServer more = keep(RedisServer.builder().binary(REDIS.server().binary()).start());
+            if (url.contains("emq-app:")) {
+                try (RawRedis admin = RawRedis.connect("127.0.0.1", more.port())) {
+                    admin.call(documentedAclLine(password).toArray(String[]::new));
+                }
+            }
+            masters.add(url.replace(":" + REDIS.server().port(), ":" + more.port()));
+        }
+        Flows.lockExtras(keep(LockClient.create(url)), masters);
+        QueueClient queues = keep(QueueClient.create(url));
+        Flows.queues(queues, server());
+        Flows.controls(queues);
+    }
+
+    private static String sha1(String text) throws Exception {
+        return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -103,11 +167,13 @@ class AuthAclTest {
         raw().call("SCRIPT", "FLUSH");
         Set<String> sent = new TreeSet<>();
         try (CommandTap tap = raw().monitor()) {
-            Flows.locks(keep(LockClient.create(REDIS.url())), server());
-            Flows.queues(keep(QueueClient.create(REDIS.url())), server());
+            runEveryFlow(REDIS.url());
             raw().call("ECHO", "flows-done");
             assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "flows-done")), Duration.ofSeconds(10))).isTrue();
             for (List<String> c : tap.commands()) {
+                if (String.join(" ", c).contains("{emq-permissions}")) {
+                    continue;   // the permission check's probe (Redis 6.2 runs each command it checks)
+                }
                 String name = c.get(0).toLowerCase(Locale.ROOT);
                 if (name.equals("command") || name.equals("client")) {
                     name += "|" + c.get(1).toLowerCase(Locale.ROOT);

@@ -148,4 +148,90 @@ final class Flows {
             assertThat(w.isRunning()).isTrue();
         }
     }
+
+    /**
+     * Runs the paths {@link #queues} leaves out, so that with it every queue script runs: fair
+     * groups (grouped enqueue, claim, pause and resume of a group, counts), flow control (rate limit
+     * and concurrency cap, read by the claim), pause and resume of the queue, cancel of a pending and
+     * of a running job, an explicit promote, a page of a state's list, schedules (upsert, a due fire, remove), a sharded
+     * queue (its partition count), the directory of queues, and the delete of a queue.
+     */
+    static void controls(QueueClient client) throws Exception {
+        Queue g = client.queue("sec-g");
+        g.groups().setMax(1);
+        assertThat(g.groups().max()).isEqualTo(1);
+        g.enqueue("g1", EnqueueOptions.defaults().withGroup("tenant-a"));
+        g.enqueue("g2", EnqueueOptions.defaults().withGroup("tenant-a"));
+        assertThat(g.groups().pause("tenant-a")).isTrue();
+        assertThat(g.claim(LEASE)).isEmpty();
+        assertThat(g.groups().resume("tenant-a")).isTrue();
+        assertThat(g.groups().count("tenant-a")).isNotNull();
+        // every phase of the listing: the waiting and active counts (HSCAN), then the paused set (SSCAN)
+        io.echomq.queue.GroupPage page = g.groups().list(null, 10);
+        for (int pages = 1; page.nextCursor().isPresent(); pages++) {
+            assertThat(pages).as("pages of a one-group listing").isLessThan(10);
+            page = g.groups().list(page.nextCursor().get(), 10);
+        }
+        Job grouped = g.claim(LEASE).orElseThrow();
+        assertThat(g.claim(LEASE)).as("one active job per group").isEmpty();
+        assertThat(grouped.complete()).isEqualTo(SettleOutcome.COMPLETED);
+
+        Queue f = client.queue("sec-f");
+        f.flowControl().setRateLimit(100, Duration.ofSeconds(1));
+        f.flowControl().setConcurrencyCap(5);
+        f.enqueue("limited");
+        Job limited = f.claim(LEASE).orElseThrow();
+        assertThat(limited.complete()).isEqualTo(SettleOutcome.COMPLETED);
+        assertThat(f.flowControl().clearRateLimit()).isTrue();
+        assertThat(f.flowControl().clearConcurrencyCap()).isTrue();
+
+        Queue c = client.queue("sec-c");
+        assertThat(c.pause()).isTrue();
+        assertThat(c.isPaused()).isTrue();
+        assertThat(c.resume()).isTrue();
+        String pendingId = c.enqueue("cancel me");
+        assertThat(c.cancel(pendingId)).isNotNull();
+        c.enqueue("running");
+        Job running = c.claim(LEASE).orElseThrow();
+        assertThat(c.cancel(running.id())).isNotNull();
+        assertThat(c.promote(10)).as("nothing delayed is due").isZero();
+        // pages after a cursor: in the wait LIST (LPOS) and in a ZSET (ZRANK)
+        Queue l = client.queue("sec-l");
+        for (int i = 0; i < 3; i++) {
+            l.enqueue("listed-" + i);
+            l.enqueue(("later-" + i).getBytes(), EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
+        }
+        for (io.echomq.queue.JobState state : List.of(io.echomq.queue.JobState.PENDING, io.echomq.queue.JobState.DELAYED)) {
+            io.echomq.queue.JobPage first = l.list(state, 1, null);
+            assertThat(first.jobs()).hasSize(1);
+            assertThat(l.list(state, 1, first.next().orElseThrow()).jobs()).as("the page after the cursor").hasSize(1);
+        }
+
+        io.echomq.queue.Schedules schedules = client.schedules("sec-s");
+        schedules.upsert(io.echomq.queue.Schedule.of("every-second",
+                io.echomq.queue.ScheduleSpec.every(Duration.ofMillis(100)), "tick"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> schedules.fireDue() > 0);
+        assertThat(schedules.remove("every-second")).isTrue();
+
+        io.echomq.queue.ShardedQueue sharded = client.shardedQueue("sec-p", 2);
+        sharded.enqueue("p", "x".getBytes(), EnqueueOptions.defaults());
+        assertThat(sharded.refresh()).isEqualTo(2);
+
+        assertThat(io.echomq.queue.QueueDirectory.of(client).names()).contains("sec-c");
+        assertThat(c.delete(true).deleted()).isTrue();
+    }
+
+    /**
+     * Runs the lock paths {@link #locks} leaves out: the directory of held locks, and a Redlock
+     * client over {@code masters}, whose fenced acquire raises the masters' fences.
+     */
+    static void lockExtras(LockClient locks, List<String> masters) throws Exception {
+        Lease held = locks.tryAcquire("sec-listed", TTL).orElseThrow();
+        assertThat(io.echomq.lock.LockDirectory.of(locks).held("sec-", 10).locks()).isNotEmpty();
+        assertThat(held.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        try (io.echomq.lock.RedlockClient redlock = io.echomq.lock.RedlockClient.create(masters)) {
+            Lease r = redlock.tryAcquire("sec-redlock", TTL, AcquireOptions.defaults()).orElseThrow();
+            assertThat(redlock.release("sec-redlock", r.token())).isEqualTo(ReleaseOutcome.RELEASED);
+        }
+    }
 }

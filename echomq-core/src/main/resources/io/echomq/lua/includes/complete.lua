@@ -99,6 +99,13 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
     local bad = guard(done, 'zset')
     if bad then return bad end
   end
+  -- the keys of each group a completed job frees (grouped jobs only)
+  for i = 1, #plan.done do
+    if plan.groups[i] then
+      local bad = groupGuard(prefix, plan.groups[i])
+      if bad then return bad end
+    end
+  end
   -- the counter first, as the one write that can still fail, so that a refusal changes nothing
   local ok, err = pcall(redis.call, 'HINCRBY', stats, 'completed', #plan.done)
   if not ok then return refuse(stats, 'hash', err) end

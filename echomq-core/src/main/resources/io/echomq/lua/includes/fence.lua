@@ -29,7 +29,9 @@ local function serverMicros()
   return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 local function readFence(key)
-  local v = redis.call('GET', key)
+  -- pcall: a fence key of another type is refused as a malformed one, by the caller's undo path
+  local ok, v = pcall(redis.call, 'GET', key)
+  if not ok then return nil end
   if not v then return 0 end
   if not string.match(v, '^%d+$') then return nil end
   return tonumber(v)

@@ -34,8 +34,14 @@
 --                            the settle then publishes on wake, so that workers that found the
 --                            queue dry claim the freed place now instead of at their idle poll
 --   groupUnlist(prefix, g, id) -> 1 when id left g's LIST (LREM, O(n) in its length), else 0
---   groupsOn(prefix)         true when the rotation exists (one EXISTS): the claim's only cost
---                            for a queue without groups
+--   groupGuard(prefix, g)    nil when every key a step on g may write has its type (or is
+--                            absent): g's LIST, the rotation, the counts, the paused SET and
+--                            stats; else the WRONGTYPE reply of type-guard. A script calls it
+--                            for each group it will touch before its first write, so that a key
+--                            of another type refuses the call with nothing changed.
+--   groupsOn(prefix)         true when the rotation exists (one EXISTS per call, then kept up to
+--                            date by this part's own writes): the claim's only cost for a queue
+--                            without groups
 --   groupNext(prefix, popUngrouped) -> id, score, group of the next job to claim, or nil when
 --                            nothing may be claimed. popUngrouped() -> id, score pops an
 --                            ungrouped job. A grouped id is counted active in its group here.
@@ -55,8 +61,13 @@ local function groupMax(prefix)
   return groupMaxCached
 end
 
+-- whether the rotation exists, as this call last read or made it; nil: not read yet. Only
+-- rotateToBack creates the rotation, and only groupNext empties it, after groupsOn was read
+local rotationOn = nil
+
 -- moves member to the back of the rotation (or adds it there)
 local function rotateToBack(rot, member)
+  rotationOn = true
   local last = redis.call('ZRANGE', rot, -1, -1, 'WITHSCORES')
   local s = 0
   if last[2] then s = tonumber(last[2]) + 1 end
@@ -105,8 +116,15 @@ local function groupUnlist(prefix, g, id)
   return n
 end
 
+local function groupGuard(prefix, g)
+  return guard(prefix .. 'g:' .. g, 'list') or guard(prefix .. 'groups', 'zset')
+    or guard(prefix .. 'group:active', 'hash') or guard(prefix .. 'group:waiting', 'hash')
+    or guard(prefix .. 'group:paused', 'set') or guard(prefix .. 'stats', 'hash')
+end
+
 local function groupsOn(prefix)
-  return redis.call('EXISTS', prefix .. 'groups') == 1
+  if rotationOn == nil then rotationOn = redis.call('EXISTS', prefix .. 'groups') == 1 end
+  return rotationOn
 end
 
 local ungroupedJoined = false
@@ -135,7 +153,11 @@ local function groupNext(prefix, popUngrouped)
     else
       local act = tonumber(redis.call('HGET', prefix .. 'group:active', g) or '0') or 0
       local id = nil
-      if act < groupMax(prefix) then id = redis.call('LPOP', prefix .. 'g:' .. g) end
+      if act < groupMax(prefix) then
+        -- a LIST of another type (foreign data) holds no job: the group is dropped below
+        local ok, popped = pcall(redis.call, 'LPOP', prefix .. 'g:' .. g)
+        if ok then id = popped end
+      end
       if id then
         countWaiting(prefix, g, -1)
         redis.call('HINCRBY', prefix .. 'group:active', g, 1)

@@ -104,6 +104,13 @@ if #due > 0 then refused = guardPromote(seqKey, pending, wait, prefix) end
 if not refused and want > 0 then
   refused = guardClaim(pending, wait, active, dead, stats, delayed, #due > 0)
 end
+-- a queue with groups: the keys a grouped claim writes (a group whose own LIST holds another
+-- type is dropped from the rotation by groupNext, as one with no ready job)
+if not refused and want > 0 and groupsOn(prefix) then
+  refused = guard(active, 'zset') or guard(dead, 'zset') or guard(stats, 'hash')
+    or guard(prefix .. 'groups', 'zset') or guard(prefix .. 'group:active', 'hash')
+    or guard(prefix .. 'group:waiting', 'hash') or guard(prefix .. 'group:paused', 'set')
+end
 if refused then return refused end
 
 -- writes

@@ -6,8 +6,11 @@
 -- queue's events_enqueued setting is 1, each job created writes an 'enqueued' event to
 -- <prefix>events (includes/events.lua); else none, and the setting costs one HMGET per call.
 --
--- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type,
--- and with an ERR naming the job when a group key is not valid.
+-- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS or a key of a job's
+-- group (includes/groups.lua, groupGuard) holds another type, and with an ERR naming the job when
+-- a group key is not valid. A key of another type where a fresh job's hash goes (foreign data at
+-- an id never handed out) fails the call with seq advanced past it and nothing else written, so
+-- that the next call goes past it.
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0 (of every priority in the ZSET layout),
 --                                    score = seq - priority * 2^42 (lowest claimed first)
@@ -66,6 +69,14 @@ end
 local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
+-- the keys of each group a job joins, before the first write (a TYPE per key, grouped calls only)
+for i = 1, count do
+  local g = ARGV[groupBase + i]
+  if g and g ~= '' then
+    refused = groupGuard(prefix, g)
+    if refused then return refused end
+  end
+end
 local zset, lerr = zsetLayout(prefix .. 'layout')
 if zset == nil then return lerr end
 local settings = queueSettings(prefix)
@@ -116,7 +127,6 @@ for i = 0, count - 1 do
     if ARGV[b + 9] ~= '0' then fields[#fields + 1] = 'timeout_ms'; fields[#fields + 1] = ARGV[b + 9] end
     for j = 1, #extra do fields[#fields + 1] = extra[j] end
     if idemKey then
-      redis.call('SET', idemKey, id, 'PX', ARGV[b + 8])
       fields[#fields + 1] = 'idem'; fields[#fields + 1] = idem
     end
     local due = 0
@@ -124,10 +134,13 @@ for i = 0, count - 1 do
     if due > now then
       fields[#fields + 1] = 'state'; fields[#fields + 1] = 'delayed'
       redis.call('HSET', jk, unpack(fields))
+      if idemKey then redis.call('SET', idemKey, id, 'PX', ARGV[b + 8]) end
       redis.call('ZADD', delayed, due, id)
       scheduled = scheduled + 1
     else
       redis.call('HSET', jk, unpack(fields))
+      -- the key's mapping only once its job exists: a refused HSET must not leave a key naming no job
+      if idemKey then redis.call('SET', idemKey, id, 'PX', ARGV[b + 8]) end
       if group then
         groupPush(prefix, group, id, false)
       elseif priority == 0 and not zset then

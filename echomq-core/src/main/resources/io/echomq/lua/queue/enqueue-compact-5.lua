@@ -15,6 +15,9 @@
 -- (the same guards as enqueue-5.lua, delayed included, so that both forms refuse alike), and with
 -- an ERR, having changed nothing, when seq holds an integer that INCR would not take or that a Lua
 -- number cannot hold exactly (a leading zero or plus, -0, past 2^53).
+-- A key of another type where a fresh job's hash goes (foreign data at an id never handed out)
+-- fails the call with seq advanced past it and nothing else written, so that the next call goes
+-- past it.
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET; in the ZSET layout every job goes here, score = its seq
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, only type-checked (no job here is delayed)

@@ -55,6 +55,10 @@ if refused then return refused end
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms', 'group')
 local code = fenceCheck(h, attempt, active, id, now)
 if code ~= 1 then return {code, 0} end
+if h[7] then
+  refused = groupGuard(prefix, h[7])
+  if refused then return refused end
+end
 
 redis.call('ZREM', active, id)
 redis.call('DEL', jk .. ':lock')

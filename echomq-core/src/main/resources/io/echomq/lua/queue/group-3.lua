@@ -6,7 +6,8 @@
 -- idle workers claim at once. O(log G) in the rotation's size G.
 --
 -- Fails with an ERR, having changed nothing, when ARGV[3] is not a valid group key, or ARGV[2]
--- is neither pause nor resume.
+-- is neither pause nor resume; with a WRONGTYPE error, having changed nothing, when one of the
+-- group's keys holds another type (includes/groups.lua, groupGuard).
 --
 -- KEYS[1] paused    emq:{q}:group:paused  SET of paused groups
 -- KEYS[2] rotation  emq:{q}:groups        ZSET, the groups that may be served now
@@ -27,12 +28,16 @@ if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
 if not groupValid(group) then
   return redis.error_reply('ERR a group key is 1..128 of A-Z a-z 0-9 . _ - @ + = / #')
 end
+if op ~= 'pause' and op ~= 'resume' then
+  return redis.error_reply('ERR op must be pause or resume, was ' .. tostring(op))
+end
+local refused = groupGuard(prefix, group)
+if refused then return refused end
 if op == 'pause' then
   local changed = redis.call('SADD', paused, group)
   redis.call('ZREM', rotation, group)
   return changed
 end
-if op ~= 'resume' then return redis.error_reply('ERR op must be pause or resume, was ' .. tostring(op)) end
 local changed = redis.call('SREM', paused, group)
 groupMayJoin(prefix, group)
 local ready = redis.call('LLEN', prefix .. 'g:' .. group)

@@ -50,6 +50,10 @@ if ARGV[3] ~= '1' and redis.call('EXISTS', lk) == 1 then return 0 end
 -- a job sits in one place: the LIST (an O(n) LREM) is searched only when no ZSET held it
 local group = false
 if redis.call('TYPE', jk)['ok'] == 'hash' then group = redis.call('HGET', jk, 'group') end
+if group then
+  refused = groupGuard(prefix, group)
+  if refused then return refused end
+end
 local inSet = 0
 for i = 1, 4 do
   local n = redis.call('ZREM', KEYS[i], id)

@@ -52,6 +52,10 @@ if zset == nil then return lerr end
 local h = redis.call('HMGET', jk, 'state', 'attempts', 'score', 'priority', 'group')
 local code = fenceCheck(h, attempt, active, id, now)
 if code ~= 1 then return code end
+if h[5] then
+  refused = groupGuard(prefix, h[5])
+  if refused then return refused end
+end
 local flowKey, holdUntil = prefix .. 'flow', now + math.floor(hold)
 if hold > 0 then
   local ok, cur = pcall(redis.call, 'HGET', flowKey, 'hold_until')
