@@ -16,8 +16,10 @@
 -- an ERR, having changed nothing, when seq holds an integer that INCR would not take or that a Lua
 -- number cannot hold exactly (a leading zero or plus, -0, past 2^53).
 -- A key of another type where a fresh job's hash goes (foreign data at an id never handed out)
--- fails the call with seq advanced past it and nothing else written, so that the next call goes
--- past it.
+-- fails the call with seq advanced past the call's ids and nothing else written, so that the next
+-- call goes past it: one EXISTS over the n fresh keys proves them absent before the first write
+-- (one command per call, not per job); only when some exist is each one's TYPE read. A foreign
+-- HASH there is written into, as enqueue-5.lua's HSET would.
 --
 -- KEYS[1] pending   emq:{q}:pending  ZSET; in the ZSET layout every job goes here, score = its seq
 -- KEYS[2] delayed   emq:{q}:delayed  ZSET, only type-checked (no job here is delayed)
@@ -69,10 +71,23 @@ if last then
   end
   first = first + 1
 end
+local jobs = prefix .. 'job:'
+-- the fresh jobs' keys, proven absent (or hashes) before the first write
+local jobKeys = {}
+for i = 1, count do jobKeys[i] = jobs .. format('%d', first + i - 1) end
+if redis.call('EXISTS', unpack(jobKeys)) > 0 then
+  for i = 1, count do
+    local got = redis.call('TYPE', jobKeys[i])['ok']
+    if got ~= 'none' and got ~= 'hash' then
+      redis.call('SET', seqKey, format('%d', first + count - 1), 'KEEPTTL')
+      return redis.error_reply('WRONGTYPE ' .. jobKeys[i] .. ' holds a ' .. got
+        .. ', not a hash; only ' .. seqKey .. ' was advanced past it')
+    end
+  end
+end
 redis.call('SET', seqKey, format('%d', first + count - 1), 'KEEPTTL')
 -- created_at as enqueue-5.lua writes it: the server ms, an integer, formatted once per call
 local created = format('%d', now)
-local jobs = prefix .. 'job:'
 local hasExtra = #extra > 0
 -- ids for the LIST (or score, id pairs for the ZSET), written in chunks of 500 jobs
 local chunk = {}
@@ -88,9 +103,9 @@ for i = 1, count do
   local seq = first + i - 1
   local id = format('%d', seq)
   if hasExtra then
-    redis.call('HSET', jobs .. id, 'payload', ARGV[base + i], 'created_at', created, unpack(extra))
+    redis.call('HSET', jobKeys[i], 'payload', ARGV[base + i], 'created_at', created, unpack(extra))
   else
-    redis.call('HSET', jobs .. id, 'payload', ARGV[base + i], 'created_at', created)
+    redis.call('HSET', jobKeys[i], 'payload', ARGV[base + i], 'created_at', created)
   end
   if zset then
     chunk[filled + 1] = seq
