@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * which asked for it.
  *
  * <ol>
- *   <li>Renews watched leases at about ttl/3 after the last renewal was sent. All renewals due
+ *   <li>Renews watched leases at about ttl/3 after the acquire or the last renewal was sent,
+ *       the moment their local deadline counts from, so that a slow acquire does not eat into the
+ *       two thirds of the ttl left for the renewal's round trip. All renewals due
  *       within a few milliseconds of each other go in one {@link Batch}: on one server, written to
  *       the pipelined connection and flushed once, one write for the whole batch (Redlock sends
  *       each to every master at once).</li>
@@ -85,10 +87,14 @@ final class Watchdog implements AutoCloseable {
         this.thread.start();
     }
 
-    /** Renews {@code lease} at about ttl/3 until it is released or lost. */
+    /**
+     * Renews {@code lease} at about ttl/3 until it is released or lost. The first renewal is due
+     * a third of the ttl after the acquire was sent (two thirds before the local deadline, which
+     * counts from then), not after its reply came: at once if the acquire took longer.
+     */
     void watch(Lease lease) {
         Entry e = new Entry(lease, true);
-        schedule(e, clock.nanoTime() + renewInterval(lease));
+        schedule(e, lease.validUntilNanos() - 2 * renewInterval(lease));
     }
 
     /** Marks {@code lease} lost if its local deadline passes while it is still held. */
