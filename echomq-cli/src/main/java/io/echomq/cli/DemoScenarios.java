@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The seed's scenarios, replayed on a real server, each judged from what Redis answered.
@@ -123,7 +124,9 @@ final class DemoScenarios implements AutoCloseable {
         String key = locks.lockKey("race");
         int workers = 4;
         CyclicBarrier start = new CyclicBarrier(workers);
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        AtomicInteger thread = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(workers,
+                r -> new Thread(r, "emq-demo-race-" + thread.incrementAndGet()));
         List<Optional<Lease>> outcomes = new ArrayList<>();
         try {
             List<Future<Optional<Lease>>> futures = new ArrayList<>();

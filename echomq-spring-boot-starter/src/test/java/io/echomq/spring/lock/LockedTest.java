@@ -147,7 +147,9 @@ class LockedTest {
             return lease.fence();
         }
 
-        @Locked(value = "#resource", ttl = "600ms", interruptOnLoss = true)
+        // ttl 3 s: the watchdog's renewals (every second) must outrun the local deadline on a
+        // loaded machine's cold first call, so the loss the test causes is the one it hears
+        @Locked(value = "#resource", ttl = "3s", interruptOnLoss = true)
         public String untilLost(String resource, CountDownLatch entered, AtomicBoolean interrupted,
                                 AtomicReference<Throwable> check) {
             entered.countDown();
