@@ -236,10 +236,13 @@ public final class Job {
      *
      * @return {@link SettleOutcome#COMPLETED}, or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis fails, and still fails when the call is sent again (after
+     *     a short pause, doubling, while the lease is not lost and its local deadline has not come); the job
+     *     stays unsettled
      */
     public SettleOutcome complete() {
-        return settlement.settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.attempts().complete(this));
+        return settlement.settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.attempts().complete(this),
+                SettleReadBack::complete);
     }
 
     /**
@@ -250,7 +253,9 @@ public final class Job {
      * @return the next job, or empty when none is pending; {@link #outcome()} holds this job's answer
      * @throws IllegalArgumentException if the lease is invalid
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis fails, and still fails when the call is sent again (after
+     *     a short pause, doubling, while the lease is not lost and its local deadline has not come); the job
+     *     stays unsettled
      */
     public Optional<Job> completeAndClaimNext(Duration lease) {
         return settlement.completeAndClaimNext(Queue.checkLease(lease));
@@ -263,7 +268,9 @@ public final class Job {
      * @param error the error to keep, truncated to 16 KiB characters; null becomes empty
      * @return {@link SettleOutcome#RETRYING}, {@link SettleOutcome#DEAD} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis fails, and still fails when the call is sent again (after
+     *     a short pause, doubling, while the lease is not lost and its local deadline has not come); the job
+     *     stays unsettled
      */
     public SettleOutcome fail(String error) {
         return settlement.fail(error, true, -1);
@@ -275,7 +282,9 @@ public final class Job {
      * @return as {@link #fail(String)}; a {@link NonRetryableException} goes to dead at once, and a
      *         {@link RetryAfterException} retries after its delay (attempts left permitting)
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis fails, and still fails when the call is sent again (after
+     *     a short pause, doubling, while the lease is not lost and its local deadline has not come); the job
+     *     stays unsettled
      */
     public SettleOutcome fail(Throwable error) {
         return fail(error, null);
@@ -292,7 +301,9 @@ public final class Job {
      *
      * @return {@link SettleOutcome#DEAD} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis fails, and still fails when the call is sent again (after
+     *     a short pause, doubling, while the lease is not lost and its local deadline has not come); the job
+     *     stays unsettled
      */
     public SettleOutcome failWithoutRetry(String error) {
         return settlement.fail(error, false, -1);
@@ -365,10 +376,13 @@ public final class Job {
      *
      * @return {@link SettleOutcome#RETURNED} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis fails, and still fails when the call is sent again (after
+     *     a short pause, doubling, while the lease is not lost and its local deadline has not come); the job
+     *     stays unsettled
      */
     public SettleOutcome returnLease() {
-        return settlement.settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.attempts().returnLease(this));
+        return settlement.settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.attempts().returnLease(this),
+                SettleReadBack::returned);
     }
 
     // ----- package-private plumbing for Queue and Worker -----
