@@ -57,7 +57,8 @@ final class SettleReadBack {
     /** For a return: 1 (returned) when the job waits at our attempt and the reaper left no note of ending it. */
     static long returned(Job job, long code) {
         String[] t = code == NOT_ACTIVE ? trace(job) : null;
-        boolean reaped = t != null && t[2] != null && t[2].startsWith("lease expired on attempt " + job.attemptText() + " ");
+        boolean reaped = t != null && t[2] != null
+                && t[2].startsWith("lease expired on attempt " + job.attemptText() + " ");
         return t != null && "pending".equals(t[0]) && job.attemptText().equals(t[1]) && !reaped ? 1 : code;
     }
 
