@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  *   <li>Records the answer: the accepted outcome for a non-negative code, else
  *       {@link SettleOutcome#LEASE_LOST} ({@link SettleOutcome#CANCELLED} for a cancelled attempt),
  *       with the loss marked on the job's {@link JobLease}.</li>
- *   <li>Runs the two completes that carry a claim: {@link Job#completeAndClaimNext} (one script) and
+ *   <li>Runs the settling calls of {@link Job}: complete, fail, return, and the two completes that carry a
+ *       claim: {@link Job#completeAndClaimNext} (one script) and
  *       a worker's group commit through an {@link AckBatcher} ({@link #completeInBatch}).</li>
  *   <li>Keeps the error text of the fail call, for the worker's log line, and the instrumentation's
  *       handle of the attempt, for the thread that tells its settle.</li>
@@ -140,6 +141,18 @@ final class JobSettlement {
         failText = kept;
         return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
                 () -> job.queue().attempts().fail(job, kept, retry, delayMs), SettleReadBack::fail);
+    }
+
+    /** See {@link Job#complete()}. */
+    SettleOutcome complete() {
+        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> job.queue().attempts().complete(job),
+                SettleReadBack::complete);
+    }
+
+    /** See {@link Job#returnLease()}. */
+    SettleOutcome returnLease() {
+        return settleWith("return", code -> SettleOutcome.RETURNED, () -> job.queue().attempts().returnLease(job),
+                SettleReadBack::returned);
     }
 
     /** See {@link Job#completeAndClaimNext}; {@code leaseMs} is already checked. */
