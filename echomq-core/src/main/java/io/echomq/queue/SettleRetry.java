@@ -16,7 +16,9 @@ import java.util.function.LongSupplier;
  *   <li>Sends it again after a short pause, {@link #FIRST_PAUSE_MS} doubling up to {@link #MAX_PAUSE_MS}, while
  *       the lease is not lost and a pause still ends before the job's local deadline
  *       ({@link JobLease#deadlineNanos()}, which the lease keeper moves on with each renewal it gets through).</li>
- *   <li>Gives up by throwing the last failure: the job is then left to its lease and the reaper.</li>
+ *   <li>Gives up by throwing the last failure: the job is then left to its lease and the reaper. A lease lost
+ *       as "not active" or "missing" (a renewal meeting the job this settle may have ended) answers that
+ *       refusal instead, for the caller to read back.</li>
  * </ol>
  *
  * <p>Safe because every settle is fenced by the attempt it was granted: a settle the server applied though its
@@ -43,17 +45,22 @@ final class SettleRetry {
      * @param job the job being settled; its lease bounds the retries
      * @param first the failure of the first send
      * @param call the settling call, answering its code
-     * @return the code of the first send that got an answer
-     * @throws RuntimeException the last failure, when it is final, the lease is lost, the next pause would end
-     *     past the job's local deadline, or the thread is interrupted (its interrupt flag is then set again)
+     * @return the code of the first send that got an answer, or the refusal a lease lost as "not active" (-3) or
+     *     "missing" (-4) stands for
+     * @throws RuntimeException the last failure, when it is final, the lease is lost for another reason, the next
+     *     pause would end past the job's local deadline, or the thread is interrupted (its interrupt flag is then
+     *     set again)
      */
     static long again(Job job, RuntimeException first, LongSupplier call) {
         RuntimeException last = first;
         long pause = FIRST_PAUSE_MS;
         JobLease lease = job.leaseState();
         while (worthRetrying(last)) {
+            if (lease.isLost()) {
+                return refusalOf(lease.reason(), last);
+            }
             long left = lease.deadlineNanos() - lease.nowNanos();
-            if (lease.isLost() || left <= TimeUnit.MILLISECONDS.toNanos(pause)) {
+            if (left <= TimeUnit.MILLISECONDS.toNanos(pause)) {
                 break;
             }
             try {
@@ -68,6 +75,22 @@ final class SettleRetry {
             } catch (RuntimeException e) {
                 last = e;
             }
+        }
+        throw last;
+    }
+
+    /**
+     * A lease found lost while its settle waited to be sent again. A renewal answered "not active" or "missing"
+     * may have met the job already ended by this very settle, whose answer was lost: that refusal is returned as
+     * the code a repeat would get, for the caller to read back ({@link SettleReadBack}). Any other loss ends the
+     * retries with the last failure.
+     */
+    private static long refusalOf(LeaseLossReason reason, RuntimeException last) {
+        if (reason == LeaseLossReason.NOT_ACTIVE) {
+            return -3;
+        }
+        if (reason == LeaseLossReason.MISSING) {
+            return -4;
         }
         throw last;
     }

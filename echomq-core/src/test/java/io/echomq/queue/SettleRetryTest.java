@@ -77,6 +77,25 @@ class SettleRetryTest extends QueueTestBase {
     }
 
     @Test
+    void aLeaseLostAsNotActiveWhileTheSettleWaitedIsReadBackAndAnyOtherLossEndsTheRetries() {
+        queue.enqueue("x");
+        queue.enqueue("y");
+        java.util.List<Job> jobs = queue.claim(2, Duration.ofSeconds(30));
+        RedisCommandException noAnswer = new RedisCommandException("EVALSHA complete-2", "q",
+                new RedisConnectionException("Connection reset"));
+        Job ended = jobs.get(0);
+        ended.leaseState().markLost(LeaseLossReason.NOT_ACTIVE);   // a renewal met the job this settle ended
+        assertThat(SettleRetry.again(ended, noAnswer, () -> {
+            throw noAnswer;
+        })).isEqualTo(-3);
+        Job expired = jobs.get(1);
+        expired.leaseState().markLost(LeaseLossReason.EXPIRED);
+        assertThatThrownBy(() -> SettleRetry.again(expired, noAnswer, () -> {
+            throw noAnswer;
+        })).isSameAs(noAnswer);
+    }
+
+    @Test
     void aRefusedRepeatOfOurOwnCompleteReadsAsCompleted() {
         String id = queue.enqueue("x");
         Job job = queue.claim(1, Duration.ofSeconds(30)).get(0);
