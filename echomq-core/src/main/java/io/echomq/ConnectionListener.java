@@ -6,10 +6,13 @@ package io.echomq;
  * {@link io.echomq.queue.QueueClient#connectionListener(ConnectionListener)}.
  *
  * <p>An outage begins when one of the client's open connections drops (closed by the server, the network, or a
- * proxy) and ends when every connection that dropped is connected again. Connections the client closes itself
- * while it shuts down also end as drops, so stop listening before closing the client. Callbacks run on a Lettuce
- * event-loop thread: keep them quick, never block, never call Redis from them. A callback that throws is logged
- * and otherwise ignored.
+ * proxy) and ends when every connection that dropped is connected again. On a Redis Cluster it also ends once
+ * every one of the 16384 slots is served again by a master the client reaches: a master killed for good, its
+ * replica promoted in its place, is one outage from the kill to the promotion, not an outage that never ends, and
+ * the failed node's links, still retrying, are not reported again. A connection the client closes on purpose
+ * (its own close, a link to a node that left the cluster, a read of the cluster's topology) is no drop.
+ * Callbacks run on a Lettuce thread: keep them quick, never block, never call Redis from them. A callback that
+ * throws is logged and otherwise ignored.
  */
 public interface ConnectionListener {
     /**
@@ -20,7 +23,7 @@ public interface ConnectionListener {
     void onLost(String redactedUrl);
 
     /**
-     * Every connection that dropped is connected again.
+     * Every connection that dropped is connected again, or, on a Redis Cluster, every slot is served again.
      *
      * @param redactedUrl the server's URL without credentials
      */

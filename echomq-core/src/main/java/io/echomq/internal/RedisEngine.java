@@ -287,7 +287,9 @@ public final class RedisEngine implements AutoCloseable {
                 watch = null;
             }
             if (listener != null) {
-                watch = new ConnectionWatch(client, redactedUrl, listener);
+                ClusterServing serving = cluster
+                        ? new ClusterServing((RedisClusterClient) client, connections.main()) : null;
+                watch = new ConnectionWatch(client, redactedUrl, listener, serving);
             }
         }
     }

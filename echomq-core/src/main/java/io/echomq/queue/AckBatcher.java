@@ -24,8 +24,11 @@ import java.util.concurrent.CompletableFuture;
  * Thread-safe.
  */
 final class AckBatcher {
-    /** One complete's answer: its complete code, and the job claimed for its handler, or null. */
-    record Answer(long code, Job next) {
+    /**
+     * One complete's answer: its complete code, the job claimed for its handler or null, and whether the call
+     * carried a claim for it at all (a null {@code next} then says the queue had no job to give).
+     */
+    record Answer(long code, Job next, boolean claimed) {
     }
 
     private record Waiting(Job job, boolean claimNext, CompletableFuture<Answer> answer) {
@@ -139,7 +142,7 @@ final class AckBatcher {
         for (int i = 0; i < batch.size(); i++) {
             Waiting w = batch.get(i);
             Job next = w.claimNext() && given < got.size() ? got.get(given++) : null;
-            w.answer().complete(new Answer(claimed.completeCodes().get(i), next));
+            w.answer().complete(new Answer(claimed.completeCodes().get(i), next, w.claimNext()));
         }
     }
 }

@@ -5,6 +5,7 @@ import io.echomq.internal.Checks;
 import io.echomq.internal.LuaScript;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.Scripts;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *       record progress ({@code progress-1.lua}), store a result ({@code result-1.lua}).</li>
  *   <li>Turns the complete code {@link Queue#NOT_A_HASH_CODE} (the job key holds another type)
  *       into the failure Redis itself would give ({@link #checkCompleteCode}), for claim-8's codes too.</li>
+ *   <li>Reads what a settle leaves behind in the job's hash ({@link #settleTrace}), for a settle sent again
+ *       after its first answer was lost ({@link SettleReadBack}).</li>
  * </ol>
  *
  * <p>They belong together because each sends a job's id and attempt and answers a fence code
@@ -136,6 +139,23 @@ final class AttemptCalls {
             lease.markLost(LeaseLossReason.ofCode(code));
         }
         return code == 1;
+    }
+
+    /**
+     * Reads the fields a settle writes: one {@code HMGET} of the job's hash.
+     *
+     * @return {@code state}, {@code attempts} and {@code last_error}, each null when absent (all three when the
+     *     hash is gone)
+     * @throws RedisCommandException if Redis fails, or the job key holds another type
+     */
+    String[] settleTrace(Job job) {
+        List<KeyValue<String, byte[]>> h = wire.await(wire.async().hmget(wire.keys().job(job.localId()), "state",
+                "attempts", "last_error").toCompletableFuture(), "HMGET");
+        String[] out = new String[3];
+        for (int i = 0; i < out.length && i < h.size(); i++) {
+            out[i] = h.get(i).hasValue() ? QueueWire.text(h.get(i).getValue()) : null;
+        }
+        return out;
     }
 
     long returnLease(Job job) {

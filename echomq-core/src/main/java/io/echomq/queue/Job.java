@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Thread-safe. Calls block for one round trip and throw
  * {@link io.echomq.RedisCommandException} when Redis fails; the outcome is then unknown, and the
- * lease, if it was not extended, runs out and the reaper returns the job.
+ * lease, if it was not extended, runs out and the reaper returns the job. A settling call that got
+ * no answer is first sent again (after a short pause, doubling) while the lease is not lost and
+ * its local deadline has not come; a repeat the server refuses because the first send was applied
+ * counts as that send's outcome. Only then does it throw, the job unsettled.
  *
  * <p>Stopping: when the lease is lost (cancel and shutdown past its grace included) or the timeout
  * fires, a {@link Worker} asks the handler to stop through {@link #stopRequested()} and
@@ -281,10 +284,10 @@ public final class Job {
      *
      * @return {@link SettleOutcome#COMPLETED}, or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public SettleOutcome complete() {
-        return settlement.settleWith("complete", code -> SettleOutcome.COMPLETED, () -> queue.attempts().complete(this));
+        return settlement.complete();
     }
 
     /**
@@ -295,7 +298,7 @@ public final class Job {
      * @return the next job, or empty when none is pending; {@link #outcome()} holds this job's answer
      * @throws IllegalArgumentException if the lease is invalid
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public Optional<Job> completeAndClaimNext(Duration lease) {
         return settlement.completeAndClaimNext(Queue.checkLease(lease));
@@ -308,7 +311,7 @@ public final class Job {
      * @param error the error to keep, truncated to 16 KiB characters; null becomes empty
      * @return {@link SettleOutcome#RETRYING}, {@link SettleOutcome#DEAD} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public SettleOutcome fail(String error) {
         return settlement.fail(error, true, -1);
@@ -320,7 +323,7 @@ public final class Job {
      * @return as {@link #fail(String)}; a {@link NonRetryableException} goes to dead at once, and a
      *         {@link RetryAfterException} retries after its delay (attempts left permitting)
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public SettleOutcome fail(Throwable error) {
         return fail(error, null);
@@ -337,7 +340,7 @@ public final class Job {
      *
      * @return {@link SettleOutcome#DEAD} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public SettleOutcome failWithoutRetry(String error) {
         return settlement.fail(error, false, -1);
@@ -410,10 +413,10 @@ public final class Job {
      *
      * @return {@link SettleOutcome#RETURNED} or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if Redis fails
+     * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public SettleOutcome returnLease() {
-        return settlement.settleWith("return", code -> SettleOutcome.RETURNED, () -> queue.attempts().returnLease(this));
+        return settlement.returnLease();
     }
 
     // ----- package-private plumbing for Queue and Worker -----

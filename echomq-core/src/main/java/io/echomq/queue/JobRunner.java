@@ -233,12 +233,13 @@ final class JobRunner {
             } else if (error instanceof RateLimitedException limited) {
                 // the remote refused, not the job: back to pending unspent, the whole queue held
                 outcome = job.settlement().settleWith("return", code -> SettleOutcome.RETURNED,
-                        () -> job.queue().attempts().returnLease(job, limited.backOffMillis()));
+                        () -> job.queue().attempts().returnLease(job, limited.backOffMillis()),
+                        SettleReadBack::returned);
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
                 AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.queue()), chain);
                 next = answer.next();
-                if (chain && next == null) {
+                if (chain && answer.claimed() && next == null) {
                     state.queueDry(true);
                 }
                 job.queue().attempts().checkClaimCompleteCode(job, answer.code());

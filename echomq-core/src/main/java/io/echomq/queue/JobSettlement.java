@@ -14,11 +14,15 @@ import java.util.function.LongSupplier;
  * <ol>
  *   <li>Grants the right to settle to the first settling call; any later one, even a concurrent one,
  *       throws {@link IllegalStateException}.</li>
- *   <li>Gives the right back when Redis fails, so the outcome stays unknown and the call may be made again.</li>
+ *   <li>Sends a call that got no answer again until the lease's deadline ({@link SettleRetry}), and reads the
+ *       refusal of a repeated send back as our own earlier send where it was one ({@link SettleReadBack}).</li>
+ *   <li>Gives the right back when Redis fails for good, so the outcome stays unknown and the call may be made
+ *       again.</li>
  *   <li>Records the answer: the accepted outcome for a non-negative code, else
  *       {@link SettleOutcome#LEASE_LOST} ({@link SettleOutcome#CANCELLED} for a cancelled attempt),
  *       with the loss marked on the job's {@link JobLease}.</li>
- *   <li>Runs the two completes that carry a claim: {@link Job#completeAndClaimNext} (one script) and
+ *   <li>Runs the settling calls of {@link Job}: complete, fail, return, and the two completes that carry a
+ *       claim: {@link Job#completeAndClaimNext} (one script) and
  *       a worker's group commit through an {@link AckBatcher} ({@link #completeInBatch}).</li>
  *   <li>Keeps the error text of the fail call, for the worker's log line, and the instrumentation's
  *       handle of the attempt, for the thread that tells its settle.</li>
@@ -93,17 +97,38 @@ final class JobSettlement {
         return failText;
     }
 
-    /** Runs one settling call: claims the right to settle, and gives it back if Redis fails. */
-    SettleOutcome settleWith(String what, LongFunction<SettleOutcome> accepted, LongSupplier call) {
+    /**
+     * Runs one settling call: claims the right to settle; when Redis cannot be reached, sends it again until the
+     * lease's deadline ({@link SettleRetry}), reading a refusal of a repeated send back with {@code readBack}; and
+     * gives the right back if it never got through.
+     */
+    SettleOutcome settleWith(String what, LongFunction<SettleOutcome> accepted, LongSupplier call,
+                             SettleReadBack.Check readBack) {
         checkUnsettled(what);
         long code;
         try {
             code = call.getAsLong();
         } catch (RuntimeException e) {
+            code = retried(e, call, readBack);
+        }
+        return settle(accepted.apply(code), code);
+    }
+
+    /**
+     * The answer of {@code call} sent again after {@code failure} ({@link SettleRetry#again}), a refusal read back
+     * as our own earlier send where it was one.
+     *
+     * @throws RuntimeException the last failure, having given the right to settle back
+     */
+    private long retried(RuntimeException failure, LongSupplier call, SettleReadBack.Check readBack) {
+        long code;
+        try {
+            code = SettleRetry.again(job, failure, call);
+        } catch (RuntimeException e) {
             settling = false;
             throw e;
         }
-        return settle(accepted.apply(code), code);
+        return code < 0 ? readBack.code(job, code) : code;
     }
 
     /**
@@ -115,7 +140,19 @@ final class JobSettlement {
         String kept = FailureText.kept(error);
         failText = kept;
         return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
-                () -> job.queue().attempts().fail(job, kept, retry, delayMs));
+                () -> job.queue().attempts().fail(job, kept, retry, delayMs), SettleReadBack::fail);
+    }
+
+    /** See {@link Job#complete()}. */
+    SettleOutcome complete() {
+        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> job.queue().attempts().complete(job),
+                SettleReadBack::complete);
+    }
+
+    /** See {@link Job#returnLease()}. */
+    SettleOutcome returnLease() {
+        return settleWith("return", code -> SettleOutcome.RETURNED, () -> job.queue().attempts().returnLease(job),
+                SettleReadBack::returned);
     }
 
     /** See {@link Job#completeAndClaimNext}; {@code leaseMs} is already checked. */
@@ -124,7 +161,7 @@ final class JobSettlement {
         settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
             box[0] = job.queue().claims().claim(1, leaseMs, job);
             return job.queue().attempts().checkClaimCompleteCode(job, box[0].completeCodes().get(0));
-        });
+        }, SettleReadBack::complete);
         Queue.Claimed c = box[0];
         return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
     }
@@ -137,7 +174,8 @@ final class JobSettlement {
      * @return the answer: this job's ack code and the job claimed for it, if any. A code of
      *     {@link Queue#NOT_A_HASH_CODE} leaves the job unsettled; the caller reports it.
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if the call fails; the job stays unsettled
+     * @throws io.echomq.RedisCommandException if the call fails, sent again as {@link SettleRetry} says; the job
+     *     stays unsettled
      */
     AckBatcher.Answer completeInBatch(AckBatcher batch, boolean claimNext) {
         checkUnsettled("complete");
@@ -145,8 +183,13 @@ final class JobSettlement {
         try {
             answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), job.queue().name());
         } catch (RuntimeException e) {
-            settling = false;
-            throw e;
+            // sent again alone, without a claim: the handler takes its next job from the worker's own claims
+            AckBatcher.Answer[] again = new AckBatcher.Answer[1];
+            long code = retried(e, () -> {
+                again[0] = RedisEngine.await(batch.complete(job, false), Scripts.CLAIM.label(), job.queue().name());
+                return again[0].code();
+            }, SettleReadBack::complete);
+            answer = code == again[0].code() ? again[0] : new AckBatcher.Answer(code, null, false);
         }
         if (answer.code() == Queue.NOT_A_HASH_CODE) {
             settling = false;

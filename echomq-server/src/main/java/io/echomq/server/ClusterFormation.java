@@ -29,7 +29,7 @@ final class ClusterFormation {
     private ClusterFormation() {
     }
 
-    static RedisServer startNode(Path binary) {
+    static RedisServer startNode(Path binary, long nodeTimeoutMillis) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
             int port = freePortPair();
@@ -37,7 +37,7 @@ final class ClusterFormation {
                 return RedisServer.builder().binary(binary).port(port)
                         .config("cluster-enabled", "yes")
                         .config("cluster-config-file", "nodes.conf")
-                        .config("cluster-node-timeout", "5000")
+                        .config("cluster-node-timeout", Long.toString(nodeTimeoutMillis))
                         .start();
             } catch (IllegalStateException e) {
                 last = e;   // the port or its bus port was taken meanwhile; try another pair

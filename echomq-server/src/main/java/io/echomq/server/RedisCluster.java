@@ -37,6 +37,9 @@ public final class RedisCluster implements AutoCloseable {
     /** Number of hash slots in every Redis Cluster. */
     public static final int SLOTS = 16384;
 
+    /** The {@code cluster-node-timeout} of every node unless {@link Builder#nodeTimeout} says otherwise. */
+    private static final long DEFAULT_NODE_TIMEOUT_MILLIS = 5_000;
+
     private final List<RedisServer> masters;
     private final List<RedisServer> replicas;
     private final List<String> masterIds;
@@ -292,6 +295,7 @@ public final class RedisCluster implements AutoCloseable {
     public static final class Builder {
         private int masters = 3;
         private int replicasPerMaster;
+        private long nodeTimeoutMillis = DEFAULT_NODE_TIMEOUT_MILLIS;
         private Path binary;
 
         private Builder() {
@@ -328,6 +332,23 @@ public final class RedisCluster implements AutoCloseable {
         }
 
         /**
+         * Sets every node's {@code cluster-node-timeout}: how long a master may be unreachable before the others
+         * mark it failed and its replica (if any) is promoted in its place. A small value (2 s, say) lets a test
+         * see an automatic failover soon after it kills a master.
+         *
+         * @param timeout at least 100 ms, default 5 s
+         * @return this builder
+         * @throws IllegalArgumentException if shorter than 100 ms
+         */
+        public Builder nodeTimeout(java.time.Duration timeout) {
+            if (timeout.toMillis() < 100) {
+                throw new IllegalArgumentException("nodeTimeout must be at least 100 ms, was " + timeout);
+            }
+            this.nodeTimeoutMillis = timeout.toMillis();
+            return this;
+        }
+
+        /**
          * Uses this executable instead of {@link RedisBinary#resolve()}.
          *
          * @param binary a {@code redis-server} executable
@@ -352,10 +373,10 @@ public final class RedisCluster implements AutoCloseable {
             List<RedisServer> rs = new ArrayList<>();
             try {
                 for (int i = 0; i < masters; i++) {
-                    ms.add(ClusterFormation.startNode(bin));
+                    ms.add(ClusterFormation.startNode(bin, nodeTimeoutMillis));
                 }
                 for (int i = 0; i < masters * replicasPerMaster; i++) {
-                    rs.add(ClusterFormation.startNode(bin));
+                    rs.add(ClusterFormation.startNode(bin, nodeTimeoutMillis));
                 }
                 List<String> ids = ClusterFormation.form(ms, rs, replicasPerMaster);
                 return new RedisCluster(ms, rs, ids);

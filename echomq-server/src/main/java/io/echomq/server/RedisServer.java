@@ -197,6 +197,22 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
+     * Kills the server the way a crash would, and leaves it down: {@code SIGKILL}, nothing flushed beyond what its
+     * own persistence settings already wrote, and no new process. Its clients see their connections reset and
+     * every reconnect refused. {@link #restart()} starts it again; {@link #close()} still deletes its directory.
+     * Idempotent.
+     *
+     * @throws IllegalStateException if the server was closed
+     */
+    public synchronized void kill() {
+        if (closed) {
+            throw new IllegalStateException("cannot kill a closed server: " + this);
+        }
+        process.destroyForcibly();
+        ServerProcess.awaitExit(process);
+    }
+
+    /**
      * Returns how many times {@link #restart()} has succeeded.
      *
      * @return the restart count, 0 for a server never restarted

@@ -130,7 +130,8 @@ class RedisClusterTest {
     @Test
     void startsMastersWithReplicasAndStopsEverything() {
         List<RedisServer> nodes = new ArrayList<>();
-        try (RedisCluster small = RedisCluster.builder().masters(3).replicasPerMaster(1).start()) {
+        try (RedisCluster small = RedisCluster.builder().masters(3).replicasPerMaster(1)
+                .nodeTimeout(java.time.Duration.ofMillis(2_000)).start()) {
             nodes.addAll(small.masters());
             nodes.addAll(small.replicas());
             assertThat(small.replicas()).hasSize(3);
@@ -138,11 +139,15 @@ class RedisClusterTest {
             try (RawRedis raw = RawRedis.connect(replica.host(), replica.port())) {
                 assertThat((String) raw.call("INFO", "replication")).contains("role:slave")
                         .contains("master_port:" + small.masters().get(0).port());
+                List<Object> timeout = new ArrayList<>((List<?>) raw.call("CONFIG", "GET", "cluster-node-timeout"));
+                assertThat(timeout).containsExactly("cluster-node-timeout", "2000");
             }
         }
         assertThat(nodes).noneMatch(RedisServer::isRunning);
         assertThatThrownBy(() -> RedisCluster.builder().masters(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RedisCluster.builder().replicasPerMaster(3))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RedisCluster.builder().nodeTimeout(java.time.Duration.ofMillis(50)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -67,6 +67,24 @@ class RedisServerTest {
     }
 
     @Test
+    void killLeavesTheServerDownUntilARestart() {
+        try (RedisServer server = RedisServer.start()) {
+            server.kill();
+            assertThat(server.isRunning()).isFalse();
+            assertThatThrownBy(() -> {
+                try (RawRedis raw = RawRedis.connect(server.host(), server.port())) {
+                    raw.call("PING");
+                }
+            }).isInstanceOf(UncheckedIOException.class);
+            server.restart();
+            assertThat(server.isRunning()).isTrue();
+            try (RawRedis raw = RawRedis.connect(server.host(), server.port())) {
+                assertThat(raw.call("PING")).isEqualTo("PONG");
+            }
+        }
+    }
+
+    @Test
     void builderConfigApplies() {
         try (RedisServer server = RedisServer.builder()
                 .config("maxmemory", "10mb")
