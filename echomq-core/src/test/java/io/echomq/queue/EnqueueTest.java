@@ -107,8 +107,9 @@ class EnqueueTest extends SemanticsTestBase {
 
         // Redis's MONITOR also lists the commands a script runs (as client "lua"); the only commands
         // outside the enqueue script's own are the three EVALSHA calls, one per chunk of 1000, each
-        // the compact form (default options): its ids come from one GET and one SET of the sequence.
-        Set<String> scriptCommands = Set.of("TIME", "TYPE", "GET", "SET", "HSET", "RPUSH", "PUBLISH", "HMGET");
+        // the compact form (default options): its ids come from one GET and one SET of the sequence,
+        // and one EXISTS proves the chunk's fresh job keys absent before its first write.
+        Set<String> scriptCommands = Set.of("TIME", "TYPE", "GET", "SET", "HSET", "RPUSH", "PUBLISH", "HMGET", "EXISTS");
         assertThat(r.commands().stream().map(c -> c.get(0).toUpperCase())
                 .filter(c -> !scriptCommands.contains(c)).toList())
                 .containsExactly("EVALSHA", "EVALSHA", "EVALSHA");
@@ -118,6 +119,7 @@ class EnqueueTest extends SemanticsTestBase {
         assertThat(r.count("XADD")).as("no enqueued events unless the queue asks for them").isZero();
         assertThat(r.count("INCR")).as("no INCR per job").isZero();
         assertThat(r.count("SET")).as("one SET of the sequence per call").isEqualTo(3);
+        assertThat(r.count("EXISTS")).as("one EXISTS over the fresh job keys per call").isEqualTo(3);
         assertThat(r.commands().stream().filter(c -> c.get(0).equalsIgnoreCase("EVALSHA")).map(c -> c.get(1)))
                 .as("the compact script").containsOnly(io.echomq.internal.Scripts.ENQUEUE_COMPACT.sha());
         assertThat(r.count("ZADD")).as("priority 0 never touches the pending ZSET").isZero();

@@ -99,16 +99,14 @@ class SecretsInLogsTest {
     private void jobLeaseLostInAWorker(QueueClient queues) throws Exception {
         Queue q = queues.queue("secret-q");
         CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
         String id = q.enqueue("x");
         try (Worker w = queues.worker("secret-q", job -> {
             running.countDown();
-            release.await(20, TimeUnit.SECONDS);
+            job.stopSignal().get(20, TimeUnit.SECONDS);   // runs until the worker asks it to stop
         }).lease(Duration.ofMillis(300)).start()) {
             assertThat(running.await(20, TimeUnit.SECONDS)).isTrue();
             q.remove(id, true);
             await().atMost(Duration.ofSeconds(10)).until(() -> w.counts().leaseLost() > 0);
-            release.countDown();
         }
     }
 
