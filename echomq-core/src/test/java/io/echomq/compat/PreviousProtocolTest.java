@@ -1,0 +1,205 @@
+package io.echomq.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.echomq.ProtocolVersionException;
+import io.echomq.lock.FencedStore;
+import io.echomq.lock.FencedWriteOutcome;
+import io.echomq.lock.Lease;
+import io.echomq.lock.LockClient;
+import io.echomq.queue.Job;
+import io.echomq.queue.JobResult;
+import io.echomq.queue.Queue;
+import io.echomq.queue.QueueClient;
+import io.echomq.server.RawRedis;
+import io.echomq.testkit.RedisExtension;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A client of wire protocol 1 (the previous release's scripts, run as they are) beside the
+ * clients of protocol 2 on one real server, as during a rolling upgrade. What docs/protocol.md,
+ * "Versions", states about each mix: where protocol 2's data refuses the older client, the refusal
+ * happens and leaves nothing wrong behind; where no data can refuse it, the hazard the upgrade
+ * order avoids is what happens; and protocol 2 refuses data of a later protocol with
+ * {@link ProtocolVersionException}, having changed nothing.
+ */
+class PreviousProtocolTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = new RedisExtension();
+
+    private static final String NS = "emq:lock:";
+    private static final String Q = "emq:{q}:";
+
+    private LockClient locks;
+    private QueueClient queues;
+    private ProtocolOneScripts one;
+
+    @BeforeEach
+    void connect() {
+        REDIS.flushAll();
+        locks = LockClient.builder().redisUrl(REDIS.url()).build();
+        queues = QueueClient.builder().redisUrl(REDIS.url()).retainCompleted(Duration.ZERO).build();
+        one = new ProtocolOneScripts(REDIS.raw());
+    }
+
+    @AfterEach
+    void close() {
+        locks.close();
+        queues.close();
+    }
+
+    private RawRedis raw() {
+        return REDIS.raw();
+    }
+
+    private List<String> lockKeys(String r) {
+        return List.of(NS + "{" + r + "}:lock", NS + "{" + r + "}:fence");
+    }
+
+    // ---- locks: protocol 1 beside protocol 2 -------------------------------------------------
+
+    @Test
+    void aProtocolOneAcquireAfterAJavaLeaseAndItsFenceExpiredIsRefusedNotGrantedFenceOne() {
+        String r = "invoice-1";
+        String lockKey = lockKeys(r).get(0);
+        String fenceKey = lockKeys(r).get(1);
+        // the protocol-1 client has locked this resource before the upgrade: its counter stays
+        assertThat(one.run("lock/acquire-2.lua", lockKeys(r), "old-1", "10000")).isEqualTo(List.of(1L, 1L));
+        assertThat(one.run("lock/release-2.lua", List.of(lockKey, NS + "{" + r + "}:released"), "old-1", "PUBLISH"))
+                .isEqualTo(1L);
+
+        // a Java holder writes under its fence, then stalls past its ttl
+        FencedStore store = locks.fencedStore();
+        Lease stale = locks.tryAcquire(r, Duration.ofMillis(300)).orElseThrow();
+        assertThat(store.write("row", stale.fence(), "by the Java holder")).isEqualTo(FencedWriteOutcome.WRITTEN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> raw().call("EXISTS", lockKey).equals(0L)
+                && (raw().call("EXISTS", fenceKey).equals(0L) || raw().call("PTTL", fenceKey).equals(-1L)));
+
+        // protocol 1 would count on from nothing and grant fence 1; the mark makes its INCR fail
+        assertThatThrownBy(() -> one.run("lock/acquire-2.lua", lockKeys(r), "old-2", "500"))
+                .isInstanceOf(RawRedis.ErrorReply.class).hasMessageContaining("not an integer");
+        assertThat(raw().call("GET", fenceKey)).as("the mark is untouched").isEqualTo("v2:" + stale.fence());
+
+        // What the refused acquire leaves: its SET came before the INCR, so the lock holds a token
+        // nobody was granted, for at most the ttl it asked for; no fence was handed out.
+        long left = (Long) raw().call("PTTL", lockKey);
+        assertThat(left).isBetween(1L, 500L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> raw().call("EXISTS", lockKey).equals(0L));
+
+        // the next grant is above the stale holder's, so the store now refuses the stale holder
+        Lease next = locks.tryAcquire(r, Duration.ofSeconds(10)).orElseThrow();
+        assertThat(next.fence()).isGreaterThan(stale.fence());
+        assertThat(store.write("row", next.fence(), "by the holder")).isEqualTo(FencedWriteOutcome.WRITTEN);
+        assertThat(store.write("row", stale.fence(), "by the stale holder")).isEqualTo(FencedWriteOutcome.STALE);
+        next.release();
+    }
+
+    @Test
+    void aProtocolOneHandoffOrFenceRaiseOnAMarkedResourceIsRefused() {
+        String r = "invoice-2";
+        String fenceKey = lockKeys(r).get(1);
+        raw().call("SET", fenceKey, "4");   // a protocol-1 counter
+        Lease lease = locks.tryAcquire(r, Duration.ofSeconds(10)).orElseThrow();
+        lease.release();
+        String mark = "v2:" + lease.fence();
+        assertThat(raw().call("GET", fenceKey)).isEqualTo(mark);
+
+        // Redlock's write-back of protocol 1 compares a number with the mark: a script error, no write
+        assertThatThrownBy(() -> one.run("lock/fence-raise-1.lua", List.of(fenceKey), "99999999999999999"))
+                .isInstanceOf(RawRedis.ErrorReply.class);
+        assertThat(raw().call("GET", fenceKey)).isEqualTo(mark);
+
+        // the plain acquire of protocol 1 (SET NX PX, unfenced) still excludes, and its handoff's INCR fails
+        assertThat(raw().call("SET", lockKeys(r).get(0), "old-1", "NX", "PX", "10000")).isEqualTo("OK");
+        assertThat(locks.tryAcquire(r, Duration.ofSeconds(1))).as("held by the protocol-1 client").isEmpty();
+        assertThatThrownBy(() -> one.run("lock/handoff-2.lua", lockKeys(r), "old-1", "old-2", "10000"))
+                .isInstanceOf(RawRedis.ErrorReply.class).hasMessageContaining("not an integer");
+        assertThat(raw().call("GET", fenceKey)).isEqualTo(mark);
+    }
+
+    @Test
+    void aFenceKeyOfALaterProtocolIsRefusedWithAProtocolVersionExceptionAndTakesNothing() {
+        String r = "invoice-3";
+        raw().call("SET", lockKeys(r).get(1), "v3:anything");
+        assertThatThrownBy(() -> locks.tryAcquire(r, Duration.ofSeconds(5)))
+                .isInstanceOf(ProtocolVersionException.class)
+                .hasRootCauseMessage("EMQPROTOCOL " + lockKeys(r).get(1)
+                        + " holds data of protocol 3; this client speaks protocol 2; nothing was changed");
+        assertThat(raw().call("EXISTS", lockKeys(r).get(0))).as("the lock was not taken").isEqualTo(0L);
+        assertThat(raw().call("GET", lockKeys(r).get(1))).isEqualTo("v3:anything");
+    }
+
+    // ---- queues: protocol 1 beside protocol 2 ------------------------------------------------
+
+    private List<?> protocolOneClaim(int n) {
+        return (List<?>) one.run("queue/claim-8.lua", List.of(Q + "pending", Q + "active", Q + "delayed", Q + "dead",
+                Q + "seq", Q + "stats", Q + "wake", Q + "wait"), Q, "30000", Integer.toString(n), "0", "0", "PUBLISH", "0");
+    }
+
+    private static int claimed(List<?> reply) {
+        return (reply.size() - 4) / 5;
+    }
+
+    @Test
+    void aProtocolOneConsumerIgnoresAPauseAndACapWhichIsWhyItIsStoppedFirst() {
+        Queue q = queues.queue("q");
+        for (int i = 0; i < 6; i++) {
+            q.enqueue("job " + i);
+        }
+        q.flowControl().setConcurrencyCap(1);
+        assertThat(protocolOneClaim(3)).as("the cap of 1 is not read").satisfies(r -> assertThat(claimed(r)).isEqualTo(3));
+        q.pause();
+        assertThat(q.claim(3, Duration.ofSeconds(30))).as("protocol 2 honours the pause").isEmpty();
+        assertThat(protocolOneClaim(3)).as("the pause is not read").satisfies(r -> assertThat(claimed(r)).isEqualTo(3));
+    }
+
+    @Test
+    void aJobAProtocolOneConsumerCompletesIsNotFoundByAWaiterWhichIsWhyItIsStoppedFirst() throws Exception {
+        Queue q = queues.queue("q");
+        String id = q.enqueue("x");
+        List<?> reply = protocolOneClaim(1);
+        assertThat(reply.get(4)).isEqualTo(id);
+        String attempt = reply.get(6).toString();
+        assertThat(one.run("queue/complete-2.lua", List.of(Q + "active", Q + "stats"), Q, "0", "1", id, attempt))
+                .isEqualTo(List.of(1L));
+        assertThat(q.awaitResult(id, Duration.ZERO).outcome()).as("no hash and no completed event")
+                .isEqualTo(JobResult.Outcome.NOT_FOUND);
+    }
+
+    @Test
+    void aJobAProtocolOneProducerEnqueuedIsClaimedAndCompletedByProtocolTwo() throws Exception {
+        List<?> ids = (List<?>) one.run("queue/enqueue-5.lua", List.of(Q + "pending", Q + "delayed", Q + "seq", Q + "wake",
+                Q + "wait"), Q, "1", "from protocol 1", "0", "0", "0", "0", "0", "0", "", "0", "PUBLISH");
+        String id = ids.get(0).toString();
+        Queue q = queues.queue("q");
+        Job job = q.claim(Duration.ofSeconds(30)).orElseThrow();
+        assertThat(job.id()).isEqualTo(id);
+        assertThat(job.complete()).isEqualTo(io.echomq.queue.SettleOutcome.COMPLETED);
+        assertThat(q.awaitResult(id, Duration.ZERO).outcome()).isEqualTo(JobResult.Outcome.COMPLETED);
+    }
+
+    @Test
+    void aQueueOfALaterProtocolRefusesClaimsAndSettlesWithAProtocolVersionException() {
+        Queue q = queues.queue("q");
+        q.enqueue("a");
+        q.enqueue("b");
+        Job held = q.claim(Duration.ofSeconds(30)).orElseThrow();
+        raw().call("SET", Q + "protocol", "3");
+
+        assertThatThrownBy(() -> q.claim(Duration.ofSeconds(30))).isInstanceOf(ProtocolVersionException.class)
+                .hasMessageContaining("holds protocol 3; this client speaks protocol 2; nothing was changed");
+        assertThatThrownBy(held::complete).isInstanceOf(ProtocolVersionException.class);
+        assertThat(q.stats().pending()).as("nothing claimed").isEqualTo(1L);
+        assertThat(q.stats().active()).as("nothing settled").isEqualTo(1L);
+
+        raw().call("DEL", Q + "protocol");
+        assertThat(held.complete()).isEqualTo(io.echomq.queue.SettleOutcome.COMPLETED);
+    }
+}
