@@ -339,4 +339,31 @@ class ProtocolPageTest {
             assertThat(LuaScript.readPart(part)).isNotNull();
         }
     }
+
+    /**
+     * The protocol number the page states is the one the scripts answer in their refusals, and its
+     * Versions section names every script that reads the queue's protocol key.
+     */
+    @Test
+    void theVersionsSectionNamesTheProtocolTheScriptsSpeakAndEveryScriptThatChecksIt() throws Exception {
+        Matcher stated = Pattern.compile("This page is \\*\\*protocol (\\d+)\\*\\*").matcher(page);
+        assertThat(stated.find()).as("the page states its protocol").isTrue();
+        String speaks = "this client speaks protocol " + stated.group(1) + ";";
+        assertThat(LuaScript.readPart("protocol")).contains(speaks);
+        assertThat(LuaScript.readPart("fence")).contains(speaks);
+        int at = page.indexOf("\n## Versions\n");
+        assertThat(at).as("the page has a Versions section").isPositive();
+        String versions = page.substring(at);
+        int checking = 0;
+        for (String path : ScriptHeadersTest.luaFiles()) {
+            String source = Files.readString(ScriptHeadersTest.folder("").resolve(path), StandardCharsets.UTF_8);
+            if (LuaIncludes.expand(path, source, LuaScript::readPart).parts().contains("protocol")) {
+                checking++;
+                String op = path.substring(path.indexOf('/') + 1, path.length() - ".lua".length());
+                assertThat(versions).as("Versions names %s, which reads the queue's protocol key", op)
+                        .contains("`" + op + "`");
+            }
+        }
+        assertThat(checking).isGreaterThan(0);
+    }
 }
