@@ -68,7 +68,8 @@ public final class LockClient implements Locks {
         this.keys = new LockKeys(b.namespace);
         WaitLine waitLine = new WaitLine();
         this.observations = b.observations(false);
-        this.calls = new LockCalls(engine, keys, b.clock, waitLine, observations);
+        this.calls = new LockCalls(engine, keys, b.clock, waitLine, observations,
+                b.markFencesForProtocol1);
         this.issuer = calls.issuer();
         this.waits = new WaitingAcquires(calls, keys, b.clock, new ChannelSignals(engine), waitLine,
                 b.pollInterval.toNanos());

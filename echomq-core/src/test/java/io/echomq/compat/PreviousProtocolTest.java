@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.ProtocolVersionException;
+import io.echomq.internal.Scripts;
 import io.echomq.lock.FencedStore;
 import io.echomq.lock.FencedWriteOutcome;
 import io.echomq.lock.Lease;
@@ -122,6 +123,45 @@ class PreviousProtocolTest {
         assertThatThrownBy(() -> one.run("lock/handoff-2.lua", lockKeys(r), "old-1", "old-2", "10000"))
                 .isInstanceOf(RawRedis.ErrorReply.class).hasMessageContaining("not an integer");
         assertThat(raw().call("GET", fenceKey)).isEqualTo(mark);
+    }
+
+    @Test
+    void inTheUpgradeModeAResourceOnlyProtocolTwoLockedRefusesAProtocolOneAcquireAfterItsLeaseEnded()
+            throws Exception {
+        try (LockClient upgrading = LockClient.builder().redisUrl(REDIS.url()).markFencesForProtocol1(true).build()) {
+            String r = "invoice-4";
+            String fenceKey = lockKeys(r).get(1);
+            Lease first = upgrading.tryAcquire(r, Duration.ofMillis(200)).orElseThrow();
+            first.release();
+            // the waiting acquire's try (wait-acquire-3) marks too, and the handoff is the same grant
+            Lease second = upgrading.acquire(r, Duration.ofMillis(200), Duration.ofSeconds(5));
+            assertThat(second.fence()).isGreaterThan(first.fence());
+            assertThat(raw().call("GET", fenceKey)).isEqualTo("v2:" + second.fence());
+            assertThat(raw().call("PTTL", fenceKey)).as("the mark has no expiry").isEqualTo(-1L);
+            await().atMost(Duration.ofSeconds(10)).until(() -> raw().call("EXISTS", lockKeys(r).get(0)).equals(0L));
+
+            assertThatThrownBy(() -> one.run("lock/acquire-2.lua", lockKeys(r), "old-1", "500"))
+                    .isInstanceOf(RawRedis.ErrorReply.class).hasMessageContaining("not an integer");
+            assertThat(raw().call("GET", fenceKey)).isEqualTo("v2:" + second.fence());
+
+            // Redlock's write-back marks the fence it raises too
+            String raised = lockKeys("invoice-5").get(1);
+            Object reply = raw().call("EVAL", Scripts.FENCE_RAISE.body(), "1", raised, "7", "1000", "1");
+            assertThat(reply).isEqualTo(7L);
+            assertThat(raw().call("GET", raised)).isEqualTo("v2:7");
+            assertThatThrownBy(() -> one.run("lock/acquire-2.lua", lockKeys("invoice-5"), "old-2", "500"))
+                    .isInstanceOf(RawRedis.ErrorReply.class).hasMessageContaining("not an integer");
+        }
+    }
+
+    @Test
+    void withoutTheUpgradeModeAResourceOnlyProtocolTwoLockedGrantsProtocolOneFenceOneOnceItsFenceKeyExpired() {
+        // the documented gap (docs/protocol.md, "Which mixes are safe"): no data is left to refuse it
+        String r = "invoice-6";
+        Lease lease = locks.tryAcquire(r, Duration.ofMillis(200)).orElseThrow();
+        lease.release();
+        await().atMost(Duration.ofSeconds(10)).until(() -> raw().call("EXISTS", lockKeys(r).get(1)).equals(0L));
+        assertThat(one.run("lock/acquire-2.lua", lockKeys(r), "old-1", "500")).isEqualTo(List.of(1L, 1L));
     }
 
     @Test

@@ -15,6 +15,8 @@
 --                     the key, which fails on this text, so that client is refused on this
 --                     resource instead of counting from 1 once the key has expired.
 --   v<N>:<anything>   N > 2: data of a later protocol, refused before anything is written.
+-- A script's optional mark_all argument (the upgrade mode) stores the mark at every grant, so a
+-- resource that only protocol 2 has locked refuses protocol 1 too, also after its lease ended.
 -- A fence has 16 digits: tostring() or '..' would print it with 14 ("1.8e+15"). Redis 6.2 and 7.0
 -- convert a number handed to redis.call exactly, but no script relies on a conversion: every
 -- number sent in a command goes through num() first.

@@ -10,6 +10,9 @@
 --                                               protocol-1 client locks (includes/fence.lua)
 -- ARGV[1] token         the acquisition's token (128 random bits, as text)
 -- ARGV[2] ttl           lease ttl in milliseconds, a positive integer
+-- ARGV[3] mark_all      optional, the upgrade mode (docs/protocol.md, "How to upgrade"): "1" stores every
+--                       fence granted here as the mark v2:<fence>; absent or anything else: only
+--                       where includes/fence.lua says so
 --
 -- Returns a two-element array:
 --   {1, fence}  granted: this caller holds the lock; fence is the new fence (> every earlier one)
@@ -22,6 +25,7 @@ local lockKey = KEYS[1]
 local fenceKey = KEYS[2]
 local token = ARGV[1]
 local ttl = ARGV[2]
+local markAll = ARGV[3] == '1'
 
 --@include fence
 if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
@@ -31,6 +35,6 @@ if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
     redis.call('DEL', lockKey)   -- undo the SET: a refused script leaves the keyspace as it was
     return refusal
   end
-  return {1, grantFence(fenceKey, last, ttl, mark)}
+  return {1, grantFence(fenceKey, last, ttl, mark or markAll)}
 end
 return {0, redis.call('PTTL', lockKey)}

@@ -14,6 +14,7 @@
 -- ARGV[2] ttl           lease ttl in milliseconds, a positive integer
 -- ARGV[3] fenced        "1": take a fence as acquire-2.lua does; anything else: a plain grant, fence 0
 -- ARGV[4] wait          the caller's remaining wait in milliseconds, a positive integer
+-- ARGV[5] mark_all      optional, as in acquire-2.lua ("1": every fence granted is stored as the mark)
 --
 -- Returns a two-element array:
 --   {1, fence}  granted: this caller holds the lock; fence is the new fence (0 when not fenced)
@@ -28,6 +29,7 @@ local waitingKey = KEYS[3]
 local token = ARGV[1]
 local ttl = ARGV[2]
 local wait = tonumber(ARGV[4])
+local markAll = ARGV[5] == '1'
 
 --@include fence
 if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
@@ -39,7 +41,7 @@ if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
     redis.call('DEL', lockKey)   -- undo the SET: a refused script leaves the keyspace as it was
     return refusal
   end
-  return {1, grantFence(fenceKey, last, ttl, mark)}
+  return {1, grantFence(fenceKey, last, ttl, mark or markAll)}
 end
 if redis.call('PTTL', waitingKey) < wait then
   redis.call('SET', waitingKey, '1', 'PX', num(wait))
