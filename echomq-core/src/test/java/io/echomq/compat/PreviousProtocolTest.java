@@ -187,42 +187,117 @@ class PreviousProtocolTest {
         return (reply.size() - 4) / 5;
     }
 
+    /** @return every key with its type and DUMP (the value, without the ttl) */
+    private java.util.Map<String, String> keyspace() {
+        java.util.Map<String, String> all = new java.util.TreeMap<>();
+        for (Object key : (List<?>) raw().call("KEYS", "*")) {
+            String k = key.toString();
+            all.put(k, raw().call("TYPE", k) + " " + raw().call("DUMP", k));
+        }
+        return all;
+    }
+
+    private List<?> protocolOneEnqueue(String payload, long delayMs) {
+        return (List<?>) one.run("queue/enqueue-5.lua", List.of(Q + "pending", Q + "delayed", Q + "seq", Q + "wake",
+                Q + "wait"), Q, "1", payload, "0", Long.toString(delayMs), "0", "0", "0", "0", "", "0", "PUBLISH");
+    }
+
     @Test
-    void aProtocolOneConsumerIgnoresAPauseAndACapWhichIsWhyItIsStoppedFirst() {
+    void aProtocolOneClaimOnAPausedCappedProtocolTwoQueueIsRefusedAndChangesNothing() {
         Queue q = queues.queue("q");
         for (int i = 0; i < 6; i++) {
             q.enqueue("job " + i);
         }
         q.flowControl().setConcurrencyCap(1);
-        assertThat(protocolOneClaim(3)).as("the cap of 1 is not read").satisfies(r -> assertThat(claimed(r)).isEqualTo(3));
         q.pause();
-        assertThat(q.claim(3, Duration.ofSeconds(30))).as("protocol 2 honours the pause").isEmpty();
-        assertThat(protocolOneClaim(3)).as("the pause is not read").satisfies(r -> assertThat(claimed(r)).isEqualTo(3));
+        assertThat(raw().call("GET", Q + "delayed")).as("the queue's protocol mark").isEqualTo("2");
+        java.util.Map<String, String> before = keyspace();
+
+        assertThatThrownBy(() -> protocolOneClaim(3)).isInstanceOf(RawRedis.ErrorReply.class)
+                .hasMessageContaining("WRONGTYPE " + Q + "delayed").hasMessageContaining("nothing was changed");
+        assertThat(keyspace()).as("the keyspace is unchanged").isEqualTo(before);
+        assertThat(q.stats().pending()).isEqualTo(6L);
+        assertThat(q.stats().active()).isZero();
     }
 
     @Test
-    void aJobAProtocolOneConsumerCompletesIsNotFoundByAWaiterWhichIsWhyItIsStoppedFirst() throws Exception {
+    void aProtocolOneClientCanNeitherClaimNorGroupCommitOnAProtocolTwoQueueAndSettlesOnlyWhatItHeldBefore()
+            throws Exception {
+        // before any client of protocol 2 touched the queue, protocol 1 enqueued and claimed two jobs
+        String a = protocolOneEnqueue("a", 0).get(0).toString();
+        String b = protocolOneEnqueue("b", 0).get(0).toString();
+        List<?> held = protocolOneClaim(2);
+        assertThat(claimed(held)).isEqualTo(2);
+        String attemptA = held.get(6).toString();
+        String attemptB = held.get(11).toString();
+
+        // a producer of protocol 2 marks the queue
         Queue q = queues.queue("q");
-        String id = q.enqueue("x");
-        List<?> reply = protocolOneClaim(1);
-        assertThat(reply.get(4)).isEqualTo(id);
-        String attempt = reply.get(6).toString();
-        assertThat(one.run("queue/complete-2.lua", List.of(Q + "active", Q + "stats"), Q, "0", "1", id, attempt))
+        String c = q.enqueue("c");
+        assertThat(raw().call("GET", Q + "delayed")).isEqualTo("2");
+
+        // the new job cannot be claimed by protocol 1, so protocol 1 never completes a job a waiter
+        // of protocol 2 would then find NOT_FOUND; the claim's group-committed ack is refused with it
+        java.util.Map<String, String> before = keyspace();
+        assertThatThrownBy(() -> one.run("queue/claim-8.lua", List.of(Q + "pending", Q + "active", Q + "delayed",
+                Q + "dead", Q + "seq", Q + "stats", Q + "wake", Q + "wait"), Q, "30000", "1", "0", "0", "PUBLISH", "1",
+                a, attemptA)).isInstanceOf(RawRedis.ErrorReply.class).hasMessageContaining("WRONGTYPE");
+        assertThat(keyspace()).isEqualTo(before);
+        assertThat(q.stats().active()).as("a and b are still held").isEqualTo(2L);
+
+        // the bound: a bare complete of a job claimed before the mark still acts, as protocol 1
+        assertThat(one.run("queue/complete-2.lua", List.of(Q + "active", Q + "stats"), Q, "0", "1", b, attemptB))
                 .isEqualTo(List.of(1L));
-        assertThat(q.awaitResult(id, Duration.ZERO).outcome()).as("no hash and no completed event")
+        assertThat(q.awaitResult(b, Duration.ZERO).outcome()).as("no completed event from protocol 1")
                 .isEqualTo(JobResult.Outcome.NOT_FOUND);
+
+        // protocol 2 claims and completes the rest; its waiter sees its own completion
+        Job job = q.claim(Duration.ofSeconds(30)).orElseThrow();
+        assertThat(job.id()).isEqualTo(c);
+        assertThat(job.complete()).isEqualTo(io.echomq.queue.SettleOutcome.COMPLETED);
+        assertThat(q.awaitResult(c, Duration.ZERO).outcome()).isEqualTo(JobResult.Outcome.COMPLETED);
     }
 
     @Test
-    void aJobAProtocolOneProducerEnqueuedIsClaimedAndCompletedByProtocolTwo() throws Exception {
-        List<?> ids = (List<?>) one.run("queue/enqueue-5.lua", List.of(Q + "pending", Q + "delayed", Q + "seq", Q + "wake",
-                Q + "wait"), Q, "1", "from protocol 1", "0", "0", "0", "0", "0", "0", "", "0", "PUBLISH");
-        String id = ids.get(0).toString();
+    void aQueueWrittenByProtocolOneKeepsEveryJobAndDueTimeWhenProtocolTwoStartsAndRefusesProtocolOneAfter() {
+        String now = protocolOneEnqueue("now", 0).get(0).toString();
+        String soon = protocolOneEnqueue("soon", 60_000).get(0).toString();
+        String later = protocolOneEnqueue("later", 120_000).get(0).toString();
+        Object soonAt = raw().call("ZSCORE", Q + "delayed", soon);
+        Object laterAt = raw().call("ZSCORE", Q + "delayed", later);
+        assertThat(raw().call("TYPE", Q + "delayed")).isEqualTo("zset");
+
         Queue q = queues.queue("q");
-        Job job = q.claim(Duration.ofSeconds(30)).orElseThrow();
-        assertThat(job.id()).isEqualTo(id);
+        assertThat(q.stats().delayed()).as("read before the move").isEqualTo(2L);
+        Job job = q.claim(Duration.ofSeconds(30)).orElseThrow();   // a protocol-2 worker's first claim
+        assertThat(job.id()).isEqualTo(now);
+        assertThat(raw().call("GET", Q + "delayed")).isEqualTo("2");
+        assertThat(raw().call("ZSCORE", Q + "due", soon)).isEqualTo(soonAt);
+        assertThat(raw().call("ZSCORE", Q + "due", later)).isEqualTo(laterAt);
+        assertThat(q.stats().delayed()).isEqualTo(2L);
         assertThat(job.complete()).isEqualTo(io.echomq.queue.SettleOutcome.COMPLETED);
-        assertThat(q.awaitResult(id, Duration.ZERO).outcome()).isEqualTo(JobResult.Outcome.COMPLETED);
+
+        java.util.Map<String, String> before = keyspace();
+        assertThatThrownBy(() -> protocolOneClaim(1)).isInstanceOf(RawRedis.ErrorReply.class)
+                .hasMessageContaining("WRONGTYPE");
+        assertThatThrownBy(() -> protocolOneEnqueue("refused", 0)).isInstanceOf(RawRedis.ErrorReply.class)
+                .hasMessageContaining("WRONGTYPE");
+        assertThatThrownBy(() -> one.run("queue/promote-5.lua", List.of(Q + "pending", Q + "delayed", Q + "seq",
+                Q + "wake", Q + "wait"), Q, "100", "PUBLISH")).isInstanceOf(RawRedis.ErrorReply.class)
+                .hasMessageContaining("WRONGTYPE");
+        assertThat(keyspace()).isEqualTo(before);
+    }
+
+    @Test
+    void aProtocolOneAndAProtocolTwoDelayedSetAreMergedKeepingTheEarlierDueTime() {
+        String soon = protocolOneEnqueue("soon", 60_000).get(0).toString();
+        raw().call("ZADD", Q + "due", "5", "other");
+        raw().call("ZADD", Q + "due", "1", soon);
+        Queue q = queues.queue("q");
+        q.enqueue("x");
+        assertThat(raw().call("GET", Q + "delayed")).isEqualTo("2");
+        assertThat(raw().call("ZSCORE", Q + "due", soon)).isEqualTo("1");
+        assertThat(raw().call("ZSCORE", Q + "due", "other")).isEqualTo("5");
     }
 
     @Test
@@ -231,15 +306,15 @@ class PreviousProtocolTest {
         q.enqueue("a");
         q.enqueue("b");
         Job held = q.claim(Duration.ofSeconds(30)).orElseThrow();
-        raw().call("SET", Q + "protocol", "3");
+        raw().call("SET", Q + "delayed", "3");
 
         assertThatThrownBy(() -> q.claim(Duration.ofSeconds(30))).isInstanceOf(ProtocolVersionException.class)
                 .hasMessageContaining("holds protocol 3; this client speaks protocol 2; nothing was changed");
         assertThatThrownBy(held::complete).isInstanceOf(ProtocolVersionException.class);
+        assertThatThrownBy(() -> q.enqueue("c")).isInstanceOf(ProtocolVersionException.class);
+        raw().call("SET", Q + "delayed", "2");
         assertThat(q.stats().pending()).as("nothing claimed").isEqualTo(1L);
         assertThat(q.stats().active()).as("nothing settled").isEqualTo(1L);
-
-        raw().call("DEL", Q + "protocol");
         assertThat(held.complete()).isEqualTo(io.echomq.queue.SettleOutcome.COMPLETED);
     }
 }

@@ -9,7 +9,8 @@
 -- (a job key that is not a hash only refuses its own complete, code -5).
 --
 -- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
--- protocol (the key <prefix>protocol, includes/protocol.lua).
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] stats     emq:{q}:stats    HASH of counters (completed)

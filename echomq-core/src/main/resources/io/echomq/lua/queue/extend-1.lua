@@ -3,7 +3,8 @@
 -- move together to now + lease: one lease story. An expired lease is never revived.
 --
 -- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
--- protocol (the key <prefix>protocol, includes/protocol.lua).
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- ARGV[1] prefix    emq:{q}:

@@ -11,10 +11,11 @@
 -- (includes/type-guard.lua). The fence check and its codes are includes/fence-check.lua.
 --
 -- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
--- protocol (the key <prefix>protocol, includes/protocol.lua).
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
--- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
+-- KEYS[2] delayed   emq:{q}:due      ZSET, score = due time in server ms
 -- KEYS[3] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- KEYS[4] stats     emq:{q}:stats    HASH of counters (failed)
 -- ARGV[1] prefix    emq:{q}:

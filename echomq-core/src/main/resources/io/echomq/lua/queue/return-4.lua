@@ -12,7 +12,8 @@
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
 -- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
--- protocol (the key <prefix>protocol, includes/protocol.lua).
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
 --
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET of priority != 0
