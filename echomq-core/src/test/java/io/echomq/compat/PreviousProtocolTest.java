@@ -221,6 +221,19 @@ class PreviousProtocolTest {
     }
 
     @Test
+    void aPauseMarksAQueueWithoutJobsSoThatAProtocolOneProducerAndConsumerAreRefusedThere() {
+        Queue q = queues.queue("q");
+        assertThat(q.claim(Duration.ofSeconds(30))).as("an idle claim writes nothing").isEmpty();
+        assertThat(raw().call("EXISTS", Q + "delayed")).isEqualTo(0L);
+        q.pause();
+        assertThat(raw().call("GET", Q + "delayed")).isEqualTo("2");
+        assertThatThrownBy(() -> protocolOneEnqueue("x", 0)).isInstanceOf(RawRedis.ErrorReply.class)
+                .hasMessageContaining("WRONGTYPE");
+        assertThatThrownBy(() -> protocolOneClaim(1)).isInstanceOf(RawRedis.ErrorReply.class)
+                .hasMessageContaining("WRONGTYPE");
+    }
+
+    @Test
     void aProtocolOneClientCanNeitherClaimNorGroupCommitOnAProtocolTwoQueueAndSettlesOnlyWhatItHeldBefore()
             throws Exception {
         // before any client of protocol 2 touched the queue, protocol 1 enqueued and claimed two jobs

@@ -44,7 +44,8 @@ local function protocolRefusal(prefix, defer)
     else
       return redis.error_reply('WRONGTYPE ' .. due .. ' holds a ' .. dueKind .. ', not a zset; nothing was changed')
     end
-    v = nil
+    redis.call('SET', mark, '2')   -- at once, also for an enqueue: the moved jobs are protocol 2's now
+    return nil
   end
   if not v then
     protocolUnmarked = true
