@@ -225,7 +225,7 @@ final class LockCalls implements LeaseIssuer.Commands {
 
     /** @return a fence-granting script's arguments, with the mark_all argument appended in the upgrade mode */
     private String[] markAll(String... args) {
-        return markAll ? RedlockRounds.withMarkAll(args) : args;
+        return markAll ? Scripts.withMarkAll(args) : args;
     }
 
     /** @return how many releases handed the lock to a local waiter; for tests and metrics */

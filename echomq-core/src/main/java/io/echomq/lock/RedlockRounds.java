@@ -59,14 +59,7 @@ final class RedlockRounds implements LeaseIssuer.Commands {
 
     /** @return a fence-granting script's arguments, with the mark_all argument appended in the upgrade mode */
     private String[] args(String... args) {
-        return markAll ? withMarkAll(args) : args;
-    }
-
-    /** @return {@code args} followed by the mark_all argument {@code "1"} of the fence-granting scripts */
-    static String[] withMarkAll(String... args) {
-        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
-        all[args.length] = "1";
-        return all;
+        return markAll ? Scripts.withMarkAll(args) : args;
     }
 
     int quorum() {
