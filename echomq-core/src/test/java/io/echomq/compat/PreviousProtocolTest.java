@@ -272,6 +272,20 @@ class PreviousProtocolTest {
     }
 
     @Test
+    void aProtocolOneReaperStillReturnsAnExpiredLeaseOfAMarkedQueueTheDocumentedCaseThatOnlyStoppingItEnds() {
+        // docs/protocol.md, "Which mixes are safe": reap-5 reads no delayed jobs, so the mark does not stop it
+        Queue q = queues.queue("q");
+        String id = q.enqueue("x");
+        assertThat(q.claim(Duration.ofMillis(100)).orElseThrow().id()).isEqualTo(id);
+        await().atMost(Duration.ofSeconds(10)).until(() -> one.run("queue/reap-5.lua", List.of(Q + "active", Q + "pending",
+                Q + "dead", Q + "wake", Q + "wait"), Q, "10", "PUBLISH").equals(List.of(1L, 0L)));
+        assertThat(raw().call("LRANGE", Q + "wait", "0", "-1")).isEqualTo(List.of(id));
+        assertThat(raw().call("GET", Q + "delayed")).as("the mark stays").isEqualTo("2");
+        assertThatThrownBy(() -> protocolOneClaim(1)).as("but the same process cannot claim the job again")
+                .isInstanceOf(RawRedis.ErrorReply.class).hasMessageContaining("WRONGTYPE");
+    }
+
+    @Test
     void aQueueWrittenByProtocolOneKeepsEveryJobAndDueTimeWhenProtocolTwoStartsAndRefusesProtocolOneAfter() {
         String now = protocolOneEnqueue("now", 0).get(0).toString();
         String soon = protocolOneEnqueue("soon", 60_000).get(0).toString();
