@@ -75,7 +75,7 @@ class QueueCommandsTest extends QueueCliTestBase {
 
         assertThat(emq("queue", "enqueue", "emails", "later", "--delay", "60000").out()).isEqualTo("2\n");
         assertThat(hget("emails", "2", "state")).isEqualTo("delayed");
-        assertThat(REDIS.raw().call("ZSCORE", "emq:{emails}:delayed", "2")).isNotNull();
+        assertThat(REDIS.raw().call("ZSCORE", "emq:{emails}:due", "2")).isNotNull();
         assertThat(REDIS.raw().call("ZSCORE", "emq:{emails}:pending", "1")).as("priority 7: the ZSET").isNotNull();
         assertThat(REDIS.raw().call("ZSCORE", "emq:{emails}:pending", "2")).isNull();
         assertThat(REDIS.raw().call("LLEN", "emq:{emails}:wait")).isEqualTo(0L);

@@ -4,7 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Key naming for one queue. The queue name is the hash tag, so every key of a queue shares one
- * cluster slot: {@code emq:{<q>}:pending}, {@code :wait}, {@code :active}, {@code :delayed}, {@code :dead},
+ * cluster slot: {@code emq:{<q>}:pending}, {@code :wait}, {@code :active}, {@code :due}, {@code :dead},
+ * {@code :delayed} (the protocol mark),
  * {@code :seq}, {@code :stats}, {@code :done}, {@code :retention}, {@code :settings}, {@code :layout}, {@code :events} (a STREAM), {@code :wake} (a channel), {@code :job:<id>},
  * {@code :job:<id>:lock}, {@code :idem:<key>}, and the workers' records {@code :workers}, {@code :worker:<id>} and
  * {@code :throughput}. Scripts receive {@link #prefix()} and build job
@@ -127,8 +128,18 @@ public final class QueueKeys {
         return prefix + "active";
     }
 
-    /** @return {@code emq:{<q>}:delayed} */
+    /** @return {@code emq:{<q>}:due}, the ZSET of delayed jobs by due time */
     public String delayed() {
+        return prefix + "due";
+    }
+
+    /**
+     * @return {@code emq:{<q>}:delayed}, the queue's protocol mark: a STRING holding the wire
+     *     protocol its data needs, written by the scripts (lua/includes/protocol.lua). Its name is
+     *     the one protocol 1 gave its ZSET of delayed jobs, so that protocol 1's scripts refuse
+     *     the queue
+     */
+    public String protocolMark() {
         return prefix + "delayed";
     }
 

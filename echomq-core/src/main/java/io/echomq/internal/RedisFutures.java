@@ -1,5 +1,6 @@
 package io.echomq.internal;
 
+import io.echomq.ProtocolVersionException;
 import io.echomq.RedisCommandException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -59,11 +60,17 @@ final class RedisFutures {
         }
     }
 
-    /** @return {@code e}, unwrapped, as a {@link RedisCommandException} naming the command */
+    /**
+     * @return {@code e}, unwrapped, as a {@link RedisCommandException} naming the command: a
+     *     {@link ProtocolVersionException} when a script refused a later protocol's data
+     */
     static RedisCommandException failure(Throwable e, String command, String resource) {
         Throwable cause = unwrap(e);
         if (cause instanceof RedisCommandException rce) {
             return rce;
+        }
+        if (ProtocolVersionException.isRefusal(cause)) {
+            return new ProtocolVersionException(command, resource, cause);
         }
         return new RedisCommandException(command, resource, cause);
     }

@@ -28,6 +28,21 @@ public final class Scripts {
     /** Redlock: raise a master's fence to at least a lease's fence, never lower it, with an expiry. */
     public static final LuaScript FENCE_RAISE = LuaScript.load(LuaScript.LOCK, "fence-raise", 1);
 
+    /**
+     * The arguments of a fence-granting script ({@link #ACQUIRE}, {@link #WAIT_ACQUIRE},
+     * {@link #HANDOFF}, {@link #FENCE_RAISE}) in the upgrade mode: {@code args} followed by the
+     * optional last argument {@code mark_all} = {@code "1"}, with which every fence granted is
+     * stored as the protocol-2 mark (docs/protocol.md, "How to upgrade").
+     *
+     * @param args the script's other arguments, in order
+     * @return a new array: {@code args} and {@code "1"}
+     */
+    public static String[] withMarkAll(String... args) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = "1";
+        return all;
+    }
+
     /** Queue: add one or many jobs, with idempotency keys, delays and priorities. */
     public static final LuaScript ENQUEUE = LuaScript.load(LuaScript.QUEUE, "enqueue", 5);
     /**

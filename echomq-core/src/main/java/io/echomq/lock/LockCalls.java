@@ -45,14 +45,17 @@ final class LockCalls implements LeaseIssuer.Commands {
     private final WaitLine waitLine;
     private final LeaseIssuer issuer;
     private final AtomicLong handoffs = new AtomicLong();
+    /** Whether every fenced grant stores the protocol-2 mark ({@link LocksBuilder#markFencesForProtocol1}). */
+    private final boolean markAll;
 
     /** The outcome of one acquire attempt: a lease, or the holder's remaining ttl ({@code -2}: unknown or free). */
     record Attempt(Lease lease, long pttlMillis) {
     }
 
     LockCalls(RedisEngine engine, LockKeys keys, MonotonicClock clock, WaitLine waitLine,
-              LockObservations observations) {
+              LockObservations observations, boolean markAll) {
         this.engine = engine;
+        this.markAll = markAll;
         this.keys = keys;
         this.clock = clock;
         this.waitLine = waitLine;
@@ -93,8 +96,9 @@ final class LockCalls implements LeaseIssuer.Commands {
         String token = LeaseIssuer.newToken();
         long start = clock.nanoTime();
         CompletableFuture<List<Object>> reply = engine.run(Scripts.WAIT_ACQUIRE, ScriptOutputType.MULTI,
-                new String[] {keys.lock(resource), keys.fence(resource), keys.waiting(resource)}, token,
-                Long.toString(ttlMillis), options.isFenced() ? "1" : "0", Long.toString(Math.max(1, waitMillis)));
+                new String[] {keys.lock(resource), keys.fence(resource), keys.waiting(resource)},
+                markAll(token, Long.toString(ttlMillis), options.isFenced() ? "1" : "0",
+                        Long.toString(Math.max(1, waitMillis))));
         CompletableFuture<Attempt> f = Replies.decode(reply, r -> {
             long granted = (Long) r.get(0);
             long value = (Long) r.get(1);
@@ -117,7 +121,7 @@ final class LockCalls implements LeaseIssuer.Commands {
         CompletableFuture<Attempt> f;
         if (options.isFenced()) {
             CompletableFuture<List<Object>> reply = engine.run(Scripts.ACQUIRE, ScriptOutputType.MULTI,
-                    new String[] {lockKey, keys.fence(resource)}, token, Long.toString(ttlMillis));
+                    new String[] {lockKey, keys.fence(resource)}, markAll(token, Long.toString(ttlMillis)));
             f = Replies.decode(reply, r -> {
                 long granted = (Long) r.get(0);
                 long value = (Long) r.get(1);
@@ -195,7 +199,7 @@ final class LockCalls implements LeaseIssuer.Commands {
         try {
             f = engine.run(Scripts.HANDOFF, ScriptOutputType.MULTI,
                     new String[] {keys.lock(resource), keys.fence(resource)},
-                    token, newToken, Long.toString(offer.ttlMillis));
+                    markAll(token, newToken, Long.toString(offer.ttlMillis)));
         } catch (RuntimeException e) {
             offer.result.complete(null);
             throw e;
@@ -217,6 +221,11 @@ final class LockCalls implements LeaseIssuer.Commands {
             }
             return ReleaseOutcome.ofCode(code);
         }), Scripts.HANDOFF.label(), resource);
+    }
+
+    /** @return a fence-granting script's arguments, with the mark_all argument appended in the upgrade mode */
+    private String[] markAll(String... args) {
+        return markAll ? Scripts.withMarkAll(args) : args;
     }
 
     /** @return how many releases handed the lock to a local waiter; for tests and metrics */

@@ -69,7 +69,8 @@ public final class LockClient implements Locks {
         this.keys = new LockKeys(b.namespace);
         WaitLine waitLine = new WaitLine();
         this.observations = b.observations(false);
-        this.calls = new LockCalls(engine, keys, b.clock, waitLine, observations);
+        this.calls = new LockCalls(engine, keys, b.clock, waitLine, observations,
+                b.markFencesForProtocol1);
         this.issuer = calls.issuer();
         this.waits = new WaitingAcquires(calls, keys, b.clock, new ChannelSignals(engine), waitLine,
                 b.pollInterval.toNanos());
@@ -105,6 +106,8 @@ public final class LockClient implements Locks {
      * @throws UnsupportedOperationException if the options wait for replicas on a cluster URL
      * @throws ReplicaAckException if the options wait for replicas and too few acknowledged the
      *     grant; the grant was released
+     * @throws io.echomq.ProtocolVersionException if the resource's fence key holds data of a later
+     *     wire protocol; the lock was not taken
      * @throws RedisCommandException if Redis fails; whether the lock was taken is then unknown,
      *     and an unknown grant expires by its ttl
      */

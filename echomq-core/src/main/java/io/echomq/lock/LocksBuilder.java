@@ -19,6 +19,7 @@ public abstract sealed class LocksBuilder<B extends LocksBuilder<B>> permits Loc
     String namespace = LockKeys.DEFAULT_NAMESPACE;
     MonotonicClock clock = MonotonicClock.SYSTEM;
     Instrumentation instrumentation = Instrumentation.NONE;
+    boolean markFencesForProtocol1;
 
     LocksBuilder() {
     }
@@ -55,6 +56,24 @@ public abstract sealed class LocksBuilder<B extends LocksBuilder<B>> permits Loc
      */
     public B instrumentation(Instrumentation instrumentation) {
         this.instrumentation = GuardedInstrumentation.of(instrumentation);
+        return self();
+    }
+
+    /**
+     * The upgrade mode for fenced locks while a client of wire protocol 1 (the previous release)
+     * may still take fenced locks in this namespace (docs/protocol.md, "How to upgrade from 1 to
+     * 2"). When on, every fence this client grants (an acquire, a waiting acquire's try, a handoff,
+     * Redlock's write-back) is stored as the mark {@code v2:<fence>} with no expiry, on which a
+     * protocol-1 client's fenced acquire fails instead of counting from 1 once the lease ended.
+     * When off (the default), the mark is stored only on a resource whose fence key already
+     * holds a protocol-1 counter or a mark, and fence keys expire as usual; nothing is added to
+     * any command. Each mark is one key per resource locked, kept until deleted.
+     *
+     * @param on whether every fenced grant stores the mark; default {@code false}
+     * @return this builder
+     */
+    public B markFencesForProtocol1(boolean on) {
+        this.markFencesForProtocol1 = on;
         return self();
     }
 

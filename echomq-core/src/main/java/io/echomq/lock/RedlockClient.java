@@ -88,7 +88,7 @@ public final class RedlockClient implements Locks {
         this.keys = new LockKeys(b.namespace);
         this.clock = b.clock;
         this.retryDelayNanos = b.retryDelay.toNanos();
-        this.rounds = new RedlockRounds(masters, keys, clock);
+        this.rounds = new RedlockRounds(masters, keys, clock, b.markFencesForProtocol1);
         this.issuer = new LeaseIssuer(clock, rounds, b.observations(true));
     }
 

@@ -32,6 +32,8 @@ final class RedlockRounds implements LeaseIssuer.Commands {
     private final LockKeys keys;
     private final MonotonicClock clock;
     private final int quorum;
+    /** Whether every fenced grant stores the protocol-2 mark ({@link LocksBuilder#markFencesForProtocol1}). */
+    private final boolean markAll;
 
     /** One master's answer: a value, or why it gave none. */
     record Reply<T>(T value, Throwable failure) {
@@ -47,11 +49,17 @@ final class RedlockRounds implements LeaseIssuer.Commands {
     record Grant(String token, long fence, long startNanos) {
     }
 
-    RedlockRounds(RedlockMasters masters, LockKeys keys, MonotonicClock clock) {
+    RedlockRounds(RedlockMasters masters, LockKeys keys, MonotonicClock clock, boolean markAll) {
+        this.markAll = markAll;
         this.masters = masters;
         this.keys = keys;
         this.clock = clock;
         this.quorum = masters.size() / 2 + 1;
+    }
+
+    /** @return a fence-granting script's arguments, with the mark_all argument appended in the upgrade mode */
+    private String[] args(String... args) {
+        return markAll ? Scripts.withMarkAll(args) : args;
     }
 
     int quorum() {
@@ -72,7 +80,7 @@ final class RedlockRounds implements LeaseIssuer.Commands {
         CompletableFuture<List<Reply<Long>>> sent;
         if (fenced) {
             sent = onAll(i -> masters.<List<Object>>run(i, Scripts.ACQUIRE, ScriptOutputType.MULTI,
-                    new String[] {lockKey, keys.fence(resource)}, token, ttl)
+                    new String[] {lockKey, keys.fence(resource)}, args(token, ttl))
                     .thenApply(x -> (Long) x.get(0) == 1 ? (Long) x.get(1) : (Long) 0L));
         } else {
             // A plain grant counts as fence 0; a refusal as -1.
@@ -96,7 +104,7 @@ final class RedlockRounds implements LeaseIssuer.Commands {
             // passed it). Best-effort: a master that fails it is ignored.
             CompletableFuture<?> raised = fenced
                     ? onAll(i -> masters.run(i, Scripts.FENCE_RAISE, ScriptOutputType.INTEGER,
-                            new String[] {keys.fence(resource)}, Long.toString(fence), ttl))
+                            new String[] {keys.fence(resource)}, args(Long.toString(fence), ttl)))
                     : CompletableFuture.completedFuture(null);
             return raised.thenCompose(done -> {
                 long end = clock.nanoTime();

@@ -284,6 +284,8 @@ public final class Job {
      *
      * @return {@link SettleOutcome#COMPLETED}, or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled
+     * @throws io.echomq.ProtocolVersionException if the queue's data needs a later wire protocol;
+     *     nothing was changed
      * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public SettleOutcome complete() {

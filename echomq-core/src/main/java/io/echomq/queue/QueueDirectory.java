@@ -105,7 +105,7 @@ public final class QueueDirectory {
     public boolean exists(String name) {
         QueueKeys k = QueueKeys.ofUserName(name);
         String[] keys = {k.seq(), k.pending(), k.waitList(), k.active(), k.delayed(), k.dead(), k.done(), k.stats(),
-            k.paused(), k.partitionsMark(), k.schedules(), k.retention()};
+            k.paused(), k.partitionsMark(), k.schedules(), k.retention(), k.protocolMark()};
         Long n = RedisEngine.await(client.engine().commands().exists(keys).toCompletableFuture(), "EXISTS", name);
         return n != null && n > 0;
     }

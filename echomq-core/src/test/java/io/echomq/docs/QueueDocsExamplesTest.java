@@ -60,7 +60,7 @@ class QueueDocsExamplesTest {
         assertThat(ProgramRunner.start(s, REDIS.url()).await(RUN)).isEqualTo("ids 1 2 3 (new), then 2 more\n");
         assertThat(REDIS.raw().call("HGET", "emq:{reports}:job:3", "priority")).isEqualTo("10");
         assertThat(REDIS.raw().call("HGET", "emq:{reports}:job:3", "max_attempts")).isEqualTo("5");
-        assertThat(REDIS.raw().call("ZCARD", "emq:{reports}:delayed")).as("the job delayed 5 minutes").isEqualTo(1L);
+        assertThat(REDIS.raw().call("ZCARD", "emq:{reports}:due")).as("the job delayed 5 minutes").isEqualTo(1L);
         // Again: the idempotency key names the first run's job, which is not added a second time.
         assertThat(ProgramRunner.start(s, REDIS.url()).await(RUN)).isEqualTo("ids 6 7 3 (existing), then 2 more\n");
     }
@@ -94,7 +94,7 @@ class QueueDocsExamplesTest {
         long t1 = serverMillis();
         assertThat(out).isEqualTo("{bad=DEAD, busy=RETRYING}\n");
         assertThat(REDIS.raw().call("HGET", "emq:{orders}:job:1", "dead_reason")).isEqualTo("failed without retry on attempt 1");
-        long due = Long.parseLong(String.valueOf(REDIS.raw().call("ZSCORE", "emq:{orders}:delayed", "2")));
+        long due = Long.parseLong(String.valueOf(REDIS.raw().call("ZSCORE", "emq:{orders}:due", "2")));
         assertThat(due).isBetween(t0 + 30_000, t1 + 30_000);
     }
 

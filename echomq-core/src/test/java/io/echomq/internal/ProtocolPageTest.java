@@ -339,4 +339,33 @@ class ProtocolPageTest {
             assertThat(LuaScript.readPart(part)).isNotNull();
         }
     }
+
+    /**
+     * The protocol number the page states is the one the scripts answer in their refusals, the page
+     * has a Versions section, and its protocol mark section names every script that reads the
+     * queue's protocol mark.
+     */
+    @Test
+    void theVersionsSectionNamesTheProtocolTheScriptsSpeakAndEveryScriptThatChecksIt() throws Exception {
+        Matcher stated = Pattern.compile("This page is \\*\\*protocol (\\d+)\\*\\*").matcher(page);
+        assertThat(stated.find()).as("the page states its protocol").isTrue();
+        String speaks = "this client speaks protocol " + stated.group(1) + ";";
+        assertThat(LuaScript.readPart("protocol")).contains(speaks);
+        assertThat(LuaScript.readPart("fence")).contains(speaks);
+        assertThat(page).as("the page has a Versions section").contains("\n## Versions\n");
+        int at = page.indexOf("\n### The protocol mark\n");
+        assertThat(at).as("the page has a protocol mark section").isPositive();
+        String mark = page.substring(at, page.indexOf("\n### ", at + 1));
+        int checking = 0;
+        for (String path : ScriptHeadersTest.luaFiles()) {
+            String source = Files.readString(ScriptHeadersTest.folder("").resolve(path), StandardCharsets.UTF_8);
+            if (LuaIncludes.expand(path, source, LuaScript::readPart).parts().contains("protocol")) {
+                checking++;
+                String op = path.substring(path.indexOf('/') + 1, path.length() - ".lua".length());
+                assertThat(mark).as("the protocol mark section names %s, which reads the mark", op)
+                        .contains("`" + op + "`");
+            }
+        }
+        assertThat(checking).isGreaterThan(0);
+    }
 }

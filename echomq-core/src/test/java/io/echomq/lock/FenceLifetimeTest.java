@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * The fence bound to the server's clock ({@code includes/fence.lua}): the fence key lives only
  * while it is needed, so memory is bounded by the leases held, and fences still rise strictly in
  * grant order across handoffs, idle periods longer than the key's life, data loss and an old
- * counter left by an earlier version. After each of these, a {@link FencedStore} accepts the
- * newest fence and refuses the one before it.
+ * counter left by a protocol-1 client (whose resource then keeps the protocol-2 mark). After
+ * each of these, a {@link FencedStore} accepts the newest fence and refuses the one before it.
  */
 class FenceLifetimeTest extends LockTestBase {
     private static final int RESOURCES = 100_000;
@@ -119,13 +119,20 @@ class FenceLifetimeTest extends LockTestBase {
         step(store, fences, e);
         e.release();
 
-        // an old counter: a small integer with no expiry, from an earlier version
+        // an old counter: a small integer with no expiry, left by a protocol-1 client that locks
+        // this resource too; the grant keeps its fence under the protocol-2 mark, with no expiry,
+        // so that the protocol-1 client's INCR fails instead of counting from 1 once it expired
         raw().call("SET", locks.fenceKey(r), "7");
         assertThat(pttl(locks.fenceKey(r))).isEqualTo(-1L);
         Lease f = locks.tryAcquire(r, Duration.ofSeconds(10)).orElseThrow();
         step(store, fences, f);
-        assertThat(pttl(locks.fenceKey(r))).as("the old counter now expires").isBetween(1L, 10_000L);
+        assertThat(get(locks.fenceKey(r))).isEqualTo("v2:" + f.fence());
+        assertThat(pttl(locks.fenceKey(r))).as("the mark never expires").isEqualTo(-1L);
         f.release();
+        Lease g = locks.tryAcquire(r, Duration.ofSeconds(10)).orElseThrow();
+        step(store, fences, g);
+        assertThat(get(locks.fenceKey(r))).as("a marked resource stays marked").isEqualTo("v2:" + g.fence());
+        g.release();
 
         assertThat(fences).as("strictly rising in grant order").isSortedAccordingTo(Long::compare).doesNotHaveDuplicates();
     }
@@ -139,7 +146,7 @@ class FenceLifetimeTest extends LockTestBase {
         if (!fences.isEmpty()) {
             assertThat(fence).isGreaterThan(fences.get(fences.size() - 1));
         }
-        assertThat(get(locks.fenceKey(lease.resource()))).isEqualTo(Long.toString(fence));
+        assertThat(get(locks.fenceKey(lease.resource()))).isIn(Long.toString(fence), "v2:" + fence);
         assertThat(locks.inspect(lease.resource()).lastFence()).isEqualTo(fence);
         assertThat(store.write("row", fence, "by " + fence)).isEqualTo(FencedWriteOutcome.WRITTEN);
         assertThat(raw().call("HGET", "row", "fence")).as("stored as exact digits").isEqualTo(Long.toString(fence));

@@ -108,7 +108,7 @@ class CompactEnqueueTest extends QueueTestBase {
         assertThat(raw().call("GET", Q + "seq")).isEqualTo(raw().call("GET", F + "seq"));
         assertThat(queue.stats()).isEqualTo(f.stats());
         assertThat(queue.stats().pending()).isEqualTo(1301);
-        assertThat(raw().call("EXISTS", Q + "pending", Q + "delayed")).isEqualTo(0L);
+        assertThat(raw().call("EXISTS", Q + "pending", Q + "due")).isEqualTo(0L);
         assertThat(queue.claim(3, Duration.ofSeconds(30))).extracting(Job::id).containsExactly("1", "2", "3");
     }
 

@@ -119,8 +119,8 @@ class FenceTest extends SemanticsTestBase {
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         assertThat(queue.remove(id, true)).isEqualTo(RemoveOutcome.REMOVED);
         Map<String, Object> before = snapshot();
-        assertThat(before).as("the job is gone; the queue's sequence and events stream stay")
-                .containsOnlyKeys(P + "seq", P + "events");
+        assertThat(before).as("the job is gone; the queue's sequence, protocol mark and events stream stay")
+                .containsOnlyKeys(P + "seq", P + "delayed", P + "events");
 
         assertThat(call.apply(job)).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(job.lossReason()).contains(LeaseLossReason.MISSING);

@@ -156,7 +156,7 @@ class ForeignDataTest extends SemanticsTestBase {
 
     @org.junit.jupiter.api.Tag("standalone-only")   // reads MONITOR of one server (docs/scaling.md)
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"active", "delayed", "dead", "stats"})
+    @ValueSource(strings = {"active", "due", "dead", "stats"})
     void aQueueSetReplacedByAnotherTypeStopsClaimsWithoutLosingAJob(String which) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {

@@ -15,7 +15,7 @@ class JobLockTest extends QueueTestBase {
         String id = queue.enqueue("a", EnqueueOptions.defaults().withMaxAttempts(3)).id();
         assertThat(JobLock.read(queue, id)).isEqualTo(new JobLock(false, -1, -2));
         queue.claim(LEASE).orElseThrow().fail("boom");
-        raw().call("ZADD", "emq:{q}:delayed", "0", id);   // due now
+        raw().call("ZADD", "emq:{q}:due", "0", id);   // due now
         queue.promote(10);
         Job job = queue.claim(LEASE).orElseThrow();
 

@@ -25,7 +25,7 @@ class JobTimelineTest extends QueueTestBase {
         String other = queue.enqueue("other");
         assertThat(queue.claim(LEASE).orElseThrow().fail("boom")).isEqualTo(SettleOutcome.RETRYING);
         queue.claim(LEASE).orElseThrow().complete();                   // the other job
-        raw().call("ZADD", "emq:{q}:delayed", "0", a);                 // due now
+        raw().call("ZADD", "emq:{q}:due", "0", a);                 // due now
         queue.promote(10);
         assertThat(queue.claim(LEASE).orElseThrow().complete()).isEqualTo(SettleOutcome.COMPLETED);
 

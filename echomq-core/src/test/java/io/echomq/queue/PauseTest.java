@@ -68,7 +68,7 @@ class PauseTest extends QueueTestBase {
     void aPausedClaimPromotesNothingAndAnswersPaused() {
         queue.enqueue("later", EnqueueOptions.defaults().withDelay(Duration.ofMillis(1)));
         await().atMost(WAIT).until(() -> {
-            Object due = raw().call("ZRANGEBYSCORE", "emq:{q}:delayed", "-inf", String.valueOf(serverMillis()));
+            Object due = raw().call("ZRANGEBYSCORE", "emq:{q}:due", "-inf", String.valueOf(serverMillis()));
             return !((List<?>) due).isEmpty();
         });
         queue.pause();

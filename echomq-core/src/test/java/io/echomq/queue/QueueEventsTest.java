@@ -47,7 +47,7 @@ class QueueEventsTest extends QueueTestBase {
 
         String b = queue.enqueue("b", EnqueueOptions.defaults().withMaxAttempts(2)).id();
         assertThat(queue.claim(LEASE).orElseThrow().fail("boom")).isEqualTo(SettleOutcome.RETRYING);
-        raw().call("ZADD", "emq:{q}:delayed", "0", b);   // due now
+        raw().call("ZADD", "emq:{q}:due", "0", b);   // due now
         queue.promote(10);
         assertThat(queue.claim(LEASE).orElseThrow().fail("boom again")).isEqualTo(SettleOutcome.DEAD);
 

@@ -19,9 +19,12 @@ class RemoveTest extends SemanticsTestBase {
         return queue.enqueue(payload.getBytes(StandardCharsets.UTF_8), options).id();
     }
 
-    /** After a remove, only the sequence (and the counters and the events stream, if any) may be left. */
+    /**
+     * After a remove, only the sequence and the protocol mark (and the counters and the events
+     * stream, if any) may be left.
+     */
     private void assertOnlyQueueBookkeepingLeft() {
-        assertThat(snapshot().keySet()).isSubsetOf(SEQ, P + "stats", P + "events");
+        assertThat(snapshot().keySet()).isSubsetOf(SEQ, P + "delayed", P + "stats", P + "events");
     }
 
     @Test

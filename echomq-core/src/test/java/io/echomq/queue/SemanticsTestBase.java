@@ -24,7 +24,7 @@ abstract class SemanticsTestBase extends QueueTestBase {
     /** 2^42: one priority band of the pending score. */
     static final long BAND = 1L << 42;
     static final String ACTIVE = P + "active";
-    static final String DELAYED = P + "delayed";
+    static final String DELAYED = P + "due";
     static final String DEAD = P + "dead";
     static final Duration LONG_LEASE = Duration.ofSeconds(30);
 

@@ -399,7 +399,7 @@ class BrowserTest extends DashboardTestBase {
             "decoder: image too large for a 64 MiB buffer (8,192 x 8,192)"};
         for (String error : errors) {
             thumbnails.claim(Duration.ofSeconds(30)).orElseThrow().fail(error);
-            REDIS.raw().call("ZADD", "emq:{thumbnails}:delayed", "0", retried);   // its retry is due now
+            REDIS.raw().call("ZADD", "emq:{thumbnails}:due", "0", retried);   // its retry is due now
             thumbnails.promote(10);
         }
         Job third = thumbnails.claim(Duration.ofSeconds(30)).orElseThrow();

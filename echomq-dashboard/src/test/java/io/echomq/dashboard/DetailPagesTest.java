@@ -34,7 +34,7 @@ class DetailPagesTest extends DashboardTestBase {
         q.enqueue("other");
         assertThat(q.claim(LEASE).orElseThrow().fail("smtp <down>").name()).isEqualTo("RETRYING");
         q.claim(LEASE).orElseThrow().complete();                              // the other job
-        REDIS.raw().call("ZADD", "emq:{emails}:delayed", "0", id);            // its retry is due now
+        REDIS.raw().call("ZADD", "emq:{emails}:due", "0", id);            // its retry is due now
         q.promote(10);
         q.claim(LEASE).orElseThrow().complete();
 

@@ -28,6 +28,7 @@ final class EchoMQClients {
         }
         PropertyChecks.apply("echomq.lock.namespace", properties.getLock().getNamespace(), b::namespace);
         PropertyChecks.apply("echomq.lock.poll-interval", properties.getLock().getPollInterval(), b::pollInterval);
+        b.markFencesForProtocol1(properties.getLock().isMarkFencesForProtocol1());
         return build(b::build);
     }
 

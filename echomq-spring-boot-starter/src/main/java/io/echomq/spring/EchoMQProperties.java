@@ -101,6 +101,13 @@ public class EchoMQProperties {
          */
         private Duration pollInterval = Duration.ofMillis(500);
 
+        /**
+         * The upgrade mode for fenced locks: every fenced grant stores the protocol-2 mark, so
+         * that a client of the previous release is refused on every resource this one locked.
+         * On while such a client may remain (docs/protocol.md, "How to upgrade"), off after.
+         */
+        private boolean markFencesForProtocol1;
+
         public String getNamespace() {
             return namespace;
         }
@@ -115,6 +122,14 @@ public class EchoMQProperties {
 
         public void setPollInterval(Duration pollInterval) {
             this.pollInterval = pollInterval;
+        }
+
+        public boolean isMarkFencesForProtocol1() {
+            return markFencesForProtocol1;
+        }
+
+        public void setMarkFencesForProtocol1(boolean markFencesForProtocol1) {
+            this.markFencesForProtocol1 = markFencesForProtocol1;
         }
     }
 

@@ -141,7 +141,7 @@ class AutoConfigurationTest {
         Map<String, String> described = new java.util.TreeMap<>();
         metadata.path("properties").forEach(p -> described.put(p.path("name").asString(), p.path("description").asString()));
         assertThat(described.keySet()).containsExactlyInAnyOrder("echomq.redis.url", "echomq.redis.command-timeout",
-                "echomq.redis.trusted-certificates", "echomq.lock.namespace", "echomq.lock.poll-interval",
+                "echomq.redis.trusted-certificates", "echomq.lock.namespace", "echomq.lock.poll-interval", "echomq.lock.mark-fences-for-protocol1",
                 "echomq.queue.max-payload-bytes", "echomq.queue.retain-completed", "echomq.worker.enabled",
                 "echomq.worker.shutdown-grace", "echomq.worker.maintenance-interval", "echomq.worker.idle-poll",
                 "echomq.worker.interrupt-handlers",
@@ -169,6 +169,18 @@ class AutoConfigurationTest {
                     assertThat(ctx).hasNotFailed().hasSingleBean(tools.jackson.databind.json.JsonMapper.class);
                     assertThat(ctx.getBean(io.echomq.spring.queue.PayloadCodec.class))
                             .isExactlyInstanceOf(io.echomq.spring.queue.JacksonPayloadCodec.class);
+                });
+    }
+
+    @Test
+    void theUpgradeModePropertyMarksEveryFencedGrant() {
+        runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), "echomq.lock.mark-fences-for-protocol1=true")
+                .run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    LockClient locks = ctx.getBean(LockClient.class);
+                    var lease = locks.tryAcquire("spring-upgrade", Duration.ofSeconds(5)).orElseThrow();
+                    lease.release();
+                    assertThat(REDIS.raw().call("GET", "emq:lock:{spring-upgrade}:fence")).isEqualTo("v2:" + lease.fence());
                 });
     }
 

@@ -8,18 +8,22 @@
 -- KEYS[1] fence         <ns>{<resource>}:fence  STRING integer, the last fence granted, with a PX expiry
 -- ARGV[1] fence         the lease's fence, a positive integer
 -- ARGV[2] ttl           the lease's ttl in milliseconds, a positive integer
+-- ARGV[3] mark_all      optional, as in acquire-2.lua ("1": the raised fence is stored as the mark)
 --
 -- Returns the fence after the call: max(stored fence, ARGV[1]),
--- or the error "WRONGTYPE <fence> is not an integer; nothing was changed".
+-- or the error "WRONGTYPE <fence> is not an integer; nothing was changed", or "EMQPROTOCOL <fence>
+-- holds data of protocol <N>; this client speaks protocol 2; nothing was changed" (a later protocol's
+-- fence key, docs/protocol.md "Versions").
 local fenceKey = KEYS[1]
 local fence = tonumber(ARGV[1])
 local ttl = ARGV[2]
+local markAll = ARGV[3] == '1'
 
 --@include fence
-local current = readFence(fenceKey)
-if not current then return fenceError(fenceKey) end
+local current, mark, refusal = readFence(fenceKey)
+if refusal then return refusal end
 if fence > current then
-  keepFence(fenceKey, fence, serverMicros(), ttl)
+  keepFence(fenceKey, fence, serverMicros(), ttl, mark or markAll)
   return fence
 end
 return current

@@ -14,30 +14,34 @@
 -- ARGV[2] ttl           lease ttl in milliseconds, a positive integer
 -- ARGV[3] fenced        "1": take a fence as acquire-2.lua does; anything else: a plain grant, fence 0
 -- ARGV[4] wait          the caller's remaining wait in milliseconds, a positive integer
+-- ARGV[5] mark_all      optional, as in acquire-2.lua ("1": every fence granted is stored as the mark)
 --
 -- Returns a two-element array:
 --   {1, fence}  granted: this caller holds the lock; fence is the new fence (0 when not fenced)
 --   {0, pttl}   held by someone else; pttl is the lock's remaining ttl in ms (-1: no expiry);
 --               the waiting key now lives at least ARGV[4] ms
--- or the error "WRONGTYPE <fence> is not an integer; nothing was changed".
+-- or the error "WRONGTYPE <fence> is not an integer; nothing was changed", or "EMQPROTOCOL <fence>
+-- holds data of protocol <N>; this client speaks protocol 2; nothing was changed" (a later protocol's
+-- fence key, docs/protocol.md "Versions").
 local lockKey = KEYS[1]
 local fenceKey = KEYS[2]
 local waitingKey = KEYS[3]
 local token = ARGV[1]
 local ttl = ARGV[2]
 local wait = tonumber(ARGV[4])
+local markAll = ARGV[5] == '1'
 
 --@include fence
 if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
   if ARGV[3] ~= '1' then
     return {1, 0}
   end
-  local last = readFence(fenceKey)
-  if not last then
+  local last, mark, refusal = readFence(fenceKey)
+  if refusal then
     redis.call('DEL', lockKey)   -- undo the SET: a refused script leaves the keyspace as it was
-    return fenceError(fenceKey)
+    return refusal
   end
-  return {1, grantFence(fenceKey, last, ttl)}
+  return {1, grantFence(fenceKey, last, ttl, mark or markAll)}
 end
 if redis.call('PTTL', waitingKey) < wait then
   redis.call('SET', waitingKey, '1', 'PX', num(wait))

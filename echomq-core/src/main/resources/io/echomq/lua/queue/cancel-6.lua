@@ -21,9 +21,13 @@
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its sets, or the job key,
 -- holds another type.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0
 -- KEYS[2] active    emq:{q}:active   ZSET, score = lease deadline in server ms
--- KEYS[3] delayed   emq:{q}:delayed  ZSET
+-- KEYS[3] delayed   emq:{q}:due      ZSET
 -- KEYS[4] dead      emq:{q}:dead     ZSET
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids
 -- KEYS[6] cancel    emq:{q}:cancel   pub/sub channel, told "<id> <attempt>" when a running job is cancelled
@@ -44,10 +48,13 @@ local publish = 'PUBLISH'
 if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include events
 --@include groups
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 
 -- an id holding ':' has no keys of its own ('7:lock' would be job 7's lock subkey)
 if string.find(id, ':', 1, true) then return -1 end

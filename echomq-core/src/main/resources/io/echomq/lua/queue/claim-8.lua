@@ -20,9 +20,13 @@
 -- first; a key is then checked with TYPE only when a write precedes its first touch and no read
 -- of this call has already proved its type. A call that finds nothing to do checks nothing more.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET, priority != 0, score = seq - priority * 2^42
 -- KEYS[2] active    emq:{q}:active   ZSET, score = lease deadline in server ms
--- KEYS[3] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
+-- KEYS[3] delayed   emq:{q}:due      ZSET, score = due time in server ms
 -- KEYS[4] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- KEYS[5] seq       emq:{q}:seq      STRING integer (promotion gives a job a fresh place)
 -- KEYS[6] stats     emq:{q}:stats    HASH of counters (completed)
@@ -70,6 +74,7 @@ if ARGV[6] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local nCompletes = tonumber(ARGV[7])
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include fence-check
 --@include job-fields
@@ -81,6 +86,8 @@ local nCompletes = tonumber(ARGV[7])
 --@include claim
 --@include flow
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 
 -- a paused queue completes, but neither promotes nor claims
 local paused = want > 0 and redis.call('EXISTS', prefix .. 'paused') == 1

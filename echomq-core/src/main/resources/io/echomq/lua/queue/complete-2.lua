@@ -8,6 +8,10 @@
 -- Fails with a WRONGTYPE error, having changed nothing, when active or stats holds another type
 -- (a job key that is not a hash only refuses its own complete, code -5).
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] stats     emq:{q}:stats    HASH of counters (completed)
 -- ARGV[1] prefix    emq:{q}:
@@ -34,12 +38,15 @@ local retain = tonumber(ARGV[2])
 local count = tonumber(ARGV[3])
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include fence-check
 --@include events
 --@include groups
 --@include complete
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 
 local plan, err = readCompletes(active, prefix, retain, ARGV, 4, count, now)
 if not plan then return err end

@@ -12,7 +12,7 @@
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET of priority != 0
 -- KEYS[3] wait      emq:{q}:wait     LIST of priority-0 pending ids
--- KEYS[4] delayed   emq:{q}:delayed  ZSET
+-- KEYS[4] delayed   emq:{q}:due      ZSET
 -- KEYS[5] dead      emq:{q}:dead     ZSET
 -- KEYS[6] done      emq:{q}:done     ZSET of the completed jobs kept
 -- KEYS[7] seq       emq:{q}:seq      STRING integer

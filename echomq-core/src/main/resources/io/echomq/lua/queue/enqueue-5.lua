@@ -12,9 +12,12 @@
 -- an id never handed out) fails the call with seq advanced past it and nothing else written, so
 -- that the next call goes past it.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks the queue as protocol 2 with its first job (the key <prefix>delayed, includes/protocol.lua).
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0 (of every priority in the ZSET layout),
 --                                    score = seq - priority * 2^42 (lowest claimed first)
--- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
+-- KEYS[2] delayed   emq:{q}:due      ZSET, score = due time in server ms
 -- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call that added jobs: the
 --                                    number readied now (0 when all wait in delayed, so that idle
@@ -53,12 +56,15 @@ for j = 1, 2 * (tonumber(ARGV[4 + 10 * count]) or 0) do extra[j] = ARGV[4 + 10 *
 local groupBase = 4 + 10 * count + 2 * (tonumber(ARGV[4 + 10 * count]) or 0)
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include job-fields
 --@include layout
 --@include events
 --@include groups
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix, true)
+if laterProtocol then return laterProtocol end
 
 for i = 1, count do
   local g = ARGV[groupBase + i]
@@ -108,6 +114,7 @@ for i = 0, count - 1 do
     end
   end
   if not existing then
+    markQueue(prefix)   -- with the first job written, so that a refused call writes nothing
     local id = string.format('%d', redis.call('INCR', seqKey))
     local jk = prefix .. 'job:' .. id
     local priority = tonumber(ARGV[b + 1])

@@ -21,8 +21,11 @@
 -- (one command per call, not per job); only when some exist is each one's TYPE read. A foreign
 -- HASH there is written into, as enqueue-5.lua's HSET would.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks the queue as protocol 2 with its first job (the key <prefix>delayed, includes/protocol.lua).
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET; in the ZSET layout every job goes here, score = its seq
--- KEYS[2] delayed   emq:{q}:delayed  ZSET, only type-checked (no job here is delayed)
+-- KEYS[2] delayed   emq:{q}:due      ZSET, only type-checked (no job here is delayed)
 -- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call: n, the jobs readied
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first (RPUSH here)
@@ -48,10 +51,13 @@ for j = 1, 2 * k do extra[j] = ARGV[4 + j] end
 local base = 4 + 2 * k
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include layout
 --@include events
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix, true)
+if laterProtocol then return laterProtocol end
 
 local refused = guard(pending, 'zset') or guard(delayed, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
@@ -85,6 +91,7 @@ if redis.call('EXISTS', unpack(jobKeys)) > 0 then
     end
   end
 end
+markQueue(prefix)   -- with the first job written, so that a refused call writes nothing
 redis.call('SET', seqKey, format('%d', first + count - 1), 'KEEPTTL')
 -- created_at as enqueue-5.lua writes it: the server ms, an integer, formatted once per call
 local created = format('%d', now)

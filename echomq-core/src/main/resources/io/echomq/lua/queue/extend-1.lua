@@ -2,6 +2,10 @@
 -- attempt is still current and whose lease still runs, the active score and the lock subkey
 -- move together to now + lease: one lease story. An expired lease is never revived.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] lease     the new lease in ms, counted from the server's now
@@ -19,8 +23,11 @@ local prefix = ARGV[1]
 local lease = tonumber(ARGV[2])
 
 --@include server-time
+--@include protocol
 --@include fence-check
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 
 local out = {}
 for i = 3, #ARGV, 2 do

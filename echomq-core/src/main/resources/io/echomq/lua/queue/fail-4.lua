@@ -10,8 +10,12 @@
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type
 -- (includes/type-guard.lua). The fence check and its codes are includes/fence-check.lua.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
--- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
+-- KEYS[2] delayed   emq:{q}:due      ZSET, score = due time in server ms
 -- KEYS[3] dead      emq:{q}:dead     ZSET, score = time of death in server ms
 -- KEYS[4] stats     emq:{q}:stats    HASH of counters (failed)
 -- ARGV[1] prefix    emq:{q}:
@@ -41,12 +45,15 @@ local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
 local jk = prefix .. 'job:' .. id
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include fence-check
 --@include dead-cap
 --@include events
 --@include groups
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 
 local refused = guard(active, 'zset') or guard(delayed, 'zset') or guard(dead, 'zset') or guard(stats, 'hash')
   or guardDeadCap(prefix)

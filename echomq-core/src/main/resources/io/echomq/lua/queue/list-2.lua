@@ -17,7 +17,7 @@
 --                    the head.
 -- So an entry that keeps its place for the whole walk is returned exactly once.
 --
--- KEYS[1] set       the state's ZSET: emq:{q}:pending, :active, :delayed, :dead or :done
+-- KEYS[1] set       the state's ZSET: emq:{q}:pending, :active, :due, :dead or :done
 -- KEYS[2] wait      emq:{q}:wait     LIST of priority-0 pending ids (read only when ARGV[3] is 1)
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] limit     the most entries in the page, 1..10000
@@ -34,6 +34,9 @@
 --   next cursor, as above.
 local set, wait = KEYS[1], KEYS[2]
 local prefix = ARGV[1]
+-- a queue that no client of protocol 2 has marked yet keeps its delayed jobs where protocol 1 put
+-- them, <prefix>delayed (includes/protocol.lua moves them at the first writing call)
+if set == prefix .. 'due' and redis.call('TYPE', prefix .. 'delayed')['ok'] == 'zset' then set = prefix .. 'delayed' end
 local limit = tonumber(ARGV[2])
 local walkPending = ARGV[3] == '1'
 local kind, cscore, cid, cprev = ARGV[4], ARGV[5], ARGV[6], ARGV[7]

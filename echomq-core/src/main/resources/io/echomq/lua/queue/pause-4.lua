@@ -3,6 +3,10 @@
 -- jobs go on and settle as usual. A resume deletes the key and publishes on wake the number of
 -- jobs pending, so that idle workers claim at once instead of at their next poll.
 --
+-- A pause marks the queue as protocol 2 (includes/protocol.lua; the prefix is paused's name without
+-- 'paused'), so that the previous protocol's claim, which does not read the pause, is refused; it
+-- fails with an EMQPROTOCOL error, having changed nothing, on a queue of a later protocol.
+--
 -- KEYS[1] paused    emq:{q}:paused   STRING "1" while the queue is paused; absent otherwise
 -- KEYS[2] wake      emq:{q}:wake     pub/sub channel, told on a resume
 -- KEYS[3] pending   emq:{q}:pending  ZSET of priority != 0 (counted for the wake message)
@@ -16,7 +20,12 @@ local paused, wake, pending, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local publish = 'PUBLISH'
 if ARGV[2] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
+--@include protocol
 if ARGV[1] == '1' then
+  local prefix = string.sub(paused, 1, #paused - #'paused')
+  local laterProtocol = protocolRefusal(prefix, true)
+  if laterProtocol then return laterProtocol end
+  markQueue(prefix)
   if redis.call('SET', paused, '1', 'NX') then return 1 end
   return 0
 end

@@ -7,8 +7,12 @@
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 -- The read of delayed proves its type; seq, pending and wait are checked only when a job is due.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET, priority != 0, score = seq - priority * 2^42
--- KEYS[2] delayed   emq:{q}:delayed  ZSET, score = due time in server ms
+-- KEYS[2] delayed   emq:{q}:due      ZSET, score = due time in server ms
 -- KEYS[3] seq       emq:{q}:seq      STRING integer (promotion gives a job a fresh place)
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel, told how many jobs were promoted
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first
@@ -27,12 +31,15 @@ local publish = 'PUBLISH'
 if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include job-fields
 --@include layout
 --@include groups
 --@include promote
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 
 local due, err = readDue(delayed, limit, now)
 if not due then return err end

@@ -12,9 +12,13 @@
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] pending   emq:{q}:pending  ZSET of priority != 0
 -- KEYS[2] active    emq:{q}:active   ZSET
--- KEYS[3] delayed   emq:{q}:delayed  ZSET
+-- KEYS[3] delayed   emq:{q}:due      ZSET
 -- KEYS[4] dead      emq:{q}:dead     ZSET
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids
 -- ARGV[1] prefix    emq:{q}:
@@ -29,9 +33,12 @@ local prefix, id = ARGV[1], ARGV[2]
 local jk = prefix .. 'job:' .. id
 local lk = jk .. ':lock'
 
+--@include protocol
 --@include type-guard
 --@include events
 --@include groups
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 local refused = guard(KEYS[1], 'zset') or guard(KEYS[2], 'zset') or guard(KEYS[3], 'zset') or guard(KEYS[4], 'zset')
   or guard(KEYS[5], 'list') or guard(prefix .. 'done', 'zset')
 if refused then return refused end

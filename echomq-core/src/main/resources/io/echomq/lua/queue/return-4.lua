@@ -11,6 +11,10 @@
 --
 -- Fails with a WRONGTYPE error, having changed nothing, when one of its KEYS holds another type.
 --
+-- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
+-- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
+-- includes/protocol.lua).
+--
 -- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
 -- KEYS[2] pending   emq:{q}:pending  ZSET of priority != 0
 -- KEYS[3] wake      emq:{q}:wake     pub/sub channel, told that a job is ready
@@ -36,6 +40,7 @@ if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
 local jk = prefix .. 'job:' .. id
 
 --@include server-time
+--@include protocol
 --@include type-guard
 --@include fence-check
 --@include job-fields
@@ -43,6 +48,8 @@ local jk = prefix .. 'job:' .. id
 --@include events
 --@include groups
 local now = serverNow()
+local laterProtocol = protocolRefusal(prefix)
+if laterProtocol then return laterProtocol end
 
 local refused = guard(active, 'zset') or guard(pending, 'zset') or guard(wait, 'list')
 if refused then return refused end

@@ -1,0 +1,39 @@
+-- complete-2.lua: the fenced complete of one or many jobs (a group commit), alone. Each job
+-- whose attempt is still current, whose state is active and whose lease still runs leaves active:
+-- its lock subkey is deleted, the counter completed rises, and its hash is kept for ARGV[2] ms
+-- with state done and finished_at, or deleted at once. claim-8.lua does the same as its step 1.
+--
+-- Fails with a WRONGTYPE error, having changed nothing, when active or stats holds another type
+-- (a job key that is not a hash only refuses its own complete, code -5).
+--
+-- KEYS[1] active    emq:{q}:active   ZSET, score = lease deadline in server ms
+-- KEYS[2] stats     emq:{q}:stats    HASH of counters (completed)
+-- ARGV[1] prefix    emq:{q}:
+-- ARGV[2] retain    ms to keep a completed job's hash (state=done); 0 deletes it at once
+-- ARGV[3] count     k, how many jobs to complete, 1..256
+-- ARGV[4..3+2k]     k pairs: the id of a job to complete, and the attempt it was granted
+--
+-- Returns an array of k codes, one per pair in order:
+--    1  COMPLETED
+--   -5  NOT_A_HASH  the job key holds another type than a hash; nothing of it changed
+--   -4  MISSING     the job hash does not exist
+--   -1  SUPERSEDED  attempts moved on
+--   -3  NOT_ACTIVE  the job is not in state active
+--   -2  EXPIRED     the lease deadline passed
+-- (checked in that order: -5, then the fence check of includes/fence-check.lua)
+local active, stats = KEYS[1], KEYS[2]
+local prefix = ARGV[1]
+local retain = tonumber(ARGV[2])
+local count = tonumber(ARGV[3])
+
+--@include server-time
+--@include type-guard
+--@include fence-check
+--@include complete
+local now = serverNow()
+
+local plan, err = readCompletes(active, prefix, retain, ARGV, 4, count, now)
+if not plan then return err end
+local refused = writeCompletes(plan, active, stats, prefix, retain, now)
+if refused then return refused end
+return plan.codes
