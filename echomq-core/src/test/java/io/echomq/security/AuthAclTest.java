@@ -133,7 +133,8 @@ class AuthAclTest {
     }
 
     /**
-     * Runs every flow: {@link Flows#locks}, {@link Flows#lockExtras}, {@link Flows#queues}, {@link Flows#controls}.
+     * Runs every flow: {@link Flows#locks}, {@link Flows#lockExtras}, {@link Flows#queues}, {@link Flows#controls},
+     * {@link Flows#previousProtocolQueues}.
      * The Redlock masters are this server and two more of the same binary, with the same ACL user when
      * {@code url} names one.
      */
@@ -153,6 +154,7 @@ class AuthAclTest {
         QueueClient queues = keep(QueueClient.create(url));
         Flows.queues(queues, server());
         Flows.controls(queues);
+        Flows.previousProtocolQueues(queues, raw());
     }
 
     private static String sha1(String text) throws Exception {

@@ -19,6 +19,7 @@ import io.echomq.queue.QueueLayout;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.RemoveOutcome;
 import io.echomq.queue.Worker;
+import io.echomq.server.RawRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -156,6 +157,31 @@ final class Flows {
      * of a running job, an explicit promote, a page of a state's list, schedules (upsert, a due fire, remove), a sharded
      * queue (its partition count), the directory of queues, and the delete of a queue.
      */
+    /**
+     * The first call of this release on queues whose delayed jobs the previous protocol kept in
+     * {@code emq:{q}:delayed} (written here by {@code admin}, as a protocol-1 client would): one
+     * queue's set is renamed to {@code emq:{q}:due}, the other's is merged into a {@code due} that
+     * exists already. Both are then marked, and no delayed job was lost.
+     */
+    static void previousProtocolQueues(QueueClient client, RawRedis admin) throws Exception {
+        String far = String.valueOf(System.currentTimeMillis() + 3_600_000L);
+        admin.call("HSET", "emq:{sec-m1}:job:1", "payload", "later", "attempts", "0", "spent", "0");
+        admin.call("ZADD", "emq:{sec-m1}:delayed", far, "1");
+        admin.call("SET", "emq:{sec-m1}:seq", "1");
+        assertThat(client.queue("sec-m1").claim(LEASE)).as("the delayed job is not due").isEmpty();
+        assertThat(admin.call("TYPE", "emq:{sec-m1}:due")).isEqualTo("zset");
+        assertThat(admin.call("GET", "emq:{sec-m1}:delayed")).isEqualTo("2");
+
+        admin.call("HSET", "emq:{sec-m2}:job:1", "payload", "later", "attempts", "0", "spent", "0");
+        admin.call("HSET", "emq:{sec-m2}:job:2", "payload", "later", "attempts", "0", "spent", "0");
+        admin.call("ZADD", "emq:{sec-m2}:delayed", far, "1");
+        admin.call("ZADD", "emq:{sec-m2}:due", far, "2");
+        admin.call("SET", "emq:{sec-m2}:seq", "2");
+        assertThat(client.queue("sec-m2").claim(LEASE)).as("no delayed job is due").isEmpty();
+        assertThat(admin.call("ZCARD", "emq:{sec-m2}:due")).as("both delayed jobs kept").isEqualTo(2L);
+        assertThat(admin.call("GET", "emq:{sec-m2}:delayed")).isEqualTo("2");
+    }
+
     static void controls(QueueClient client) throws Exception {
         Queue g = client.queue("sec-g");
         g.groups().setMax(1);

@@ -16,6 +16,8 @@
 -- ARGV[1] channel  <namespace>{emq-permissions}:wake, a channel under the caller's channel pattern
 -- ARGV[2..]        the commands to check, lowercase (TIME, PUBLISH and SPUBLISH among them)
 --
+-- RENAME of the absent probe answers 'no such key', which is no refusal: the user may run it.
+--
 -- Returns the commands refused, in the order given; empty when every one may run. Fails with
 -- ERR naming a command this script has no harmless form for (a packaging bug).
 local probe = KEYS[1]
@@ -31,6 +33,7 @@ local forms = {
   zadd = {probe, '1', 'm'}, zrem = {probe, 'm'}, zscore = {probe, 'm'}, zmscore = {probe, 'm'},
   zcard = {probe}, zcount = {probe, '0', '1'}, zrange = {probe, '0', '-1'},
   zrangebyscore = {probe, '0', '1'}, zremrangebyscore = {probe, '0', '1'}, zrank = {probe, 'm'},
+  zunionstore = {probe, '1', probe}, rename = {probe, probe},
   rpush = {probe, 'm'}, lpush = {probe, 'm'}, lpop = {probe}, llen = {probe},
   lrange = {probe, '0', '-1'}, lrem = {probe, '0', 'm'}, lpos = {probe, 'm'},
   sadd = {probe, 'm'}, srem = {probe, 'm'}, sismember = {probe, 'm'},
