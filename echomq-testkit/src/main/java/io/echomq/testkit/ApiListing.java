@@ -174,7 +174,9 @@ public final class ApiListing {
     }
 
     private static String typeLine(Class<?> type) {
-        StringBuilder line = new StringBuilder(type.toGenericString());
+        // toGenericString names "sealed" and "non-sealed" on newer JDKs only (not on 17): leave them
+        // out, so that the listing is the same on every JDK the build runs on
+        StringBuilder line = new StringBuilder(type.toGenericString().replace("non-sealed ", "").replace("sealed ", ""));
         if (type.getGenericSuperclass() != null && type.getSuperclass() != Object.class && !type.isEnum()
                 && !type.isRecord()) {
             line.append(" extends ").append(type.getGenericSuperclass().getTypeName());
