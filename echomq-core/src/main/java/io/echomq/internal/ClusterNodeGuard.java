@@ -1,8 +1,11 @@
 package io.echomq.internal;
 
 import io.echomq.RedisUrl;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>ask the server, once at connect, whether it runs in cluster mode ({@code INFO server}, field
  *       {@code redis_mode}, or Valkey's {@code server_mode}; the minimal ACL user may run {@code INFO});</li>
  *   <li>if it does, refuse with an {@link IllegalArgumentException} whose message names the
- *       {@code redis-cluster://} URL to use instead.</li>
+ *       {@code redis-cluster://} URL to use instead;</li>
+ *   <li>read a connect that failed as that refusal when the server refused the handshake's {@code SELECT} of a
+ *       database other than 0, as a cluster node does, whether the failure says so or not.</li>
  * </ul>
  * Why refuse rather than connect as a cluster: a {@code redis://} URL names one server (and a database,
  * which a cluster does not have). On a cluster node such a connection works for the keys whose slot that node
@@ -65,6 +70,35 @@ final class ClusterNodeGuard {
             }
         }
         return null;
+    }
+
+    /**
+     * A connect to a database other than 0 that failed without saying why: asks the server over a connection that
+     * selects no database whether it is a cluster node. The handshake's refused {@code SELECT} does not always
+     * reach the caller as such: the client may close the channel first and report only that it could not connect.
+     *
+     * @param client the client whose connect failed; still open
+     * @param timeoutMs how long to wait for the connection and for {@code INFO server}
+     * @return the refusal to throw, or {@code null} when the URL names database 0, the server is not a cluster
+     *     node, or it cannot be asked
+     */
+    static IllegalArgumentException askWithoutSelect(RedisClient client, RedisURI uri, String redacted,
+                                                     long timeoutMs) {
+        if (uri.getDatabase() == 0) {
+            return null;   // no SELECT in the handshake: the failure was not the cluster's refusal
+        }
+        RedisURI noSelect = RedisURI.builder(uri).withDatabase(0).build();
+        noSelect.setLibraryName("");
+        noSelect.setLibraryVersion("");
+        noSelect.setTimeout(Duration.ofMillis(timeoutMs));
+        try (StatefulRedisConnection<String, String> c = client.connect(noSelect)) {
+            refuseClusterNode(c.async(), uri, redacted, timeoutMs);
+            return null;
+        } catch (IllegalArgumentException clusterNode) {
+            return clusterNode;
+        } catch (RuntimeException unreachable) {
+            return null;   // cannot tell: the connect's own failure stands
+        }
     }
 
     private static IllegalArgumentException refusal(RedisURI uri, String redacted) {

@@ -113,8 +113,11 @@ final class EngineConnector {
             engine = new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
                     commandTimeout, redacted);
         } catch (RuntimeException e) {
-            FlushCoalescing.shutdown(client, resources);
             IllegalArgumentException clusterNode = ClusterNodeGuard.refusalFor(e, uri, redacted);
+            if (clusterNode == null) {
+                clusterNode = ClusterNodeGuard.askWithoutSelect(client, uri, redacted, commandTimeout.toMillis());
+            }
+            FlushCoalescing.shutdown(client, resources);
             if (clusterNode != null) {
                 throw clusterNode;
             }

@@ -44,6 +44,34 @@ class ClusterNodeGuardTest {
     }
 
     @Test
+    void aConnectThatFailedWithoutSayingWhyIsAskedAgainWithoutSelect() {
+        // The client may close the channel before the refused SELECT reaches the caller, which then
+        // reads only "Unable to connect": the guard asks the node again, selecting no database.
+        for (RedisServer node : cluster.masters()) {
+            RedisURI uri = RedisURI.create(node.url() + "/2");
+            io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create();
+            try {
+                IllegalArgumentException refusal = ClusterNodeGuard.askWithoutSelect(client, uri, node.url() + "/2", 5_000);
+                assertThat(refusal).isNotNull();
+                assertThat(refusal.getMessage()).contains("use redis-cluster://" + node.host() + ":" + node.port());
+                assertThat(ClusterNodeGuard.askWithoutSelect(client, RedisURI.create(node.url()), node.url(), 5_000))
+                        .as("database 0: no SELECT in the handshake, nothing to read back").isNull();
+            } finally {
+                client.shutdown();
+            }
+        }
+        try (RedisServer plain = RedisServer.start()) {
+            io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create();
+            try {
+                assertThat(ClusterNodeGuard.askWithoutSelect(client, RedisURI.create(plain.url() + "/2"),
+                        plain.url() + "/2", 5_000)).as("a plain server").isNull();
+            } finally {
+                client.shutdown();
+            }
+        }
+    }
+
+    @Test
     void aPlainServerAndTheClusterUrlAreAccepted() {
         try (RedisServer plain = RedisServer.start(); LockClient locks = LockClient.create(plain.url());
              LockClient clustered = LockClient.create(cluster.url())) {
