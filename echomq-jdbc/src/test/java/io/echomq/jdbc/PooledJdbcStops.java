@@ -34,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import org.awaitility.core.ConditionTimeoutException;
 import org.h2.tools.Server;
 
 /**
@@ -137,10 +138,14 @@ final class PooledJdbcStops implements AutoCloseable {
             }
             later.addAll(lost);
             later.addAll(timedOut);
-            await().atMost(WAIT).until(() -> !failures.isEmpty()
-                    || later.stream().allMatch(id -> last(id) == SettleOutcome.COMPLETED));
+            try {
+                await().atMost(WAIT).until(() -> !failures.isEmpty()
+                        || later.stream().allMatch(this::completed));
+            } catch (ConditionTimeoutException e) {
+                throw new AssertionError("later jobs not all completed: " + progress(q, later), e);
+            }
             assertThat(failures).as("jobs that failed after the stops").isEmpty();
-            assertThat(later).allSatisfy(id -> assertThat(last(id)).as(id).isEqualTo(SettleOutcome.COMPLETED));
+            assertThat(later).allSatisfy(id -> assertThat(completed(id)).as(id + ": " + outcomes.get(id)).isTrue());
             assertThat(q.stats().dead()).as("dead jobs").isZero();
             assertThat(invoices()).as("invoices written").isEqualTo(later.size());
             assertThat(cancelled).allSatisfy(id -> assertThat(outcomes.get(id)).containsExactly(SettleOutcome.CANCELLED));
@@ -167,9 +172,22 @@ final class PooledJdbcStops implements AutoCloseable {
                 .allMatch(id -> outcomes.getOrDefault(id, List.of()).contains(outcome)));
     }
 
-    private SettleOutcome last(String id) {
-        List<SettleOutcome> seen = outcomes.getOrDefault(id, List.of());
-        return seen.isEmpty() ? null : seen.get(seen.size() - 1);
+    /** @return each job's settles so far, the queue's counts and the pool's, for a failure's message */
+    private String progress(Queue q, List<String> ids) {
+        Map<String, List<SettleOutcome>> seen = new java.util.LinkedHashMap<>();
+        ids.forEach(id -> seen.put(id, outcomes.getOrDefault(id, List.of())));
+        return seen + "; " + q.stats() + "; pool active " + pool.getHikariPoolMXBean().getActiveConnections()
+                + ", idle " + pool.getHikariPoolMXBean().getIdleConnections() + ", waiting "
+                + pool.getHikariPoolMXBean().getThreadsAwaitingConnection();
+    }
+
+    /**
+     * @return whether a later attempt of {@code id} completed. Not "its last settle": a lost attempt is
+     *     reported once its handler returns, which may come after the retry the reaper let in has
+     *     completed (the lease runs out before a cancelled call has ended).
+     */
+    private boolean completed(String id) {
+        return outcomes.getOrDefault(id, List.of()).contains(SettleOutcome.COMPLETED);
     }
 
     private long invoices() throws SQLException {
