@@ -35,12 +35,12 @@ class WatchdogTest extends LockTestBase {
 
     @Test
     void theWatchdogKeepsALeaseAlivePastSeveralTtls() {
-        // a 1 s lease held for three of its ttls: long enough that a loaded machine's pause of a
-        // few hundred ms is not mistaken for a watchdog that stopped renewing
-        Duration ttl = Duration.ofSeconds(1);
+        // a 2 s lease held for three of its ttls: long enough that a loaded machine's pause of
+        // several hundred ms is not mistaken for a watchdog that stopped renewing
+        Duration ttl = Duration.ofSeconds(2);
         Lease lease = locks.tryAcquire("kept", ttl, WATCHED).orElseThrow();
         String key = locks.lockKey("kept");
-        await().during(Duration.ofMillis(3 * ttl.toMillis())).atMost(Duration.ofSeconds(8))
+        await().during(Duration.ofMillis(3 * ttl.toMillis())).atMost(Duration.ofSeconds(12))
                 .until(() -> lease.token().equals(get(key)) && lease.isHeld());
         assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
         assertThat(get(key)).isNull();
