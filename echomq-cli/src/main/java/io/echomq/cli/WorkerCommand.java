@@ -177,8 +177,8 @@ final class WorkerCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             QueueOperations q;
             Worker.Builder builder;
-            q = QueueArgs.openAsStored(spec, client, queue, partitions);
-            builder = q instanceof ShardedQueue sharded ? client.worker(sharded, shell) : client.worker(queue, shell);
+            q = QueueArgs.openAsStored(spec, client, queue, partitions);   // declares or checks --partitions
+            builder = client.worker(queue, shell);                          // the queue as now stored
             if (printSettled) {
                 builder.listener(new WorkerListener() {
                     @Override

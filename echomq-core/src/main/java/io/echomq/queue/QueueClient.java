@@ -135,15 +135,27 @@ public final class QueueClient implements AutoCloseable {
     }
 
     /**
-     * Starts configuring a worker; nothing runs until {@link Worker.Builder#start()}.
+     * Starts configuring a worker for the queue of that name as it is stored, as {@link #open(String)}
+     * opens it: a sharded queue's worker claims from every partition (as {@link #worker(ShardedQueue,
+     * JobHandler)}), a plain queue's from the queue. One round trip, to read the queue's partition mark;
+     * nothing runs until {@link Worker.Builder#start()}. A name that is not sharded when the worker is
+     * built is worked as a plain queue for the worker's life.
      *
      * @param queueName the queue to work
      * @param handler   the code run for each job
      * @throws IllegalArgumentException if the name is invalid or the handler null
+     * @throws IllegalStateException if the queue's partition mark holds something other than a count
+     * @throws RedisCommandException if Redis fails while the mark is read
      */
     public Worker.Builder worker(String queueName, JobHandler handler) {
         Checks.notNull(handler, "handler");
-        return new Worker.Builder(this, queue(queueName), handler);
+        QueueKeys keys = QueueKeys.ofUserName(queueName);
+        int stored = PartitionSpan.read(this, queueName);
+        if (stored > 0) {
+            return new Worker.Builder(this, ShardedQueue.ofStored(this, queueName, stored), handler);
+        }
+        return new Worker.Builder(this, queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine)),
+                handler);
     }
 
     /**

@@ -46,6 +46,29 @@ class ShardedWorkerTest extends QueueTestBase {
     }
 
     @Test
+    void aWorkerBuiltByNameServesTheQueueAsStored() {
+        ShardedQueue q = sharded();
+        int jobs = 40;
+        q.enqueueAll(IntStream.range(0, jobs).mapToObj(i -> JobRequest.of("job-" + i)).toList());
+        Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+        // By name, from another client that never declared the count: the stored one is read.
+        try (QueueClient other = QueueClient.create(REDIS.url());
+             Worker w = other.worker("q", job -> runs.computeIfAbsent(job.id(), id -> new AtomicInteger())
+                     .incrementAndGet()).concurrency(4).shutdownGrace(Duration.ofSeconds(2)).start()) {
+            await().atMost(WAIT).until(() -> q.stats().completed() == jobs);
+            assertThat(w.queueName()).isEqualTo("q");
+        }
+        assertThat(runs).hasSize(jobs);
+        assertThat(runs.values()).allMatch(n -> n.get() == 1);
+        assertThat(q.partitionStats()).allMatch(s -> s.completed() == jobs / K && s.drained());
+        // A plain queue's name still gives a plain queue's worker.
+        client.queue("plain").enqueue("one");
+        try (Worker w = client.worker("plain", job -> { }).start()) {
+            await().atMost(WAIT).until(() -> client.queue("plain").stats().completed() == 1);
+        }
+    }
+
+    @Test
     void aFloodedPartitionDoesNotStarveAPartitionWithAFewJobs() throws Exception {
         ShardedQueue q = sharded();
         int flood = 2000;

@@ -60,7 +60,7 @@ public class EchoMQHealthIndicator extends AbstractHealthIndicator {
         Map<String, Object> details = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (String name : names) {
-            QueueStats s = queues.queue(name).stats();
+            QueueStats s = queues.open(name).stats();
             Map<String, Long> counts = new LinkedHashMap<>();
             counts.put("pending", s.pending());
             counts.put("active", s.active());
