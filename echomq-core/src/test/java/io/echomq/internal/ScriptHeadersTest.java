@@ -257,6 +257,18 @@ class ScriptHeadersTest {
     }
 
     @Test
+    void everyScriptNamesOnlyThePartsItUsesAndGetsThemAll() {
+        // claim-8 uses eleven parts; it names those it calls, and its parts bring the rest
+        assertThat(Scripts.CLAIM.source().lines().filter(l -> LuaIncludes.partOf(l) != null).count())
+                .isLessThan(Scripts.CLAIM.parts().size());
+        assertThat(Scripts.CLAIM.parts()).contains("type-guard", "job-fields", "events", "fence-check", "layout",
+                "groups", "complete", "promote", "claim", "flow", "protocol", "server-time", "publish");
+        for (LuaScript s : Scripts.all()) {
+            assertThat(s.parts()).as("%s inlines each part once", s).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
     void aPartUsingAKeyTheHeaderLacksIsAProblem() {
         Map<String, String> parts = Map.of("k", "-- k.lua: touches a key\nlocal k = KEYS[2]");
         String source = "-- made-up-1.lua: x\n-- KEYS[1] k\n-- Returns 1\n--@include k\nreturn 1";
