@@ -47,7 +47,7 @@ public final class LuaScript {
      *
      * @param side {@link #LOCK}, {@link #QUEUE} or {@link #CLIENT}
      * @throws IllegalStateException if the resource or one of its parts is missing or unreadable,
-     *     or a part is named twice (a packaging bug)
+     *     a file names a part twice, or parts include each other in a cycle (a packaging bug)
      */
     public static LuaScript load(String side, String name, int numKeys) {
         String file = side + "/" + name + "-" + numKeys + ".lua";
@@ -109,7 +109,7 @@ public final class LuaScript {
         return source;
     }
 
-    /** @return the shared parts inlined, in order */
+    /** @return the shared parts inlined, those the parts include too, in the order of the text */
     public List<String> parts() {
         return expanded.parts();
     }

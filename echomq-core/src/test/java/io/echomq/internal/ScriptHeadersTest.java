@@ -28,9 +28,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       documents exactly KEYS[1..numKeys] and every ARGV its body reads, its own or its parts',
  *       and a Returns section; a part it inlines uses no KEYS or ARGV the header lacks;</li>
  *   <li>each script has a {@link Scripts} constant with the same side, name and key count;</li>
- *   <li>each part in {@code includes/} opens with a header naming its file, is inlined by at
- *       least one script, and the loader refuses a part that is missing, named twice, or that
- *       names a part itself.</li>
+ *   <li>each part in {@code includes/} opens with a header naming its file and is inlined by at
+ *       least one script;</li>
+ *   <li>the loader inlines the parts a part includes before it, each part once per script, and
+ *       refuses a part that is missing, a file that names a part twice, and a cycle of parts.</li>
  * </ol>
  */
 class ScriptHeadersTest {
@@ -149,7 +150,9 @@ class ScriptHeadersTest {
             assertThat(s.sha()).isEqualTo(java.util.HexFormat.of().formatHex(digest));
             assertThat(s.body()).as("%s is sent expanded", s).doesNotContain("--@include");
             for (String part : s.parts()) {
-                assertThat(s.body()).contains(LuaScript.readPart(part).strip());
+                String own = LuaScript.readPart(part).lines().filter(l -> LuaIncludes.partOf(l) == null)
+                        .collect(Collectors.joining("\n"));
+                assertThat(s.body()).contains(own.strip());
             }
         }
         assertThat(Scripts.ACQUIRE.sha()).isNotEqualTo(Scripts.RELEASE.sha());
@@ -167,7 +170,15 @@ class ScriptHeadersTest {
     private static final Map<String, String> PARTS = Map.of(
             "a", "-- a.lua: a part\nlocal function a() return 1 end",
             "b", "-- b.lua: reads an argument\nlocal b = ARGV[3]",
-            "nested", "-- nested.lua: names another part\n--@include a");
+            "uses-a", "-- uses-a.lua: includes a\n--@include a\nlocal function usesA() return a() end",
+            "uses-both", "-- uses-both.lua: includes uses-a and a\n--@include uses-a\n--@include a\n"
+                    + "local function usesBoth() return usesA() + a() end",
+            "loop-x", "-- loop-x.lua: one side of a cycle\n--@include loop-y\nlocal x = 1",
+            "loop-y", "-- loop-y.lua: the other side\n--@include loop-z\nlocal y = 1",
+            "loop-z", "-- loop-z.lua: closes the cycle\n--@include loop-x\nlocal z = 1",
+            "self", "-- self.lua: includes itself\n--@include self\nlocal s = 1",
+            "twice", "-- twice.lua: names a part twice\n--@include a\n--@include a\nlocal t = 1",
+            "lost", "-- lost.lua: names a part that is not there\n--@include nowhere\nlocal l = 1");
 
     private static LuaIncludes.Expanded expand(String source) {
         return LuaIncludes.expand("made-up-1.lua", source, PARTS::get);
@@ -193,9 +204,68 @@ class ScriptHeadersTest {
     }
 
     @Test
-    void aPartThatNamesAnotherIsRefused() {
-        assertThatThrownBy(() -> expand("--@include nested\nreturn 1"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("may not include");
+    void aPartBringsThePartsItIncludesBeforeItself() {
+        LuaIncludes.Expanded e = expand("-- made-up-1.lua: x\n--@include uses-a\nreturn usesA()");
+        assertThat(e.text()).isEqualTo("-- made-up-1.lua: x\n-- a.lua: a part\nlocal function a() return 1 end\n"
+                + "-- uses-a.lua: includes a\nlocal function usesA() return a() end\nreturn usesA()");
+        assertThat(e.parts()).containsExactly("a", "uses-a");
+    }
+
+    @Test
+    void aPartReachedTwiceIsInlinedOnceWhereItIsFirstReached() {
+        LuaIncludes.Expanded e = expand("--@include uses-both\n--@include uses-a\n--@include a\nreturn usesBoth()");
+        assertThat(e.parts()).containsExactly("a", "uses-a", "uses-both");
+        assertThat(e.text().split("local function a\\(", -1)).hasSize(2);
+        assertThat(e.text().split("local function usesA\\(", -1)).hasSize(2);
+        assertThat(e.text()).doesNotContain("--@include").endsWith("\nreturn usesBoth()");
+    }
+
+    @Test
+    void everyPartStandsAfterThePartsItIncludes() {
+        LuaIncludes.Expanded e = expand("--@include b\n--@include uses-both\nreturn 1");
+        assertThat(e.parts()).containsExactly("b", "a", "uses-a", "uses-both");
+        String t = e.text();
+        assertThat(t.indexOf("local b =")).isLessThan(t.indexOf("local function a("));
+        assertThat(t.indexOf("local function a(")).isLessThan(t.indexOf("local function usesA("));
+        assertThat(t.indexOf("local function usesA(")).isLessThan(t.indexOf("local function usesBoth("));
+    }
+
+    @Test
+    void aCycleIsRefusedNamingEveryPartInIt() {
+        assertThatThrownBy(() -> expand("--@include loop-x\nreturn 1"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("made-up-1.lua")
+                .hasMessageContaining("cycle")
+                .hasMessageContaining("includes/loop-x.lua -> includes/loop-y.lua -> includes/loop-z.lua -> includes/loop-x.lua");
+        assertThatThrownBy(() -> expand("--@include self\nreturn 1"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("includes/self.lua -> includes/self.lua");
+    }
+
+    @Test
+    void aPartNamedTwiceByAPartIsRefused() {
+        assertThatThrownBy(() -> expand("--@include twice\nreturn 1"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("includes/twice.lua includes a twice");
+    }
+
+    @Test
+    void aMissingPartNamedByAPartIsRefusedNamingTheIncluder() {
+        assertThatThrownBy(() -> expand("--@include lost\nreturn 1"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("includes/lost.lua includes nowhere")
+                .hasMessageContaining("includes/nowhere.lua is not on the class path");
+    }
+
+    @Test
+    void everyScriptNamesOnlyThePartsItUsesAndGetsThemAll() {
+        // claim-8 uses eleven parts; it names those it calls, and its parts bring the rest
+        assertThat(Scripts.CLAIM.source().lines().filter(l -> LuaIncludes.partOf(l) != null).count())
+                .isLessThan(Scripts.CLAIM.parts().size());
+        assertThat(Scripts.CLAIM.parts()).contains("type-guard", "job-fields", "events", "fence-check", "layout",
+                "groups", "complete", "promote", "claim", "flow", "protocol", "server-time", "publish");
+        for (LuaScript s : Scripts.all()) {
+            assertThat(s.parts()).as("%s inlines each part once", s).doesNotHaveDuplicates();
+        }
     }
 
     @Test

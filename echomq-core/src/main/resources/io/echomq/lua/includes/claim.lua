@@ -1,6 +1,6 @@
 -- claim.lua: the claim of up to N pending jobs, in claim order (docs/protocol.md, "Claim
--- order"). Needs type-guard, job-fields, events and groups: each claimed job writes an 'active'
--- event, each malformed one a 'dead' event with its reason.
+-- order"). Includes type-guard, job-fields, events and groups: each claimed job writes an
+-- 'active' event, each malformed one a 'dead' event with its reason.
 -- While the queue has groups (the rotation <prefix>groups exists, includes/groups.lua), each next
 -- job comes from groupNext: groups in turn, the ungrouped jobs taking one turn as a member; a
 -- malformed grouped job frees its group's place as it goes to dead. Without groups the claim
@@ -25,6 +25,10 @@
 --     state (so not delayed), else -1 (also when created_at is absent or not an integer), and
 --     timeout: the job's timeout_ms, else the queue's default (timeout_ms of the HASH
 --     <prefix>settings, read at most once per call; ignored unless in 1..MAX_TIMEOUT), else 0.
+--@include type-guard
+--@include job-fields
+--@include events
+--@include groups
 local function guardClaim(pending, wait, active, dead, stats, delayed, promoting)
   local refused = guard(pending, 'zset') or guard(wait, 'list')
   if not refused and (provenType(pending) ~= 'none' or provenType(wait) ~= 'none' or promoting) then

@@ -1,7 +1,8 @@
 -- complete.lua: the fenced complete of k jobs (a group commit), in two phases so that a script
--- makes every read before its first write. Needs server-time's now, type-guard, fence-check,
--- events (whose one read of <prefix>retention it shares; each completed job writes its event) and
--- groups (a completed job of a group frees the group's place: groupRelease).
+-- makes every read before its first write. Takes the caller's now (includes/server-time.lua).
+-- Includes type-guard, wrong-type, fence-check, events (whose one read of <prefix>retention it
+-- shares; each completed job writes its event) and groups (a completed job of a group frees the
+-- group's place: groupRelease).
 -- Each job is answered with its own code, in the order given:
 --    1  COMPLETED
 --   -5  the job key holds another type than a hash: checked first; nothing of that job changes
@@ -29,6 +30,11 @@
 -- count cap, the age bounds it; 0 keeps none, as retain 0 does). After each call with n completes kept, the index drops at most
 -- n + 64 of its oldest entries over done_max and n + 64 older than the retain (their hashes too),
 -- so each call's work stays bounded and a queue whose caps were lowered catches up over calls.
+--@include type-guard
+--@include wrong-type
+--@include fence-check
+--@include events
+--@include groups
 local DONE_MAX = 100000000
 local function doneSettings(plan, prefix, retain)
   local rs, err = queueSettings(prefix)

@@ -1,5 +1,5 @@
 -- dead-cap.lua: the dead set's caps, applied by the scripts that add to it (fail-4, reap-5), so
--- that it never grows without bound. Needs type-guard.
+-- that it never grows without bound. Includes type-guard.
 -- The caps are the fields dead_max (default 10000) and dead_age_ms (default 15552000000, 180
 -- days) of the queue's settings HASH <prefix>retention. Each call drops at most added + 64 of
 -- the oldest deaths over dead_max, and as many that died at or before now - dead_age_ms, each as
@@ -8,6 +8,7 @@
 -- Defines:
 --   guardDeadCap(prefix)                 nil, or the WRONGTYPE reply when <prefix>retention is no hash
 --   capDead(dead, prefix, now, added)    -> how many dead jobs it dropped
+--@include type-guard
 local DEAD_MAX, DEAD_AGE_MS = 10000, 15552000000
 local function guardDeadCap(prefix)
   return guard(prefix .. 'retention', 'hash')

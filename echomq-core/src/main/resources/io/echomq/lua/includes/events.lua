@@ -1,5 +1,5 @@
 -- events.lua: the queue's events stream <prefix>events (docs/protocol.md, "Events"), written in
--- the same call by each script that changes a job's state. Needs nothing.
+-- the same call by each script that changes a job's state. Includes nothing.
 -- Its settings are fields of the queue's HASH <prefix>retention, read by one HMGET per call and
 -- shared with the done index's fields (includes/complete.lua reads them from the same answer):
 --   events_max       the stream's cap: each XADD trims with MAXLEN ~ events_max. Absent or not a

@@ -1,6 +1,6 @@
 -- fence.lua: a grant's fence, bound to the server's clock, and the key that remembers it.
 -- The fence of a grant is max(last + 1, now): now is the server's TIME in microseconds (about
--- 1.8e15, below 2^53, so exact as a Lua number), last the fence key's value while the key lives.
+-- 1.8e15, below 2^53, so exact as a Lua number; includes/server-time.lua), last the fence key's value while the key lives.
 --   - While the key lives, last + 1 keeps fences strictly rising in grant order, even for grants
 --     within one microsecond.
 --   - The key is kept at least for the lease's ttl and until the server's clock has passed the
@@ -22,7 +22,6 @@
 -- number sent in a command goes through num() first.
 -- Defines:
 --   num(x)                        the integer-valued number x as exact decimal text
---   serverMicros()                now in server epoch microseconds, from TIME
 --   readFence(key)                last, mark, refusal: the fence key's value as a number (0 when
 --                                 absent) and whether the grant must store the mark; or nil, false
 --                                 and the error reply when the key holds data of a later protocol
@@ -31,12 +30,9 @@
 --                                 with mark, SET key v2:fence with no expiry
 --   grantFence(key, last, ttl, mark)  the next fence after last (from readFence), stored with
 --                                 keepFence and returned
+--@include server-time
 local function num(x)
   return string.format('%.0f', x)
-end
-local function serverMicros()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 local function readFence(key)
   -- pcall: a fence key of another type is refused like one that holds no integer, before the

@@ -1,5 +1,5 @@
 -- flow.lua: the queue's rate limit, back-off hold and concurrency cap, read from the HASH
--- <prefix>flow (docs/protocol.md, "Flow control"), all on the server's clock. Needs nothing else.
+-- <prefix>flow (docs/protocol.md, "Flow control"), all on the server's clock. Includes nothing.
 -- A queue without the hash pays one HMGET of a missing key per claiming call, and nothing more.
 --   rate_max, rate_window_ms  at most rate_max claims in any rate_window_ms: a sliding log, the
 --                             ZSET <prefix>rate (member id:attempt, score = the claim's now),

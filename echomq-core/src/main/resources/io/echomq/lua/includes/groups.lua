@@ -1,7 +1,7 @@
 -- groups.lua: fair groups (docs/protocol.md, "Flow control", "Groups"). A job may carry a group
 -- key (its hash field group). A ready grouped job waits in its group's own LIST <prefix>g:<group>,
 -- oldest first, never in wait or pending; the claim takes groups in turn from the rotation, so a
--- group with a million jobs waits its turn as a group with one does. Needs type-guard.
+-- group with a million jobs waits its turn as a group with one does. Includes type-guard.
 -- Keys (all under the queue's prefix, so in its hash slot):
 --   <prefix>g:<group>     LIST of the group's ready ids, oldest first (RPUSH; LPUSH for a job
 --                         given back by return or reap, which was claimed before the others)
@@ -45,6 +45,7 @@
 --   groupNext(prefix, popUngrouped) -> id, score, group of the next job to claim, or nil when
 --                            nothing may be claimed. popUngrouped() -> id, score pops an
 --                            ungrouped job. A grouped id is counted active in its group here.
+--@include type-guard
 local GROUP_KEY = '^[%w%._@%+=/#%-]+$'
 local function groupValid(g)
   return type(g) == 'string' and #g >= 1 and #g <= 128 and string.match(g, GROUP_KEY) ~= nil

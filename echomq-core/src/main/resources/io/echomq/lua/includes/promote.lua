@@ -1,5 +1,5 @@
 -- promote.lua: the promotion of due delayed jobs to pending, in two phases so that a script makes
--- every read before its first write. Needs type-guard, job-fields, layout and groups.
+-- every read before its first write. Includes type-guard, wrong-type, job-fields, layout and groups.
 -- A due job of a group goes to the back of its group's LIST instead (includes/groups.lua).
 -- A due job goes to the back of its priority band: RPUSH wait for priority 0, else (and for
 -- priority 0 in the ZSET layout, includes/layout.lua) a fresh INCR seq and
@@ -13,6 +13,11 @@
 --     type; also reads the queue's layout (<prefix>layout), which promoteDue then follows
 --   promoteDue(due, prefix, delayed, pending, wait, seqKey) -> how many were promoted. Needs
 --     guardPromote first when due is not empty.
+--@include type-guard
+--@include wrong-type
+--@include job-fields
+--@include layout
+--@include groups
 local function readDue(delayed, limit, now)
   if limit <= 0 then return {} end
   local ok, due = pcall(redis.call, 'ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, limit)

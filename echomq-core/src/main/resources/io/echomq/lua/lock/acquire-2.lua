@@ -27,14 +27,9 @@ local token = ARGV[1]
 local ttl = ARGV[2]
 local markAll = ARGV[3] == '1'
 
---@include fence
+--@include grant
 if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
   -- the fence key is read only for a grant: a refused acquire costs one SET and one PTTL
-  local last, mark, refusal = readFence(fenceKey)
-  if refusal then
-    redis.call('DEL', lockKey)   -- undo the SET: a refused script leaves the keyspace as it was
-    return refusal
-  end
-  return {1, grantFence(fenceKey, last, ttl, mark or markAll)}
+  return grantLock(lockKey, fenceKey, ttl, markAll)
 end
 return {0, redis.call('PTTL', lockKey)}

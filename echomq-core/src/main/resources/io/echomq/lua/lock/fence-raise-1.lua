@@ -19,6 +19,7 @@ local fence = tonumber(ARGV[1])
 local ttl = ARGV[2]
 local markAll = ARGV[3] == '1'
 
+--@include server-time
 --@include fence
 local current, mark, refusal = readFence(fenceKey)
 if refusal then return refusal end

@@ -26,15 +26,11 @@ local newToken = ARGV[2]
 local ttl = ARGV[3]
 local markAll = ARGV[4] == '1'
 
+--@include token-check
 --@include fence
-local current = redis.call('GET', lockKey)
-if current == oldToken then
-  local last, mark, refusal = readFence(fenceKey)
-  if refusal then return refusal end
-  redis.call('SET', lockKey, newToken, 'PX', ttl)
-  return {1, grantFence(fenceKey, last, ttl, mark or markAll)}
-end
-if current then
-  return {0, 0}
-end
-return {-1, 0}
+local held = tokenCheck(lockKey, oldToken)
+if held ~= 1 then return {held, 0} end
+local last, mark, refusal = readFence(fenceKey)
+if refusal then return refusal end
+redis.call('SET', lockKey, newToken, 'PX', ttl)
+return {1, grantFence(fenceKey, last, ttl, mark or markAll)}

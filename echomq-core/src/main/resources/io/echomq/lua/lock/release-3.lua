@@ -20,18 +20,14 @@ local lockKey = KEYS[1]
 local channel = KEYS[2]
 local waitingKey = KEYS[3]
 local token = ARGV[1]
-local publish = 'PUBLISH'
-if ARGV[2] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[2]
 
-local current = redis.call('GET', lockKey)
-if current == token then
-  redis.call('DEL', lockKey)
-  if ARGV[3] == '1' or redis.call('EXISTS', waitingKey) == 1 then
-    redis.call(publish, channel, 'released')
-  end
-  return 1
+--@include token-check
+--@include publish
+local held = tokenCheck(lockKey, token)
+if held ~= 1 then return held end
+redis.call('DEL', lockKey)
+if ARGV[3] == '1' or redis.call('EXISTS', waitingKey) == 1 then
+  publishOn(publishMode, channel, 'released')
 end
-if current then
-  return 0
-end
-return -1
+return 1

@@ -18,16 +18,12 @@ local fenceKey = KEYS[2]
 local token = ARGV[1]
 local ttl = ARGV[2]
 
-local current = redis.call('GET', lockKey)
-if current == token then
-  redis.call('PEXPIRE', lockKey, ttl)
-  local left = redis.call('PTTL', fenceKey)
-  if left >= 0 and left < tonumber(ttl) then
-    redis.call('PEXPIRE', fenceKey, ttl)
-  end
-  return 1
+--@include token-check
+local held = tokenCheck(lockKey, token)
+if held ~= 1 then return held end
+redis.call('PEXPIRE', lockKey, ttl)
+local left = redis.call('PTTL', fenceKey)
+if left >= 0 and left < tonumber(ttl) then
+  redis.call('PEXPIRE', fenceKey, ttl)
 end
-if current then
-  return 0
-end
-return -1
+return 1

@@ -31,17 +31,13 @@ local ttl = ARGV[2]
 local wait = tonumber(ARGV[4])
 local markAll = ARGV[5] == '1'
 
+--@include grant
 --@include fence
 if redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
   if ARGV[3] ~= '1' then
     return {1, 0}
   end
-  local last, mark, refusal = readFence(fenceKey)
-  if refusal then
-    redis.call('DEL', lockKey)   -- undo the SET: a refused script leaves the keyspace as it was
-    return refusal
-  end
-  return {1, grantFence(fenceKey, last, ttl, mark or markAll)}
+  return grantLock(lockKey, fenceKey, ttl, markAll)
 end
 if redis.call('PTTL', waitingKey) < wait then
   redis.call('SET', waitingKey, '1', 'PX', num(wait))

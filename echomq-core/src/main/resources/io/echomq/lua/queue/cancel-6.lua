@@ -44,14 +44,14 @@
 local pending, active, delayed, dead, wait, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local prefix, id = ARGV[1], ARGV[2]
 local retain = tonumber(ARGV[3]) or 0
-local publish = 'PUBLISH'
-if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[4]
 
 --@include server-time
 --@include protocol
 --@include type-guard
 --@include events
 --@include groups
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
@@ -80,11 +80,11 @@ if deadline then
   redis.call('DEL', jk .. ':lock')
   if h[3] then
     groupRelease(prefix, h[3])
-    if groupsFreed > 0 then redis.call(publish, prefix .. 'wake', groupsFreed) end
+    if groupsFreed > 0 then publishOn(publishMode, prefix .. 'wake', groupsFreed) end
   end
   redis.call('HSET', jk, 'state', 'cancelled', 'cancel', attempt, 'finished_at', now)
   finish(math.max(retain, tonumber(deadline) - now))
-  redis.call(publish, channel, id .. ' ' .. attempt)
+  publishOn(publishMode, channel, id .. ' ' .. attempt)
   emitEvent(prefix, 'cancelled', id, attempt, 'reason', 'cancelled while active')
   return 2
 end

@@ -69,22 +69,18 @@ local lease = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
 local promoteMax = tonumber(ARGV[4])
 local retain = tonumber(ARGV[5])
-local publish = 'PUBLISH'
-if ARGV[6] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[6]
 local nCompletes = tonumber(ARGV[7])
 
 --@include server-time
 --@include protocol
 --@include type-guard
---@include fence-check
---@include job-fields
---@include events
 --@include groups
 --@include complete
---@include layout
 --@include promote
 --@include claim
 --@include flow
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
@@ -137,6 +133,6 @@ elseif claimed < want then
   local first = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
   if first[2] then out[2] = math.max(0, tonumber(first[2]) - now) end
 end
-if promoted > claimed then redis.call(publish, wake, promoted - claimed) end
-if groupsFreed > 0 and claimed >= want then redis.call(publish, wake, groupsFreed) end
+if promoted > claimed then publishOn(publishMode, wake, promoted - claimed) end
+if groupsFreed > 0 and claimed >= want then publishOn(publishMode, wake, groupsFreed) end
 return out

@@ -39,11 +39,9 @@ local count = tonumber(ARGV[3])
 
 --@include server-time
 --@include protocol
---@include type-guard
---@include fence-check
---@include events
 --@include groups
 --@include complete
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
@@ -53,8 +51,6 @@ if not plan then return err end
 local refused = writeCompletes(plan, active, stats, prefix, retain, now)
 if refused then return refused end
 if groupsFreed > 0 then
-  local publish = 'PUBLISH'
-  if ARGV[4 + 2 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
-  redis.call(publish, prefix .. 'wake', groupsFreed)
+  publishOn(ARGV[4 + 2 * count], prefix .. 'wake', groupsFreed)
 end
 return plan.codes

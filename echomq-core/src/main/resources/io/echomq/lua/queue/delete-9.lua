@@ -24,15 +24,11 @@
 --    1  DELETED   the keys above are gone: active = how many jobs were active, unlinked = how
 --                 many of the nine keys existed
 --    0  ACTIVE    jobs are active and force was not given; nothing was changed (unlinked 0)
--- Fails with a WRONGTYPE error, having changed nothing, when active holds another type.
+-- Fails with a WRONGTYPE error, having changed nothing, when active holds another type
+-- (includes/wrong-type.lua).
+--@include wrong-type
 local ok, active = pcall(redis.call, 'ZCARD', KEYS[1])
-if not ok then
-  if redis.call('TYPE', KEYS[1])['ok'] ~= 'zset' then
-    return redis.error_reply('WRONGTYPE ' .. KEYS[1] .. ' holds a ' .. redis.call('TYPE', KEYS[1])['ok']
-      .. ', not a zset; nothing was changed')
-  end
-  return redis.error_reply(active)
-end
+if not ok then return refuse(KEYS[1], 'zset', active) end
 if active > 0 and ARGV[1] ~= '1' then return {0, active, 0} end
 local prefix = string.sub(KEYS[1], 1, #KEYS[1] - #'active')
 redis.call('UNLINK', prefix .. 'groups', prefix .. 'group:active', prefix .. 'group:waiting', prefix .. 'group:paused')

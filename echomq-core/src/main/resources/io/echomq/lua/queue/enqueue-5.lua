@@ -47,8 +47,7 @@
 local pending, delayed, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
-local publish = 'PUBLISH'
-if ARGV[3 + 10 * count] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[3 + 10 * count]
 -- the extra fields, appended to each created job's HSET; none (the usual case) adds nothing
 local extra = {}
 for j = 1, 2 * (tonumber(ARGV[4 + 10 * count]) or 0) do extra[j] = ARGV[4 + 10 * count + j] end
@@ -62,6 +61,7 @@ local groupBase = 4 + 10 * count + 2 * (tonumber(ARGV[4 + 10 * count]) or 0)
 --@include layout
 --@include events
 --@include groups
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix, true)
 if laterProtocol then return laterProtocol end
@@ -165,5 +165,5 @@ for i = 0, count - 1 do
 end
 
 flush()
-if ready > 0 or scheduled > 0 then redis.call(publish, wake, ready) end
+if ready > 0 or scheduled > 0 then publishOn(publishMode, wake, ready) end
 return out

@@ -41,8 +41,7 @@
 local pending, delayed, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
-local publish = 'PUBLISH'
-if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[3]
 local k = tonumber(ARGV[4])
 -- the extra fields, appended to each job's HSET; none (the usual case) adds nothing
 local extra = {}
@@ -55,6 +54,7 @@ local base = 4 + 2 * k
 --@include type-guard
 --@include layout
 --@include events
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix, true)
 if laterProtocol then return laterProtocol end
@@ -127,5 +127,5 @@ for i = 1, count do
 end
 
 flush()
-redis.call(publish, wake, count)
+publishOn(publishMode, wake, count)
 return {first, count}

@@ -51,6 +51,7 @@ local jk = prefix .. 'job:' .. id
 --@include dead-cap
 --@include events
 --@include groups
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
@@ -72,7 +73,7 @@ redis.call('DEL', jk .. ':lock')
 redis.call('HINCRBY', stats, 'failed', 1)
 if h[7] then
   groupRelease(prefix, h[7])
-  if groupsFreed > 0 then redis.call(ARGV[8] == 'SPUBLISH' and 'SPUBLISH' or 'PUBLISH', prefix .. 'wake', groupsFreed) end
+  if groupsFreed > 0 then publishOn(ARGV[8], prefix .. 'wake', groupsFreed) end
 end
 local spent = tonumber(h[3] or '0')
 local maxAttempts = tonumber(h[4] or '3')

@@ -20,11 +20,10 @@
 -- Returns an integer: 1 when the call changed the group's state, 0 when it already was so.
 local paused, rotation, wake = KEYS[1], KEYS[2], KEYS[3]
 local prefix, op, group = ARGV[1], ARGV[2], ARGV[3]
-local publish = 'PUBLISH'
-if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[4]
 
---@include type-guard
 --@include groups
+--@include publish
 if not groupValid(group) then
   return redis.error_reply('ERR a group key is 1..128 of A-Z a-z 0-9 . _ - @ + = / #')
 end
@@ -41,5 +40,5 @@ end
 local changed = redis.call('SREM', paused, group)
 groupMayJoin(prefix, group)
 local ready = redis.call('LLEN', prefix .. 'g:' .. group)
-redis.call(publish, wake, string.format('%d', ready))
+publishOn(publishMode, wake, string.format('%d', ready))
 return changed

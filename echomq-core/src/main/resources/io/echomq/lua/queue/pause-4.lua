@@ -17,10 +17,10 @@
 -- Returns an integer: 1 when the call changed the state, 0 when the queue already was so. A
 -- resume publishes on wake either way (a worker that missed a message looks again).
 local paused, wake, pending, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local publish = 'PUBLISH'
-if ARGV[2] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[2]
 
 --@include protocol
+--@include publish
 if ARGV[1] == '1' then
   local prefix = string.sub(paused, 1, #paused - #'paused')
   local laterProtocol = protocolRefusal(prefix, true)
@@ -35,5 +35,5 @@ local okl, l = pcall(redis.call, 'LLEN', wait)
 local ready = 0
 if okz then ready = ready + z end
 if okl then ready = ready + l end
-redis.call(publish, wake, string.format('%d', ready))
+publishOn(publishMode, wake, string.format('%d', ready))
 return changed

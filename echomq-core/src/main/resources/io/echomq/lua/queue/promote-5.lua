@@ -27,16 +27,12 @@
 local pending, delayed, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
 local limit = tonumber(ARGV[2])
-local publish = 'PUBLISH'
-if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[3]
 
 --@include server-time
 --@include protocol
---@include type-guard
---@include job-fields
---@include layout
---@include groups
 --@include promote
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
@@ -48,7 +44,7 @@ if #due > 0 then
   if refused then return refused end
 end
 local promoted = promoteDue(due, prefix, delayed, pending, wait, seqKey)
-if promoted > 0 then redis.call(publish, wake, promoted) end
+if promoted > 0 then publishOn(publishMode, wake, promoted) end
 local nextDue = -1
 local first = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
 if first[2] then nextDue = math.max(0, tonumber(first[2]) - now) end

@@ -30,16 +30,17 @@
 -- Returns a two-element array {returned, dead}: jobs put back in pending, jobs moved to dead.
 local active, pending, dead, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
-local publish = 'PUBLISH'
-if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[3]
 
 --@include server-time
 --@include type-guard
+--@include wrong-type
 --@include job-fields
 --@include dead-cap
 --@include layout
 --@include events
 --@include groups
+--@include publish
 local now = serverNow()
 
 
@@ -95,6 +96,6 @@ end
 for i = #front, 1, -1 do
   if frontGroup[i] then groupPush(prefix, frontGroup[i], front[i], true) else redis.call('LPUSH', wait, front[i]) end
 end
-if returned > 0 or groupsFreed > 0 then redis.call(publish, wake, returned) end
+if returned > 0 or groupsFreed > 0 then publishOn(publishMode, wake, returned) end
 if died > 0 then capDead(dead, prefix, now, died) end
 return {returned, died}

@@ -20,14 +20,14 @@
 -- Returns an integer: how many jobs were moved to pending.
 local dead, pending, seqKey, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local prefix = ARGV[1]
-local publish = 'PUBLISH'
-if ARGV[3] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[3]
 
 --@include type-guard
 --@include job-fields
 --@include dead-ids
 --@include layout
 --@include groups
+--@include publish
 local refused = guard(dead, 'zset') or guard(pending, 'zset') or guard(seqKey, 'string')
   or guard(wait, 'list')
 if refused then return refused end
@@ -57,5 +57,5 @@ for _, id in ipairs(ids) do
     moved = moved + 1
   end
 end
-if moved > 0 then redis.call(publish, wake, moved) end
+if moved > 0 then publishOn(publishMode, wake, moved) end
 return moved

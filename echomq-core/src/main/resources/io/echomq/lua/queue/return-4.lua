@@ -35,18 +35,19 @@
 local active, pending, wake, wait = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
 local hold = tonumber(ARGV[5] or '') or 0
-local publish = 'PUBLISH'
-if ARGV[4] == 'SPUBLISH' then publish = 'SPUBLISH' end
+local publishMode = ARGV[4]
 local jk = prefix .. 'job:' .. id
 
 --@include server-time
 --@include protocol
 --@include type-guard
+--@include wrong-type
 --@include fence-check
 --@include job-fields
 --@include layout
 --@include events
 --@include groups
+--@include publish
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
@@ -84,6 +85,6 @@ else
   redis.call('ZADD', pending, tonumber(h[3] or '') or -priority * SHIFT, id)
 end
 if hold > 0 then redis.call('HSET', flowKey, 'hold_until', string.format('%d', holdUntil)) end
-redis.call(publish, wake, 1)
+publishOn(publishMode, wake, 1)
 emitEvent(prefix, 'returned', id, attempt)
 return 1
