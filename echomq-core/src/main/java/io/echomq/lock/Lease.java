@@ -276,7 +276,7 @@ public final class Lease implements AutoCloseable {
     /** Applies a renewal's reply: move the deadline, or mark the lease lost. */
     void onRenewReply(RenewOutcome outcome, long sentAtNanos, long newTtlMillis) {
         backend.renewal(this, outcome == RenewOutcome.RENEWED
-                ? io.echomq.Instrumentation.RenewalResult.RENEWED : io.echomq.Instrumentation.RenewalResult.REFUSED);
+                ? LockInstrumentation.RenewalResult.RENEWED : LockInstrumentation.RenewalResult.REFUSED);
         if (outcome == RenewOutcome.RENEWED) {
             if (status == Status.HELD) {
                 ttlMillis = newTtlMillis;
@@ -363,7 +363,7 @@ public final class Lease implements AutoCloseable {
 
     /** A renewal sent for this lease failed in Redis: its outcome is unknown. */
     void onRenewError() {
-        backend.renewal(this, io.echomq.Instrumentation.RenewalResult.ERROR);
+        backend.renewal(this, LockInstrumentation.RenewalResult.ERROR);
     }
 
     /** @return whether the watchdog or deadline timer should still look after this lease */

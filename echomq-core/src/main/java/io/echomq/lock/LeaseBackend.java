@@ -52,6 +52,6 @@ interface LeaseBackend {
     }
 
     /** Tells the client's instrumentation how a renewal of {@code lease} that was sent ended. */
-    default void renewal(Lease lease, io.echomq.Instrumentation.RenewalResult result) {
+    default void renewal(Lease lease, LockInstrumentation.RenewalResult result) {
     }
 }
