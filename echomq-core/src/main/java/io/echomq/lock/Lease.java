@@ -1,6 +1,5 @@
 package io.echomq.lock;
 
-import io.echomq.internal.RedisEngine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -229,7 +228,7 @@ public final class Lease implements AutoCloseable {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public RenewOutcome renew(Duration ttl) {
-        return RedisEngine.await(renewAsync(ttl), io.echomq.internal.Scripts.RENEW.label(), resource);
+        return backend.awaitRenewal(renewAsync(ttl), resource);
     }
 
     /**
@@ -306,8 +305,7 @@ public final class Lease implements AutoCloseable {
             return known;
         }
         // waits on the backend's reply itself and applies it here: no further stage per release
-        return onReleaseReply(RedisEngine.awaitUninterruptibly(backend.release(resource, token),
-                io.echomq.internal.Scripts.RELEASE.label(), resource));
+        return onReleaseReply(backend.awaitRelease(backend.release(resource, token), resource));
     }
 
     /** Asynchronous {@link #release()}; the future fails with a {@link io.echomq.RedisCommandException}. */
