@@ -12,6 +12,7 @@ module io.echomq.core {
     exports io.echomq;
     exports io.echomq.lock;
     exports io.echomq.queue;
+    exports io.echomq.observe;
 
     // Kinds of recurring schedule beyond the fixed interval (cron: the echomq-cron module).
     uses io.echomq.queue.FireTimesProvider;

@@ -4,9 +4,10 @@
  * <p>This package holds what both sides share: the exception types
  * ({@link io.echomq.EchoMQException}, {@link io.echomq.RedisCommandException}), the injected
  * {@link io.echomq.MonotonicClock}, the naming rules every key is built with ({@link io.echomq.Names}),
- * the connection URLs with their redaction ({@link io.echomq.RedisUrl}) and the hook through which
- * metrics and tracing libraries watch both sides ({@link io.echomq.Instrumentation}). The lock API lives in
- * {@link io.echomq.lock}, the job queue in {@link io.echomq.queue}.
+ * and the connection URLs with their redaction ({@link io.echomq.RedisUrl}). The lock API lives in
+ * {@link io.echomq.lock}, the job queue in {@link io.echomq.queue}, the hook through which metrics
+ * and tracing libraries watch both sides in {@link io.echomq.observe}. This package depends on none
+ * of them, and the lock package not on the queue's.
  *
  * <p>Errors follow one rule everywhere: bad input is an {@link java.lang.IllegalArgumentException}
  * raised before Redis is touched; a failure of Redis itself is a

@@ -31,6 +31,17 @@ class NamesTest {
     }
 
     @Test
+    void aPartitionsNameFollowsTheQueueRuleButNotTheUsersSuffixRule() {
+        assertThat(Names.queueOrPartition("emails#3")).isEqualTo("emails#3");
+        assertThatThrownBy(() -> Names.queueOrPartition("a b")).hasMessageContaining("whitespace");
+        assertThatThrownBy(() -> Names.queueOrPartition("{a}")).hasMessageContaining("'{'");
+        assertThatThrownBy(() -> Names.queueOrPartition("q".repeat(Names.MAX_QUEUE_BYTES + 1)))
+                .hasMessageContaining("the maximum is " + Names.MAX_QUEUE_BYTES + " bytes");
+        assertThatThrownBy(() -> Names.queue("a b")).as("the user's rule includes it")
+                .hasMessageContaining("whitespace");
+    }
+
+    @Test
     void aJobIdHoldsNoColon() {
         assertThat(Names.jobId("42")).isEqualTo("42");
         assertThatThrownBy(() -> Names.jobId("7:lock")).hasMessageContaining("must not contain ':'");

@@ -2,6 +2,7 @@ package io.echomq;
 
 import io.echomq.lock.Lease;
 import io.echomq.lock.LossReason;
+import io.echomq.observe.Instrumentation;
 import io.echomq.queue.SettleOutcome;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

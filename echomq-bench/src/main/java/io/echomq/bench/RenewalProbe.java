@@ -1,6 +1,6 @@
 package io.echomq.bench;
 
-import io.echomq.Instrumentation;
+import io.echomq.observe.Instrumentation;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LossReason;
 import java.util.concurrent.TimeUnit;

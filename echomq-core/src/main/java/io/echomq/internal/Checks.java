@@ -1,100 +1,41 @@
 package io.echomq.internal;
 
-import java.nio.charset.StandardCharsets;
+import io.echomq.Names;
 import java.time.Duration;
 
-/** Argument checks shared by the public API: each throws before Redis is touched. */
+/**
+ * Argument checks shared by the public API: each throws before Redis is touched. The naming rules
+ * are {@link Names}', the public statement of them; the checks here that name them forward to it.
+ */
 public final class Checks {
     /** Longest resource or key name accepted, in UTF-8 bytes. */
-    public static final int MAX_NAME_BYTES = 1024;
+    public static final int MAX_NAME_BYTES = Names.MAX_BYTES;
 
     private Checks() {
     }
 
     /**
-     * @return {@code name}, once known to be non-null, non-empty, well-formed UTF-16 (no unpaired
-     *     surrogate) and at most {@link #MAX_NAME_BYTES} bytes of UTF-8
+     * @return {@code name}, once known to follow the rule of every name ({@link Names#check})
      * @throws IllegalArgumentException otherwise, naming {@code what}
      */
     public static String name(String name, String what) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException(what + " must not be null or empty");
-        }
-        checkUtf16(name, what);
-        if (name.length() <= MAX_NAME_BYTES / 3) {
-            return name;   // a char is at most 3 bytes of UTF-8 (a surrogate pair 4 for 2), so it fits: no encoding needed
-        }
-        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_NAME_BYTES) {
-            throw new IllegalArgumentException(what + " is " + bytes + " bytes long; the maximum is "
-                    + MAX_NAME_BYTES + " bytes");
-        }
-        return name;
+        return Names.check(name, what);
     }
 
     /**
-     * Checks a lock resource name. The resource becomes the hash tag of its keys
-     * ({@code <ns>{<resource>}:lock}), so it may not hold a brace: a '}' would end the tag early
-     * (a leading one empties it, and then the lock and its fence land in different cluster
-     * slots), and a '{' makes the key ambiguous to read.
-     *
-     * @return {@code resource}, once known to be a valid {@link #name} without '{' or '}'
+     * @return {@code resource}, once known to be a valid lock resource ({@link Names#lockResource})
      * @throws IllegalArgumentException otherwise
      */
     public static String resource(String resource) {
-        name(resource, "resource");
-        int brace = indexOfBrace(resource);
-        if (brace >= 0) {
-            throw new IllegalArgumentException("resource must not contain '{' or '}' (it is the hash tag of the "
-                    + "lock's keys); found '" + resource.charAt(brace) + "' at index " + brace);
-        }
-        return resource;
+        return Names.lockResource(resource);
     }
 
     /**
-     * Checks a job id given by a caller. Job keys are {@code emq:{q}:job:<id>} and lock subkeys
-     * {@code emq:{q}:job:<id>:lock}, so an id holding ':' could name another job's lock subkey
-     * (id {@code 7:lock} is job 7's lock); such ids are refused here and by the scripts.
-     *
-     * @return {@code id}, once known to be a valid {@link #name} without ':'
+     * @return {@code id}, once known to be a valid job id ({@link Names#jobId})
      * @throws IllegalArgumentException otherwise
      */
     public static String jobId(String id) {
-        name(id, "job id");
-        int colon = id.indexOf(':');
-        if (colon >= 0) {
-            throw new IllegalArgumentException("job id must not contain ':' (it would alias another job's keys); "
-                    + "found at index " + colon);
-        }
-        return id;
-    }
-
-    /**
-     * Refuses a string holding an unpaired surrogate. It has no UTF-8 form: the encoder writes
-     * '?' in its place, so {@code "a\uD800"} and {@code "a?"} would name the same key.
-     *
-     * @throws IllegalArgumentException if {@code s} is not well-formed UTF-16, naming {@code what}
-     */
-    public static void checkUtf16(String s, String what) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException(what + " holds an unpaired surrogate U+"
-                        + String.format("%04X", (int) c) + " at index " + i + "; it has no UTF-8 form");
-            }
-        }
-    }
-
-    private static int indexOfBrace(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '{' || c == '}') {
-                return i;
-            }
-        }
-        return -1;
+        return Names.jobId(id);
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.echomq.internal;
 
-import java.nio.charset.StandardCharsets;
+import io.echomq.Names;
 
 /**
  * Key naming for one queue. The queue name is the hash tag, so every key of a queue shares one
@@ -15,7 +15,7 @@ public final class QueueKeys {
     /** The namespace every queue key starts with. */
     public static final String NAMESPACE = "emq:";
     /** Longest queue name accepted, in UTF-8 bytes. */
-    public static final int MAX_QUEUE_NAME_BYTES = 256;
+    public static final int MAX_QUEUE_NAME_BYTES = Names.MAX_QUEUE_BYTES;
 
     private final String queue;
     private final String prefix;
@@ -34,23 +34,7 @@ public final class QueueKeys {
      *     keys unreadable in the CLI), or an unpaired surrogate (no UTF-8 form)
      */
     public static QueueKeys of(String name) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("queue name must not be null or empty");
-        }
-        Checks.checkUtf16(name, "queue name");
-        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes > MAX_QUEUE_NAME_BYTES) {
-            throw new IllegalArgumentException("queue name is " + bytes + " bytes long; the maximum is "
-                    + MAX_QUEUE_NAME_BYTES + " bytes");
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c == '{' || c == '}' || Character.isWhitespace(c) || Character.isISOControl(c)) {
-                throw new IllegalArgumentException("queue name must not contain '{', '}', whitespace or control "
-                        + "characters; found " + describe(c) + " at index " + i);
-            }
-        }
-        return new QueueKeys(name);
+        return new QueueKeys(Names.queueOrPartition(name));
     }
 
     /**
@@ -62,13 +46,7 @@ public final class QueueKeys {
      * @throws IllegalArgumentException as {@link #of}, or if the name ends with {@code #<digits>}
      */
     public static QueueKeys ofUserName(String name) {
-        QueueKeys keys = of(name);
-        int hash = name.lastIndexOf('#');
-        if (hash >= 0 && hash < name.length() - 1 && name.substring(hash + 1).chars().allMatch(QueueKeys::isDigit)) {
-            throw new IllegalArgumentException("queue name must not end with '#<digits>' (found '"
-                    + name.substring(hash) + "'): that suffix names a partition of a sharded queue");
-        }
-        return keys;
+        return new QueueKeys(Names.queue(name));
     }
 
     /**
@@ -92,15 +70,6 @@ public final class QueueKeys {
      */
     public String partitionsMark() {
         return prefix + "partitions";
-    }
-
-    private static boolean isDigit(int c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private static String describe(char c) {
-        return Character.isISOControl(c) || Character.isWhitespace(c)
-                ? String.format("U+%04X", (int) c) : "'" + c + "'";
     }
 
     /** @return the queue name */

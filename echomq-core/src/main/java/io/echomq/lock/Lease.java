@@ -1,6 +1,5 @@
 package io.echomq.lock;
 
-import io.echomq.internal.RedisEngine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -229,7 +228,7 @@ public final class Lease implements AutoCloseable {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public RenewOutcome renew(Duration ttl) {
-        return RedisEngine.await(renewAsync(ttl), io.echomq.internal.Scripts.RENEW.label(), resource);
+        return backend.awaitRenewal(renewAsync(ttl), resource);
     }
 
     /**
@@ -276,7 +275,7 @@ public final class Lease implements AutoCloseable {
     /** Applies a renewal's reply: move the deadline, or mark the lease lost. */
     void onRenewReply(RenewOutcome outcome, long sentAtNanos, long newTtlMillis) {
         backend.renewal(this, outcome == RenewOutcome.RENEWED
-                ? io.echomq.Instrumentation.RenewalResult.RENEWED : io.echomq.Instrumentation.RenewalResult.REFUSED);
+                ? LockInstrumentation.RenewalResult.RENEWED : LockInstrumentation.RenewalResult.REFUSED);
         if (outcome == RenewOutcome.RENEWED) {
             if (status == Status.HELD) {
                 ttlMillis = newTtlMillis;
@@ -306,8 +305,7 @@ public final class Lease implements AutoCloseable {
             return known;
         }
         // waits on the backend's reply itself and applies it here: no further stage per release
-        return onReleaseReply(RedisEngine.awaitUninterruptibly(backend.release(resource, token),
-                io.echomq.internal.Scripts.RELEASE.label(), resource));
+        return onReleaseReply(backend.awaitRelease(backend.release(resource, token), resource));
     }
 
     /** Asynchronous {@link #release()}; the future fails with a {@link io.echomq.RedisCommandException}. */
@@ -363,7 +361,7 @@ public final class Lease implements AutoCloseable {
 
     /** A renewal sent for this lease failed in Redis: its outcome is unknown. */
     void onRenewError() {
-        backend.renewal(this, io.echomq.Instrumentation.RenewalResult.ERROR);
+        backend.renewal(this, LockInstrumentation.RenewalResult.ERROR);
     }
 
     /** @return whether the watchdog or deadline timer should still look after this lease */

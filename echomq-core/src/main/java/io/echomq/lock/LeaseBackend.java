@@ -1,11 +1,14 @@
 package io.echomq.lock;
 
 import io.echomq.MonotonicClock;
+import io.echomq.internal.RedisEngine;
+import io.echomq.internal.Scripts;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * What a {@link Lease} needs from the client that granted it: its clock, a token-checked renewal
- * and release, and a deadline timer. {@link LeaseIssuer} is the one implementation: it sends
+ * and release and the waits for their answers, and a deadline timer. A lease reaches the engine
+ * only through this interface. {@link LeaseIssuer} is the one implementation: it sends
  * renewals and releases to one server ({@link LockCalls}) or to a quorum of independent masters
  * ({@link RedlockRounds}), and arms the deadline on its watchdog. The lease's own rules (never
  * revive a lost lease, remember the first release answer, loss is an event) stay in {@link Lease}.
@@ -28,6 +31,29 @@ interface LeaseBackend {
      * {@link io.echomq.RedisCommandException} when the outcome is unknown.
      */
     CompletableFuture<ReleaseOutcome> release(String resource, String token);
+
+    /**
+     * Waits for the answer of a {@link #renew} call, for the blocking {@code Lease.renew}; an
+     * interrupt ends the wait.
+     *
+     * @return the outcome
+     * @throws io.echomq.RedisCommandException if the renewal failed or the wait was interrupted
+     */
+    default RenewOutcome awaitRenewal(CompletableFuture<RenewOutcome> reply, String resource) {
+        return RedisEngine.await(reply, Scripts.RENEW.label(), resource);
+    }
+
+    /**
+     * Waits for the answer of a {@link #release} call, for the blocking {@code Lease.release}: an
+     * interrupt does not end the wait (the command timeout bounds it), and the thread's interrupt
+     * flag is set again before returning.
+     *
+     * @return the outcome
+     * @throws io.echomq.RedisCommandException if the release failed
+     */
+    default ReleaseOutcome awaitRelease(CompletableFuture<ReleaseOutcome> reply, String resource) {
+        return RedisEngine.awaitUninterruptibly(reply, Scripts.RELEASE.label(), resource);
+    }
 
     /** Arms the timer that marks {@code lease} lost when its local deadline passes. */
     void guardDeadline(Lease lease);
@@ -52,6 +78,6 @@ interface LeaseBackend {
     }
 
     /** Tells the client's instrumentation how a renewal of {@code lease} that was sent ended. */
-    default void renewal(Lease lease, io.echomq.Instrumentation.RenewalResult result) {
+    default void renewal(Lease lease, LockInstrumentation.RenewalResult result) {
     }
 }

@@ -147,7 +147,7 @@ final class LeaseIssuer implements LeaseBackend, AutoCloseable {
     }
 
     @Override
-    public void renewal(Lease lease, io.echomq.Instrumentation.RenewalResult result) {
+    public void renewal(Lease lease, LockInstrumentation.RenewalResult result) {
         observations.renewal(lease, result);
     }
 

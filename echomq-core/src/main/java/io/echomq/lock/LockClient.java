@@ -1,6 +1,6 @@
 package io.echomq.lock;
 
-import io.echomq.Instrumentation.AcquireOutcome;
+import io.echomq.lock.LockInstrumentation.AcquireOutcome;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;

@@ -27,8 +27,13 @@ package io.echomq.lock;
  *   <li>or check whether the work was done (an idempotency key, the state it leaves) before
  *       doing it again.</li>
  * </ul>
+ *
+ * <p><b>One family.</b> Every "the lease was lost while the work ran" that EchoMQ throws is this
+ * type or a subclass of it (the Spring starter's {@code io.echomq.spring.lock.LockLostException},
+ * thrown for a {@code @Locked} method), so one {@code catch (LockLostException e)} sees them all,
+ * with {@link #resource()} and {@link #reason()}.
  */
-public final class LockLostException extends IllegalMonitorStateException {
+public class LockLostException extends IllegalMonitorStateException {
     private static final long serialVersionUID = 1L;
 
     private final String resource;
@@ -43,6 +48,23 @@ public final class LockLostException extends IllegalMonitorStateException {
                 + "): the work under the lock may have overlapped with another holder's");
         this.resource = resource;
         this.reason = reason;
+    }
+
+    /**
+     * For a subclass that reports the same loss where it surfaces elsewhere, in its own words.
+     *
+     * @param message  the detail message
+     * @param resource the locked resource
+     * @param reason   why the lease was lost
+     * @param cause    what the work under the lock threw, or {@code null}
+     */
+    protected LockLostException(String message, String resource, LossReason reason, Throwable cause) {
+        super(message);
+        this.resource = resource;
+        this.reason = reason;
+        if (cause != null) {
+            initCause(cause);
+        }
     }
 
     /** @return the locked resource */

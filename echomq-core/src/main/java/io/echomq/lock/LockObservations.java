@@ -1,15 +1,14 @@
 package io.echomq.lock;
 
-import io.echomq.Instrumentation;
-import io.echomq.Instrumentation.AcquireOutcome;
-import io.echomq.Instrumentation.LockMode;
-import io.echomq.Instrumentation.RenewalResult;
+import io.echomq.lock.LockInstrumentation.AcquireOutcome;
+import io.echomq.lock.LockInstrumentation.LockMode;
+import io.echomq.lock.LockInstrumentation.RenewalResult;
 import io.echomq.MonotonicClock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What one lock client tells its {@link Instrumentation}, for {@link LockClient} and
+ * What one lock client tells its {@link LockInstrumentation}, for {@link LockClient} and
  * {@link RedlockClient} alike.
  *
  * <ol>
@@ -24,20 +23,20 @@ import java.util.concurrent.CompletableFuture;
  */
 final class LockObservations {
     /** The observations of a client without instrumentation. */
-    static final LockObservations NONE = new LockObservations(Instrumentation.NONE, MonotonicClock.SYSTEM, false);
+    static final LockObservations NONE = new LockObservations(LockInstrumentation.NONE, MonotonicClock.SYSTEM, false);
 
-    private final Instrumentation observer;
+    private final LockInstrumentation observer;
     private final boolean observed;
     private final MonotonicClock clock;
     private final boolean redlock;
 
     /**
-     * @param observer the guarded instrumentation ({@code GuardedInstrumentation.of}), or NONE
+     * @param observer the guarded instrumentation ({@code GuardedLockInstrumentation.of}), or NONE
      * @param redlock whether the client is a {@link RedlockClient}
      */
-    LockObservations(Instrumentation observer, MonotonicClock clock, boolean redlock) {
+    LockObservations(LockInstrumentation observer, MonotonicClock clock, boolean redlock) {
         this.observer = observer;
-        this.observed = observer != Instrumentation.NONE;
+        this.observed = observer != LockInstrumentation.NONE;
         this.clock = clock;
         this.redlock = redlock;
     }

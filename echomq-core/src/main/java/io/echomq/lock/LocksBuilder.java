@@ -1,10 +1,8 @@
 package io.echomq.lock;
 
-import io.echomq.Instrumentation;
 import io.echomq.MonotonicClock;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.Checks;
-import io.echomq.internal.GuardedInstrumentation;
 import io.echomq.internal.LockKeys;
 
 /**
@@ -18,7 +16,7 @@ import io.echomq.internal.LockKeys;
 public abstract sealed class LocksBuilder<B extends LocksBuilder<B>> permits LockClient.Builder, RedlockClient.Builder {
     String namespace = LockKeys.DEFAULT_NAMESPACE;
     MonotonicClock clock = MonotonicClock.SYSTEM;
-    Instrumentation instrumentation = Instrumentation.NONE;
+    LockInstrumentation instrumentation = LockInstrumentation.NONE;
     boolean markFencesForProtocol1;
 
     LocksBuilder() {
@@ -49,13 +47,15 @@ public abstract sealed class LocksBuilder<B extends LocksBuilder<B>> permits Loc
 
     /**
      * @param instrumentation told of every acquire, held lease, loss and renewal (see
-     *     {@link Instrumentation} and {@code echomq-micrometer}); default {@link Instrumentation#NONE},
-     *     which costs nothing. Whatever it throws is logged once per method and ignored.
+     *     {@link LockInstrumentation}, {@code io.echomq.observe.Instrumentation} and
+     *     {@code echomq-micrometer}); default {@link LockInstrumentation#NONE}, which costs nothing,
+     *     as does one that overrides none of the lock's methods. Whatever it throws is logged once
+     *     per method and ignored.
      * @return this builder
      * @throws IllegalArgumentException if null
      */
-    public B instrumentation(Instrumentation instrumentation) {
-        this.instrumentation = GuardedInstrumentation.of(instrumentation);
+    public B instrumentation(LockInstrumentation instrumentation) {
+        this.instrumentation = GuardedLockInstrumentation.of(instrumentation);
         return self();
     }
 
@@ -79,7 +79,7 @@ public abstract sealed class LocksBuilder<B extends LocksBuilder<B>> permits Loc
 
     /** @return the observations of a client built with these settings */
     LockObservations observations(boolean redlock) {
-        return instrumentation == Instrumentation.NONE ? LockObservations.NONE
+        return instrumentation == LockInstrumentation.NONE ? LockObservations.NONE
                 : new LockObservations(instrumentation, clock, redlock);
     }
 

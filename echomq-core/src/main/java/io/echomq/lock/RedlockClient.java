@@ -182,7 +182,7 @@ public final class RedlockClient implements Locks {
         long observedStart = observations.start();
         try {
             Lease lease = acquireWaiting(r, ttlMs, waitNanos, maxWait, options);
-            observations.waited(options, observedStart, io.echomq.Instrumentation.AcquireOutcome.ACQUIRED);
+            observations.waited(options, observedStart, LockInstrumentation.AcquireOutcome.ACQUIRED);
             return lease;
         } catch (InterruptedException | RuntimeException e) {
             observations.waited(options, observedStart, LockObservations.outcomeOf(e));

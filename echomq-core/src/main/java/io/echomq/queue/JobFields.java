@@ -1,6 +1,5 @@
 package io.echomq.queue;
 
-import io.echomq.Instrumentation;
 import io.echomq.internal.JobFieldNames;
 import io.lettuce.core.KeyValue;
 import java.nio.charset.StandardCharsets;
@@ -11,12 +10,12 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * The extra job hash fields an {@link Instrumentation} carries from an enqueue to the handler (a
+ * The extra job hash fields an {@link QueueInstrumentation} carries from an enqueue to the handler (a
  * tracing hook's {@code traceparent} and {@code tracestate}).
  *
  * <ol>
- *   <li>Collects one enqueue call's fields within {@link Instrumentation#MAX_JOB_FIELDS} and
- *       {@link Instrumentation#MAX_JOB_FIELD_BYTES} ({@link Collector}) and encodes them as
+ *   <li>Collects one enqueue call's fields within {@link QueueInstrumentation#MAX_JOB_FIELDS} and
+ *       {@link QueueInstrumentation#MAX_JOB_FIELD_BYTES} ({@link Collector}) and encodes them as
  *       {@code enqueue-5.lua}'s trailing ARGV (which {@code enqueue-compact-5.lua} takes before its
  *       payloads, with {@code 0} for none); none gives no ARGV at all.</li>
  *   <li>Reads them back from a claimed job's hash with one {@code HMGET} ({@link #read}).</li>
@@ -50,7 +49,7 @@ final class JobFields {
     }
 
     /**
-     * The fields one {@link Instrumentation#enqueueStarting} call gives. A bad field, or one past a
+     * The fields one {@link QueueInstrumentation#enqueueStarting} call gives. A bad field, or one past a
      * bound, is refused with an {@link IllegalArgumentException} and spoils the whole call: then no
      * extra field is written, so that a job never carries half a context. Valid only until
      * {@link #close}.
@@ -74,12 +73,12 @@ final class JobFields {
                 byte[] v = value.getBytes(StandardCharsets.UTF_8);
                 byte[] before = fields.get(name);
                 int now = bytes + v.length + (before == null ? name.length() : -before.length);
-                if (before == null && fields.size() == Instrumentation.MAX_JOB_FIELDS) {
-                    throw new IllegalArgumentException("more than " + Instrumentation.MAX_JOB_FIELDS
+                if (before == null && fields.size() == QueueInstrumentation.MAX_JOB_FIELDS) {
+                    throw new IllegalArgumentException("more than " + QueueInstrumentation.MAX_JOB_FIELDS
                             + " extra job fields");
                 }
-                if (now > Instrumentation.MAX_JOB_FIELD_BYTES) {
-                    throw new IllegalArgumentException("extra job fields past " + Instrumentation.MAX_JOB_FIELD_BYTES
+                if (now > QueueInstrumentation.MAX_JOB_FIELD_BYTES) {
+                    throw new IllegalArgumentException("extra job fields past " + QueueInstrumentation.MAX_JOB_FIELD_BYTES
                             + " bytes (field '" + name + "')");
                 }
                 fields.put(name, v);

@@ -82,7 +82,7 @@ final class JobSettlement {
         return settling;
     }
 
-    /** @return the instrumentation's handle of this attempt ({@code Instrumentation.jobStarting}), or null */
+    /** @return the instrumentation's handle of this attempt ({@code QueueInstrumentation.jobStarting}), or null */
     Object observation() {
         return observation;
     }

@@ -48,7 +48,7 @@ public final class QueueClient implements AutoCloseable {
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final List<Scheduler> schedulers = new CopyOnWriteArrayList<>();
     private final ChannelSignals wakeSignals;
-    private final io.echomq.Instrumentation instrumentation;
+    private final QueueInstrumentation instrumentation;
 
     private QueueClient(Builder b, RedisEngine engine) {
         this.engine = engine;
@@ -294,20 +294,20 @@ public final class QueueClient implements AutoCloseable {
         private Duration retainCompleted = DEFAULT_RETAIN_COMPLETED;
         private MonotonicClock clock = MonotonicClock.SYSTEM;
         private java.nio.file.Path trustedCertificates;
-        private io.echomq.Instrumentation instrumentation = io.echomq.Instrumentation.NONE;
+        private QueueInstrumentation instrumentation = QueueInstrumentation.NONE;
 
         private Builder() {
         }
 
         /**
          * @param instrumentation told of enqueues, first claims' waits, settled attempts and reaped
-         *     leases of every queue and worker of this client (see {@link io.echomq.Instrumentation}
-         *     and {@code echomq-micrometer}); default {@link io.echomq.Instrumentation#NONE}, which
+         *     leases of every queue and worker of this client (see {@link QueueInstrumentation}
+         *     and {@code echomq-micrometer}); default {@link QueueInstrumentation#NONE}, which
          *     costs nothing. Whatever it throws is logged once per method and ignored.
          * @throws IllegalArgumentException if null
          */
-        public Builder instrumentation(io.echomq.Instrumentation instrumentation) {
-            this.instrumentation = io.echomq.internal.GuardedInstrumentation.of(instrumentation);
+        public Builder instrumentation(QueueInstrumentation instrumentation) {
+            this.instrumentation = GuardedQueueInstrumentation.of(instrumentation);
             return this;
         }
 

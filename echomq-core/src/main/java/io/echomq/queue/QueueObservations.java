@@ -1,13 +1,13 @@
 package io.echomq.queue;
 
-import io.echomq.Instrumentation;
+import io.echomq.internal.InstrumentationGuard;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one queue (or one partition) tells its client's {@link Instrumentation}.
+ * What one queue (or one partition) tells its client's {@link QueueInstrumentation}.
  *
  * <ol>
  *   <li>Names the queue as users know it: a partition reports its sharded queue's name, so that a
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * </ol>
  */
 final class QueueObservations {
-    private static final Logger LOG = LoggerFactory.getLogger(Instrumentation.class);
+    private static final Logger LOG = LoggerFactory.getLogger(InstrumentationGuard.LOGGER);
 
     /** What one enqueue call carries for the instrumentation: its handle (or null) and its extra fields' ARGV. */
     record EnqueueTrace(Object handle, byte[][] fieldArgs) {
@@ -31,18 +31,18 @@ final class QueueObservations {
         static final EnqueueTrace NONE = new EnqueueTrace(null, JobFields.NO_ARGS);
     }
 
-    private final Instrumentation observer;
+    private final QueueInstrumentation observer;
     private final boolean observed;
     private final String queue;
     private final String[] jobFields;   // the names a worker reads back; empty reads nothing
 
     /**
-     * @param observer the client's guarded instrumentation, or {@link Instrumentation#NONE}
+     * @param observer the client's guarded instrumentation, or {@link QueueInstrumentation#NONE}
      * @param queue the queue's name (a sharded queue's, for a partition)
      */
-    QueueObservations(Instrumentation observer, String queue) {
+    QueueObservations(QueueInstrumentation observer, String queue) {
         this.observer = observer;
-        this.observed = observer != Instrumentation.NONE;
+        this.observed = observer != QueueInstrumentation.NONE;
         this.queue = queue;
         this.jobFields = observed ? observer.jobFields().toArray(new String[0]) : new String[0];
     }

@@ -3,7 +3,7 @@ package io.echomq.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.echomq.Instrumentation;
+import io.echomq.observe.Instrumentation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

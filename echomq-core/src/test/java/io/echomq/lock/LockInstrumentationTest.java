@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.echomq.Instrumentation;
+import io.echomq.observe.Instrumentation;
 import io.echomq.RecordingInstrumentation;
 import java.time.Duration;
 import java.util.List;

@@ -12,7 +12,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a queue client tells its {@link io.echomq.Instrumentation}: jobs created per enqueue call,
+ * What a queue client tells its {@link QueueInstrumentation}: jobs created per enqueue call,
  * the wait of first claims of jobs enqueued without a delay, reaped leases, and every attempt a
  * worker settled with its outcome; and that an instrumentation which always throws breaks no job.
  */

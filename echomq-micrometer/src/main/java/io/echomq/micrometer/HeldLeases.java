@@ -1,6 +1,6 @@
 package io.echomq.micrometer;
 
-import io.echomq.Instrumentation.LockMode;
+import io.echomq.lock.LockInstrumentation.LockMode;
 import io.echomq.lock.Lease;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;

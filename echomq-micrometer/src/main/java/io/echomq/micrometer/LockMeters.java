@@ -1,8 +1,8 @@
 package io.echomq.micrometer;
 
-import io.echomq.Instrumentation.AcquireOutcome;
-import io.echomq.Instrumentation.LockMode;
-import io.echomq.Instrumentation.RenewalResult;
+import io.echomq.lock.LockInstrumentation.AcquireOutcome;
+import io.echomq.lock.LockInstrumentation.LockMode;
+import io.echomq.lock.LockInstrumentation.RenewalResult;
 import io.echomq.lock.LossReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package io.echomq.opentelemetry;
 
-import io.echomq.Instrumentation.AcquireOutcome;
-import io.echomq.Instrumentation.LockMode;
+import io.echomq.lock.LockInstrumentation.AcquireOutcome;
+import io.echomq.lock.LockInstrumentation.LockMode;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LossReason;
 import io.opentelemetry.api.common.AttributeKey;

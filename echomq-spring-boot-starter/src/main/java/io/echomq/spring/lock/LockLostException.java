@@ -19,12 +19,13 @@ import io.echomq.lock.LossReason;
  * or {@code UPDATE … WHERE fence <= ?}), so that an overlap cannot corrupt anything, or check
  * whether the work was done (an idempotency key) before redoing it. On a {@code @Scheduled}
  * method that returned normally it is not thrown: the loss is logged as one WARN line.
+ *
+ * <p>It is the core's {@link io.echomq.lock.LockLostException} (an
+ * {@link IllegalMonitorStateException}), so a {@code catch} of either type sees it; {@link #resource()}
+ * and {@link #reason()} are the core's.
  */
-public class LockLostException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    private final String resource;
-    private final transient LossReason reason;
+public class LockLostException extends io.echomq.lock.LockLostException {
+    private static final long serialVersionUID = 2L;
 
     /**
      * @param resource the lock's resource
@@ -32,18 +33,6 @@ public class LockLostException extends RuntimeException {
      * @param cause the method's own exception, or {@code null}
      */
     public LockLostException(String resource, LossReason reason, Throwable cause) {
-        super("lost the lock on '" + resource + "' (" + reason + ") while the method ran", cause);
-        this.resource = resource;
-        this.reason = reason;
-    }
-
-    /** @return the lock's resource */
-    public String resource() {
-        return resource;
-    }
-
-    /** @return why the lease was lost */
-    public LossReason reason() {
-        return reason;
+        super("lost the lock on '" + resource + "' (" + reason + ") while the method ran", resource, reason, cause);
     }
 }

@@ -299,7 +299,8 @@ class LockedTest {
         AtomicBoolean interrupted = new AtomicBoolean();
         long start = System.nanoTime();
         assertThatThrownBy(() -> jobs(b).outlivesTtl("short", interrupted, null))
-                .isInstanceOfSatisfying(LockLostException.class, e -> assertThat(e.reason()).isEqualTo(LossReason.DEADLINE_PASSED));
+                .isInstanceOfSatisfying(LockLostException.class, e -> assertThat(e.reason()).isEqualTo(LossReason.DEADLINE_PASSED))
+                .as("the core's catch sees it too").isInstanceOf(io.echomq.lock.LockLostException.class);
         assertThat(interrupted).as("a loss does not interrupt by default").isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     }

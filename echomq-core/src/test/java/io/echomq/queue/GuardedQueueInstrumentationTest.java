@@ -1,39 +1,35 @@
-package io.echomq.internal;
+package io.echomq.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.echomq.Instrumentation;
 import io.echomq.RecordingInstrumentation;
-import io.echomq.queue.SettleOutcome;
+import io.echomq.observe.Instrumentation;
 import org.junit.jupiter.api.Test;
 
-/** The guard around a user's instrumentation: nothing it throws escapes, and each method's first failure is logged. */
-class GuardedInstrumentationTest {
+/** The guard around a user's queue instrumentation: nothing it throws escapes, and each method's first failure is logged. */
+class GuardedQueueInstrumentationTest {
 
     @Test
     void failuresAreSwallowedAndTheFirstOfEachMethodIsMarkedLogged() {
         RecordingInstrumentation throwing = new RecordingInstrumentation(true);
-        GuardedInstrumentation g = (GuardedInstrumentation) GuardedInstrumentation.of(throwing);
+        GuardedQueueInstrumentation g = (GuardedQueueInstrumentation) GuardedQueueInstrumentation.of(throwing);
 
         g.jobsEnqueued("q", 1);
         g.jobsEnqueued("q", 2);
         g.jobSettled("q", SettleOutcome.DEAD, 5);
-        assertThat(g.leaseHeld(Instrumentation.LockMode.FENCED, null)).as("a throwing leaseHeld yields no handle")
-                .isNull();
 
-        assertThat(throwing.calls).hasSize(4);
-        assertThat(g.warnedOf("leaseHeld")).isTrue();
+        assertThat(throwing.calls).hasSize(3);
         assertThat(g.warnedOf("jobsEnqueued")).isTrue();
         assertThat(g.warnedOf("jobSettled")).isTrue();
         assertThat(g.warnedOf("jobWaited")).isFalse();
-        assertThat(g.warnedOf("lockAcquire")).isFalse();
     }
 
     @Test
     void theTraceCallsAreGuardedTooAndTheJobFieldsAskedOnceAndChecked() {
         java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
-        GuardedInstrumentation g = (GuardedInstrumentation) GuardedInstrumentation.of(new Instrumentation() {
+        GuardedQueueInstrumentation g = (GuardedQueueInstrumentation) GuardedQueueInstrumentation.of(
+                new QueueInstrumentation() {
             @Override
             public Object enqueueStarting(String queue, int count, java.util.function.BiConsumer<String, String> f) {
                 throw new IllegalStateException("down");
@@ -81,15 +77,15 @@ class GuardedInstrumentationTest {
 
     @Test
     void noneAndAGuardAreNotWrappedAgainAndNullIsRefused() {
-        assertThat(GuardedInstrumentation.of(Instrumentation.NONE)).isSameAs(Instrumentation.NONE);
-        Instrumentation g = GuardedInstrumentation.of(new RecordingInstrumentation());
-        assertThat(GuardedInstrumentation.of(g)).isSameAs(g);
-        assertThatThrownBy(() -> GuardedInstrumentation.of(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(GuardedQueueInstrumentation.of(QueueInstrumentation.NONE)).isSameAs(QueueInstrumentation.NONE);
+        QueueInstrumentation g = GuardedQueueInstrumentation.of(new RecordingInstrumentation());
+        assertThat(GuardedQueueInstrumentation.of(g)).isSameAs(g);
+        assertThatThrownBy(() -> GuardedQueueInstrumentation.of(null)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aVirtualMachineErrorIsNotSwallowed() {
-        Instrumentation g = GuardedInstrumentation.of(new Instrumentation() {
+        QueueInstrumentation g = GuardedQueueInstrumentation.of(new QueueInstrumentation() {
             @Override
             public void jobWaited(String queue, long millis) {
                 throw new OutOfMemoryError("test");
@@ -102,5 +98,21 @@ class GuardedInstrumentationTest {
         });
         assertThatThrownBy(() -> g.jobWaited("q", 1)).isInstanceOf(OutOfMemoryError.class);
         g.jobsEnqueued("q", 1);   // swallowed
+    }
+
+    @Test
+    void oneThatOverridesNoQueueMethodIsTreatedAsNone() {
+        assertThat(GuardedQueueInstrumentation.of(Instrumentation.NONE)).as("the joined NONE")
+                .isSameAs(QueueInstrumentation.NONE);
+        assertThat(GuardedQueueInstrumentation.of(new Instrumentation() {
+            @Override
+            public void lockAcquire(LockMode mode, AcquireOutcome outcome, long nanos) {
+            }
+        })).as("one that watches only locks").isSameAs(QueueInstrumentation.NONE);
+        assertThat(GuardedQueueInstrumentation.of(new Instrumentation() {
+            @Override
+            public void leasesReaped(String queue, long returned, long dead) {
+            }
+        })).as("one that watches a queue").isNotSameAs(QueueInstrumentation.NONE);
     }
 }
