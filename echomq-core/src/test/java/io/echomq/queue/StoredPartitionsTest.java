@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A sharded queue is one queue: a client that does not know the partition count finds it in the
  * queue's mark. {@link QueueClient#open} opens the queue as stored, and {@link QueueClient#queue}
- * refuses a sharded name instead of opening an empty plain queue that hides its jobs.
+ * refuses a sharded name instead of opening an empty plain queue that hides its jobs;
+ * {@link QueueClient#worker(String, JobHandler)} works it as stored.
  */
 @Timeout(60)
 class StoredPartitionsTest extends QueueTestBase {
@@ -47,7 +48,11 @@ class StoredPartitionsTest extends QueueTestBase {
         QueueClient other = client(b -> { });
         assertThatThrownBy(() -> other.queue("emails")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("sharded into 3 partitions").hasMessageContaining("open(\"emails\")");
-        assertThatThrownBy(() -> other.worker("emails", job -> { })).isInstanceOf(IllegalStateException.class);
+        // A worker by name works the queue as stored: it finds the job in its partition.
+        try (Worker w = other.worker("emails", job -> { }).start()) {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> other.open("emails").stats().completed() == 1);
+        }
     }
 
     @Test
