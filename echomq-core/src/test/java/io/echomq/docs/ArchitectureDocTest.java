@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -61,19 +62,9 @@ class ArchitectureDocTest {
             modules.add(m.group(1).trim());
         }
         assertThat(modules).as("the root pom's modules").contains("echomq-core", "echomq-cli");
-        List<String> problems = new ArrayList<>();
-        Set<String> named = new TreeSet<>();
-        for (List<String> row : rows(read(root.resolve(PAGE)), MODULES_HEADER)) {
-            String module = ticked(row.get(0)).stream().findFirst().orElse(row.get(0));
-            named.add(module);
-            if (!Files.isRegularFile(root.resolve(module).resolve("pom.xml"))) {
-                problems.add("module " + module + " has no " + module + "/pom.xml: remove its row");
-            }
-        }
-        modules.stream().filter(mod -> !named.contains(mod))
-                .forEach(mod -> problems.add("module " + mod + " (root pom) has no row: add `" + mod
-                        + "`, what it owns and what it may depend on"));
-        assertThat(problems).as("%s, its table '%s'", PAGE, MODULES_HEADER).isEmpty();
+        assertThat(modulesProblems(read(root.resolve(PAGE)), modules,
+                module -> Files.isRegularFile(root.resolve(module).resolve("pom.xml"))))
+                .as("%s, its table '%s'", PAGE, MODULES_HEADER).isEmpty();
     }
 
     @Test
@@ -86,18 +77,10 @@ class ArchitectureDocTest {
                 types.add(d.group(1));
             }
         }
-        List<String> problems = new ArrayList<>();
-        List<List<String>> rows = rows(read(DocSnippets.root().resolve(PAGE)), PARTS_HEADER);
-        assertThat(rows).as("rows of the parts tables '%s' in %s", PARTS_HEADER, PAGE).hasSizeGreaterThan(50);
-        for (List<String> row : rows) {
-            for (String name : ticked(row.get(0))) {
-                String simple = name.substring(name.lastIndexOf('.') + 1);
-                if (!types.contains(simple)) {
-                    problems.add("the parts row of `" + name + "` names no type of echomq-core: rename or remove it");
-                }
-            }
-        }
-        assertThat(problems).as("%s, its tables '%s'", PAGE, PARTS_HEADER).isEmpty();
+        String page = read(DocSnippets.root().resolve(PAGE));
+        assertThat(rows(page, PARTS_HEADER)).as("rows of the parts tables '%s' in %s", PARTS_HEADER, PAGE)
+                .hasSizeGreaterThan(50);
+        assertThat(partsProblems(page, types)).as("%s, its tables '%s'", PAGE, PARTS_HEADER).isEmpty();
     }
 
     // the checks fail on planted violations
@@ -128,6 +111,62 @@ class ArchitectureDocTest {
     void aPageWithoutTheFilesTableFails() {
         assertThat(filesProblems("# A\n\nno table\n", Map.of("p.A", Path.of("p/A.java")), Set.of("p")))
                 .containsExactly("no table '" + FILES_HEADER + "' found: add it");
+    }
+
+    @Test
+    void aModuleWithoutARowAndARowWithoutAModuleFail() {
+        String page = MODULES_HEADER + "\n|---|---|---|\n| `core` | it | nothing |\n| `gone` | it | nothing |\n";
+        assertThat(modulesProblems(page, Set.of("core", "new"), Set.of("core", "new")::contains)).containsExactly(
+                "module gone has no gone/pom.xml: remove its row",
+                "module new (root pom) has no row: add `new`, what it owns and what it may depend on");
+        assertThat(modulesProblems(page, Set.of("core", "gone"), Set.of("core", "gone")::contains)).isEmpty();
+    }
+
+    @Test
+    void aPartsRowNamingNoTypeFails() {
+        String page = PARTS_HEADER + "\n|---|---|---|\n| **`Facade`** | it | `Gone` |\n"
+                + "| `internal.Engine`, `Renamed` | them | nothing |\n";
+        assertThat(partsProblems(page, Set.of("Facade", "Engine"))).containsExactly(
+                "the parts row of `Renamed` names no type of echomq-core: rename or remove it");
+    }
+
+    /**
+     * @param page    the page's text
+     * @param modules the root pom's modules
+     * @param exists  whether a module named in the table has its folder and pom
+     * @return one line per row naming no module, and per module with no row
+     */
+    static List<String> modulesProblems(String page, Set<String> modules, Predicate<String> exists) {
+        List<String> problems = new ArrayList<>();
+        Set<String> named = new TreeSet<>();
+        for (List<String> row : rows(page, MODULES_HEADER)) {
+            String module = ticked(row.get(0)).stream().findFirst().orElse(row.get(0));
+            named.add(module);
+            if (!exists.test(module)) {
+                problems.add("module " + module + " has no " + module + "/pom.xml: remove its row");
+            }
+        }
+        new TreeSet<>(modules).stream().filter(mod -> !named.contains(mod))
+                .forEach(mod -> problems.add("module " + mod + " (root pom) has no row: add `" + mod
+                        + "`, what it owns and what it may depend on"));
+        return problems;
+    }
+
+    /**
+     * @param page  the page's text
+     * @param types the simple names of every type (top-level or nested) of the core's main sources
+     * @return one line per class the first column of a parts table names that is no such type
+     */
+    static List<String> partsProblems(String page, Set<String> types) {
+        List<String> problems = new ArrayList<>();
+        for (List<String> row : rows(page, PARTS_HEADER)) {
+            for (String name : ticked(row.get(0))) {
+                if (!types.contains(name.substring(name.lastIndexOf('.') + 1))) {
+                    problems.add("the parts row of `" + name + "` names no type of echomq-core: rename or remove it");
+                }
+            }
+        }
+        return problems;
     }
 
     /**
