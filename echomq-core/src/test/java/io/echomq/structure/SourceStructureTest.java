@@ -1,0 +1,181 @@
+package io.echomq.structure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The design rules of echomq-core's main sources that the build measures (docs/architecture.md,
+ * "Rules"):
+ *
+ * <ul>
+ *   <li>No cycle between files: the file-level dependency graph ({@link SourceGraph}) has no
+ *       strongly connected component of more than one file beyond the ones recorded in
+ *       {@code src/test/resources/structure/cycles.txt}. That file lists the cycles as they are
+ *       and must stay exact: a new or grown cycle fails, and so does a cycle that shrank or
+ *       went, until the baseline is rewritten ({@link Baseline#UPDATE_COMMAND}), so it only shrinks.
+ *   <li>A size alarm on code: no file has more than {@value #MAX_CODE_LINES} lines of code
+ *       (blank, comment and javadoc lines do not count), so documenting a contract never costs a
+ *       design change. The alarm asks for a look at the file's roles, not for moving lines.
+ * </ul>
+ */
+class SourceStructureTest {
+
+    static final int MAX_CODE_LINES = 350;
+    private static final Path MAIN = Path.of("src", "main", "java");
+    private static final Path CYCLES = Path.of("src", "test", "resources", "structure", "cycles.txt");
+    private static final List<String> CYCLES_HEADER = List.of(
+            "The file-level dependency cycles of echomq-core's main sources, one per line: the files (as class",
+            "names) of each strongly connected component of more than one file. SourceStructureTest keeps it",
+            "exact: a new or grown cycle fails the build, and so does one that shrank or went until this file",
+            "is rewritten with:",
+            "  " + Baseline.UPDATE_COMMAND);
+
+    @Test
+    void theCyclesBetweenFilesAreTheRecordedOnes() {
+        Map<String, String> sources = SourceGraph.read(MAIN);
+        assertThat(sources).as("no sources found under %s", MAIN.toAbsolutePath()).isNotEmpty();
+        List<Set<String>> now = SourceGraph.of(sources).cycles().stream().map(SourceStructureTest::classNames)
+                .toList();
+        if (Baseline.updating()) {
+            Baseline.write(CYCLES, CYCLES_HEADER, now.stream().map(c -> String.join(" ", c)).toList());
+            return;
+        }
+        List<Set<String>> recorded = Baseline.read(CYCLES).stream()
+                .map(line -> (Set<String>) new TreeSet<>(List.of(line.split("\\s+")))).toList();
+        List<String> problems = cycleProblems(recorded, now);
+        assertThat(problems)
+                .as("The cycles between echomq-core's main files differ from %s.%nA new or grown cycle: break it "
+                        + "(give the part what it needs instead of letting it call back). A cycle that shrank or went: "
+                        + "rewrite the baseline, which only shrinks:%n  %s%n", CYCLES, Baseline.UPDATE_COMMAND)
+                .isEmpty();
+    }
+
+    @Test
+    void noFileHasMoreCodeLinesThanTheAlarm() {
+        Map<String, Integer> counts = new TreeMap<>();
+        SourceGraph.read(MAIN).forEach((file, text) -> counts.put(file, SourceGraph.codeLines(text)));
+        assertThat(counts).as("no sources found under %s", MAIN.toAbsolutePath()).isNotEmpty();
+        System.out.println("largest main files of echomq-core by code lines: " + largest(counts, 10));
+        assertThat(sizeProblems(counts, MAX_CODE_LINES)).isEmpty();
+    }
+
+    // the checks fail on planted violations
+
+    @Test
+    void aCycleThroughASamePackageUseIsFoundAndCommentsStringsAndImportsAreNot() {
+        Map<String, String> sources = new LinkedHashMap<>();
+        sources.put("a/A.java", "package a;\nclass A { B b; }\n");
+        sources.put("a/B.java", "package a;\nimport b.C;\nclass B { C c; }\n");
+        sources.put("b/C.java", "package b;\nimport a.*;\npublic class C { static final Object X = A.class; }\n");
+        // D names A only in a comment, a javadoc, a string, a char and a text block, and imports E for javadoc
+        sources.put("a/D.java", "package a;\nimport b.E;\n/** {@link A} {@link E} */\nclass D {\n"
+                + "  // A\n  /* A */ String s = \"A\"; char c = 'A'; String t = \"\"\"\n    A \"quoted\" A\n    \"\"\";\n}\n");
+        sources.put("b/E.java", "package b;\npublic class E { a.D d; }\n");
+        // F's nested type G is used by H; H is used by F: a cycle through a nested type
+        sources.put("a/F.java", "package a;\nclass F { static class G {} H h; }\n");
+        sources.put("a/H.java", "package a;\nimport static a.F.G;\nclass H { Object g = new F.G(); }\n");
+        SourceGraph graph = SourceGraph.of(sources);
+
+        assertThat(graph.dependencies("a/D.java")).isEmpty();
+        assertThat(graph.dependencies("b/E.java")).containsExactly("a/D.java");
+        assertThat(graph.cycles()).containsExactly(
+                Set.of("a/A.java", "a/B.java", "b/C.java"),
+                Set.of("a/F.java", "a/H.java"));
+    }
+
+    @Test
+    void aNewGrownShrunkOrGoneCycleFailsTheCheck() {
+        Set<String> abc = new TreeSet<>(Set.of("p.A", "p.B", "p.C"));
+        Set<String> de = new TreeSet<>(Set.of("p.D", "p.E"));
+        assertThat(cycleProblems(List.of(abc, de), List.of(abc, de))).isEmpty();
+        assertThat(cycleProblems(List.of(abc), List.of(abc, de)))
+                .containsExactly("new cycle of 2 files: p.D p.E");
+        assertThat(cycleProblems(List.of(abc), List.of(new TreeSet<>(Set.of("p.A", "p.B", "p.C", "p.X")))))
+                .containsExactly("cycle grew, now 4 files: p.A p.B p.C p.X (joined: p.X)");
+        assertThat(cycleProblems(List.of(abc), List.of(new TreeSet<>(Set.of("p.A", "p.B")))))
+                .containsExactly("cycle shrank, now 2 files: p.A p.B (left: p.C); rewrite the baseline");
+        assertThat(cycleProblems(List.of(abc, de), List.of(abc)))
+                .containsExactly("cycle gone: p.D p.E; rewrite the baseline");
+    }
+
+    @Test
+    void theSizeAlarmCountsCodeNotDocumentation() {
+        String documented = "package a;\n\n/**\n * A contract\n * over lines.\n */\nclass A {\n"
+                + "    // a comment\n    int x; /* trailing */\n    /* a block\n       comment */\n"
+                + "    String s = \"\"\"\n        text // kept\n        \"\"\";\n}\n";
+        assertThat(SourceGraph.codeLines(documented)).isEqualTo(7);
+        assertThat(sizeProblems(Map.of("a/Big.java", 351, "a/Fine.java", 350), 350))
+                .containsExactly("a/Big.java has 351 code lines (alarm at 350): look at its roles");
+    }
+
+    /** @return one line per difference between the recorded cycles and the cycles now */
+    static List<String> cycleProblems(List<Set<String>> recorded, List<Set<String>> now) {
+        List<String> problems = new ArrayList<>();
+        for (Set<String> cycle : now) {
+            if (recorded.contains(cycle)) {
+                continue;
+            }
+            Set<String> was = new TreeSet<>();
+            recorded.stream().filter(r -> r.stream().anyMatch(cycle::contains)).forEach(was::addAll);
+            String files = String.join(" ", cycle);
+            if (was.isEmpty()) {
+                problems.add("new cycle of " + cycle.size() + " files: " + files);
+                continue;
+            }
+            Set<String> joined = new TreeSet<>(cycle);
+            joined.removeAll(was);
+            Set<String> left = new TreeSet<>(was);
+            left.removeAll(cycle);
+            if (!joined.isEmpty()) {
+                problems.add("cycle grew, now " + cycle.size() + " files: " + files + " (joined: "
+                        + String.join(" ", joined) + (left.isEmpty() ? "" : "; left: " + String.join(" ", left)) + ")");
+            } else {
+                problems.add("cycle shrank, now " + cycle.size() + " files: " + files + " (left: "
+                        + String.join(" ", left) + "); rewrite the baseline");
+            }
+        }
+        for (Set<String> cycle : recorded) {
+            if (!now.contains(cycle) && now.stream().noneMatch(c -> c.stream().anyMatch(cycle::contains))) {
+                problems.add("cycle gone: " + String.join(" ", cycle) + "; rewrite the baseline");
+            }
+        }
+        return problems;
+    }
+
+    /** @return one line per file over the alarm */
+    static List<String> sizeProblems(Map<String, Integer> counts, int limit) {
+        List<String> problems = new ArrayList<>();
+        new TreeMap<>(counts).forEach((file, lines) -> {
+            if (lines > limit) {
+                problems.add(file + " has " + lines + " code lines (alarm at " + limit + "): look at its roles");
+            }
+        });
+        return problems;
+    }
+
+    private static String largest(Map<String, Integer> counts, int n) {
+        return counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()))
+                .limit(n)
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(", "));
+    }
+
+    private static Set<String> classNames(Set<String> files) {
+        Set<String> names = new TreeSet<>();
+        files.forEach(f -> names.add(f.substring(0, f.length() - ".java".length()).replace('/', '.')));
+        return names;
+    }
+}
