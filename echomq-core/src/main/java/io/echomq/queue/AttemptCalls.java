@@ -32,15 +32,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * that {@link Job} turns into its outcome; group commit goes through {@link Claims} instead.
  */
 final class AttemptCalls {
-    private final QueueClient client;
+    private final QueueContext context;
     private final QueueWire wire;
     private final String[] completeKeys;
     private final String[] failKeys;
     private final String[] activeKey;
     private final String[] returnKeys;
 
-    AttemptCalls(QueueClient client, QueueWire wire) {
-        this.client = client;
+    AttemptCalls(QueueContext context, QueueWire wire) {
+        this.context = context;
         this.wire = wire;
         QueueKeys k = wire.keys();
         this.completeKeys = new String[] {k.active(), k.stats()};
@@ -57,7 +57,7 @@ final class AttemptCalls {
      */
     long complete(Job job) {
         List<Long> codes = wire.await(wire.run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, wire.prefix(),
-                EnqueueOptions.num(client.retainCompletedMillis()), QueueWire.ONE, QueueWire.bytes(job.localId()),
+                EnqueueOptions.num(context.retainCompletedMs()), QueueWire.ONE, QueueWire.bytes(job.localId()),
                 QueueWire.bytes(job.attemptText()), wire.publish()), Scripts.COMPLETE.label());
         return checkCompleteCode(job, codes.get(0), Scripts.COMPLETE);
     }
@@ -115,9 +115,9 @@ final class AttemptCalls {
     /** @throws IllegalArgumentException if progress is null or over the payload limit */
     long progress(Job job, byte[] progress) {
         Checks.notNull(progress, "progress");
-        if (progress.length > client.maxPayloadBytes()) {
+        if (progress.length > context.maxPayloadBytes()) {
             throw new IllegalArgumentException("progress is " + progress.length + " bytes; the limit is "
-                    + client.maxPayloadBytes() + " bytes");
+                    + context.maxPayloadBytes() + " bytes");
         }
         return wire.<Long>await(wire.run(Scripts.PROGRESS, ScriptOutputType.INTEGER, activeKey, wire.prefix(),
                 QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), progress), Scripts.PROGRESS.label());

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * How a worker hears that one of its running jobs was cancelled, wherever the cancel was made.
@@ -25,18 +24,22 @@ import org.slf4j.LoggerFactory;
  * gets the same answer.
  */
 final class CancelWatch {
-    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-
     private final String name;
-    private final QueueClient client;
+    private final Logger log;
+    private final ChannelSignals signals;
     private final Supplier<List<Queue>> queues;
     private final LeaseKeeper leases;
     private final List<ChannelSignals.Waiter> waiters = new ArrayList<>();
     private volatile boolean closed;
 
-    CancelWatch(String name, QueueClient client, Supplier<List<Queue>> queues, LeaseKeeper leases) {
+    /**
+     * @param log     the worker's logger
+     * @param signals the client's cancel channels
+     */
+    CancelWatch(String name, Logger log, ChannelSignals signals, Supplier<List<Queue>> queues, LeaseKeeper leases) {
         this.name = name;
-        this.client = client;
+        this.log = log;
+        this.signals = signals;
         this.queues = queues;
         this.leases = leases;
     }
@@ -51,7 +54,7 @@ final class CancelWatch {
         List<Queue> all = queues.get();
         for (int i = waiters.size(); i < all.size() && !closed; i++) {
             Queue q = all.get(i);
-            ChannelSignals.Waiter w = client.wakeSignals().join(q.keys().cancel());
+            ChannelSignals.Waiter w = signals.join(q.keys().cancel());
             waiters.add(w);
             if (await) {
                 RedisEngine.await(w.subscribed(), "SUBSCRIBE " + q.keys().cancel(), q.name());
@@ -67,7 +70,7 @@ final class CancelWatch {
                 cover(false);
             }
         } catch (RuntimeException e) {
-            LOG.warn("{}: could not subscribe to a cancel channel; cancels are seen at the next renewal: {}", name,
+            log.warn("{}: could not subscribe to a cancel channel; cancels are seen at the next renewal: {}", name,
                     e.toString());
         }
     }

@@ -33,12 +33,12 @@ final class Claims {
     static final int MAX_COMPLETES = 256;
 
     private final Queue queue;
-    private final QueueClient client;
+    private final QueueContext context;
     private final QueueWire wire;
 
-    Claims(Queue queue, QueueClient client, QueueWire wire) {
+    Claims(Queue queue, QueueContext context, QueueWire wire) {
         this.queue = queue;
-        this.client = client;
+        this.context = context;
         this.wire = wire;
     }
 
@@ -61,7 +61,7 @@ final class Claims {
      * @throws IllegalArgumentException if there are more than {@link #MAX_COMPLETES} completes
      */
     CompletableFuture<Queue.Claimed> settleAsync(List<Job> completes, int n, long leaseMs) {
-        long start = client.clock().nanoTime();
+        long start = context.clock().nanoTime();
         return send(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, completes).thenApply(r -> decode(r, leaseMs, start));
     }
 
@@ -75,7 +75,7 @@ final class Claims {
         args[1] = EnqueueOptions.num(leaseMs);
         args[2] = EnqueueOptions.num(n);
         args[3] = EnqueueOptions.num(promote);
-        args[4] = EnqueueOptions.num(client.retainCompletedMillis());
+        args[4] = EnqueueOptions.num(context.retainCompletedMs());
         args[5] = wire.publish();
         args[6] = EnqueueOptions.num(completes.size());
         for (int i = 0; i < completes.size(); i++) {

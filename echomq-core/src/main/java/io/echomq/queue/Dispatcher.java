@@ -1,5 +1,6 @@
 package io.echomq.queue;
 
+import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.RedisEngine;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -9,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A worker's claim loop, on its own thread.
@@ -35,10 +35,9 @@ import org.slf4j.LoggerFactory;
  * <p>The thread is not a daemon: a started worker keeps the JVM alive until it is stopped.
  */
 final class Dispatcher {
-    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-
     private final String name;
-    private final QueueClient client;
+    private final Logger log;
+    private final ChannelSignals signals;
     private final ClaimSource source;
     private final WorkerState state;
     private final long leaseMs;
@@ -47,17 +46,21 @@ final class Dispatcher {
     private final Thread thread;
     private volatile WorkSpan span;
 
-    /** @param run starts a handler on a claimed job; the job's slot is taken already */
-    Dispatcher(String name, QueueClient client, ClaimSource source, WorkerState state, long leaseMs, long idlePollMs,
+    /**
+     * @param log     the worker's logger, which every line of the claim loop goes to
+     * @param signals the client's wake channels, subscribed for each spanned queue
+     * @param run starts a handler on a claimed job; the job's slot is taken already */
+    Dispatcher(String name, Logger log, ChannelSignals signals, ClaimSource source, WorkerState state, long leaseMs, long idlePollMs,
                Consumer<Job> run) {
         this.name = name;
-        this.client = client;
+        this.log = log;
+        this.signals = signals;
         this.source = source;
         this.state = state;
         this.leaseMs = leaseMs;
         this.idlePollMs = idlePollMs;
         this.run = run;
-        this.span = new WorkSpan(List.of(), List.of(), List.of()).with(client, source.queues());
+        this.span = new WorkSpan(List.of(), List.of(), List.of()).with(signals, source.queues());
         this.thread = new Thread(this::loop, name + "-dispatch");
     }
 
@@ -118,7 +121,7 @@ final class Dispatcher {
                 return;
             } catch (ExecutionException e) {
                 slots.release(n);
-                LOG.warn("{}: claim failed, retrying in 1 s: {}", name, RedisEngine.unwrap(e).toString());
+                log.warn("{}: claim failed, retrying in 1 s: {}", name, RedisEngine.unwrap(e).toString());
                 await(CompletableFuture.anyOf(state.stopping()), 1000);
                 continue;
             }
@@ -131,7 +134,7 @@ final class Dispatcher {
                 run.accept(job);
             }
             if (claimed.deadCount() > 0) {
-                LOG.warn("{}: {} malformed job(s) moved to dead", name, claimed.deadCount());
+                log.warn("{}: {} malformed job(s) moved to dead", name, claimed.deadCount());
             }
             if (dry) {
                 long wait = idlePollMs;
@@ -146,13 +149,13 @@ final class Dispatcher {
     /** Subscribes to the wake channels of queues the source learned of since the last round. */
     private void spanNewQueues() {
         WorkSpan before = span;
-        WorkSpan after = before.with(client, source.queues());
+        WorkSpan after = before.with(signals, source.queues());
         span = after;
         try {
             after.awaitSubscribed(before.queues().size(), source.name());
-            LOG.info("{}: now works {} partitions", name, after.queues().size());
+            log.info("{}: now works {} partitions", name, after.queues().size());
         } catch (RuntimeException e) {
-            LOG.warn("{}: could not subscribe to new partitions' wake channels; they are polled: {}", name,
+            log.warn("{}: could not subscribe to new partitions' wake channels; they are polled: {}", name,
                     e.toString());
         }
     }

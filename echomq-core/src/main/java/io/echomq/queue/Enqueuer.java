@@ -33,13 +33,13 @@ final class Enqueuer {
     /** Jobs per script call; the calls of one bulk are pipelined. */
     static final int CHUNK = 1000;
 
-    private final QueueClient client;
+    private final int maxPayloadBytes;
     private final QueueWire wire;
     private final String[] keys;
     private final QueueObservations observations;
 
-    Enqueuer(QueueClient client, QueueWire wire, QueueObservations observations) {
-        this.client = client;
+    Enqueuer(int maxPayloadBytes, QueueWire wire, QueueObservations observations) {
+        this.maxPayloadBytes = maxPayloadBytes;
         this.wire = wire;
         this.observations = observations;
         QueueKeys k = wire.keys();
@@ -52,7 +52,7 @@ final class Enqueuer {
         if (requests.isEmpty()) {
             throw new IllegalArgumentException("requests must not be empty");
         }
-        int limit = client.maxPayloadBytes();
+        int limit = maxPayloadBytes;
         for (int i = 0; i < requests.size(); i++) {
             JobRequest r = requests.get(i);
             if (r == null || r.payload() == null || r.options() == null) {

@@ -45,7 +45,7 @@ final class Heartbeat {
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final String PID = Long.toString(ProcessHandle.current().pid());
 
-    private final QueueClient client;
+    private final RedisEngine engine;
     private final MonotonicClock clock;
     private final String id;
     private final String name;
@@ -68,9 +68,9 @@ final class Heartbeat {
      * @param inHand      how many jobs it runs now
      * @param intervalMs  its maintenance interval: at most one beat each
      */
-    Heartbeat(String name, QueueClient client, int concurrency, IntSupplier inHand, long intervalMs) {
-        this.client = client;
-        this.clock = client.clock();
+    Heartbeat(String name, QueueContext context, int concurrency, IntSupplier inHand, long intervalMs) {
+        this.engine = context.engine();
+        this.clock = context.clock();
         this.name = name;
         this.concurrency = Integer.toString(concurrency);
         this.inHand = inHand;
@@ -148,7 +148,7 @@ final class Heartbeat {
         args[2] = first;
         System.arraycopy(fields, 0, args, 3, fields.length);
         String[] keys = {queue.keys().workers(), queue.keys().worker(id)};
-        return client.engine().run(Scripts.HEARTBEAT, ScriptOutputType.INTEGER, keys, args);
+        return engine.run(Scripts.HEARTBEAT, ScriptOutputType.INTEGER, keys, args);
     }
 
     /**

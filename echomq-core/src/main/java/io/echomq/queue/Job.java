@@ -67,7 +67,7 @@ public final class Job {
         this.timeoutMs = timeoutMs;
         this.attemptText = Long.toString(attempt);
         this.leaseMs = leaseMs;
-        this.localLease = new JobLease(this, queue.client().clock(), settlement::outcome, claimStartNanos, leaseMs);
+        this.localLease = new JobLease(this, queue.context().clock(), settlement::outcome, claimStartNanos, leaseMs);
     }
 
     /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */

@@ -40,7 +40,7 @@ public record JobLock(boolean held, long attempt, long ttlMillis) {
         JobTimeline.Home at = JobTimeline.home(queue, id);
         QueueKeys keys = at.queue().keys();
         String key = keys.lock(at.localId());
-        RedisClusterAsyncCommands<String, byte[]> commands = RedisEngine.async(at.queue().client().engine().binary());
+        RedisClusterAsyncCommands<String, byte[]> commands = RedisEngine.async(at.queue().context().engine().binary());
         RedisFuture<byte[]> value = commands.get(key);
         RedisFuture<Long> pttl = commands.pttl(key);
         byte[] v = RedisEngine.await(value.toCompletableFuture(), "GET job lock", keys.queue());

@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs a worker's handler on each claimed job and settles the job.
@@ -48,9 +47,8 @@ import org.slf4j.LoggerFactory;
  * handler's thread and the timeout's thread saw the answer first.
  */
 final class JobRunner {
-    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-
     private final String name;
+    private final Logger log;
     private final JobHandler handler;
     private final WorkerListener listener;
     private final boolean logFailures;
@@ -73,11 +71,12 @@ final class JobRunner {
     private final LongAdder leaseLost = new LongAdder();
     private final LongAdder ackErrors = new LongAdder();
 
-    JobRunner(String name, JobHandler handler, WorkerListener listener, boolean logFailures, RetryPolicy retryPolicy,
+    JobRunner(String name, Logger log, JobHandler handler, WorkerListener listener, boolean logFailures, RetryPolicy retryPolicy,
               WorkerState state,
               LeaseKeeper leases, ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock,
               long timeoutMs, boolean interruptHandlers) {
         this.name = name;
+        this.log = log;
         this.handler = handler;
         this.listener = listener;
         this.logFailures = logFailures;
@@ -106,7 +105,7 @@ final class JobRunner {
             busy.decrementAndGet();
             leases.untrack(job);
             state.slots().release();
-            LOG.warn("{}: executor refused {}; its lease runs out and the reaper returns it", name, job);
+            log.warn("{}: executor refused {}; its lease runs out and the reaper returns it", name, job);
         }
     }
 
@@ -189,7 +188,7 @@ final class JobRunner {
         QueueObservations observations = job.queue().observations();
         Object traced = observations.jobStarting(job);   // null when nobody listens
         job.settlement().observation(traced);
-        long started = observations.start(job.queue().client());
+        long started = observations.start();
         if (interruptHandlers) {
             job.leaseState().bindHandlerThread(Thread.currentThread());
         }
@@ -251,7 +250,7 @@ final class JobRunner {
             outcome = job.outcome().orElse(null);
         } catch (RuntimeException e) {
             ackErrors.increment();
-            LOG.warn("{}: could not settle {}; its lease runs out and the reaper returns it: {}", name, job,
+            log.warn("{}: could not settle {}; its lease runs out and the reaper returns it: {}", name, job,
                     e.toString());
             observations.jobEnded(traced, null, e);
         } finally {
@@ -286,7 +285,7 @@ final class JobRunner {
         } catch (RuntimeException e) {
             ackErrors.increment();
             leases.untrack(job);
-            LOG.warn("{}: could not fail {} after its timeout; its lease runs out and the reaper returns it: {}", name,
+            log.warn("{}: could not fail {} after its timeout; its lease runs out and the reaper returns it: {}", name,
                     job, e.toString());
             return;
         }
@@ -318,16 +317,16 @@ final class JobRunner {
             state.retryScheduled();
         }
         count(outcome);
-        observations.settled(job.queue().client(), outcome, started);
+        observations.settled(outcome, started);
         observations.jobEnded(job.settlement().observation(), outcome, error);
         if (logFailures && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
-            LOG.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
+            log.warn("{}: job {} attempt {} failed, {}: {}", name, job.id(), job.attempt(),
                     outcome == SettleOutcome.DEAD ? "dead" : "will retry", summary(error, job.settlement().failText()));
         }
         try {
             listener.onSettled(job, outcome, error);
         } catch (RuntimeException e) {
-            LOG.warn("{}: listener failed on {}", name, job, e);
+            log.warn("{}: listener failed on {}", name, job, e);
         }
     }
 

@@ -86,7 +86,7 @@ public final class JobTimeline {
         Queue home = at.queue();
         String localId = at.localId();
         QueueKeys keys = home.keys();
-        RedisClusterAsyncCommands<String, byte[]> commands = RedisEngine.async(home.client().engine().binary());
+        RedisClusterAsyncCommands<String, byte[]> commands = RedisEngine.async(home.context().engine().binary());
         RedisFuture<List<StreamMessage<String, byte[]>>> last = commands.xrevrange(keys.prefix() + "events",
                 Range.create("-", "+"), Limit.from(window));
         RedisFuture<List<KeyValue<String, byte[]>>> settings = commands.hmget(keys.retention(), "events_max");

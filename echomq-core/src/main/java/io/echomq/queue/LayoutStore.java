@@ -33,7 +33,7 @@ final class LayoutStore {
     }
 
     private static LayoutStore of(Queue q) {
-        return new LayoutStore(new QueueWire(q.keys(), q.client().engine()));
+        return new LayoutStore(new QueueWire(q.keys(), q.context().engine()));
     }
 
     /** @return the layout of a plain queue, or of a sharded queue: ZSET only when every partition has it */

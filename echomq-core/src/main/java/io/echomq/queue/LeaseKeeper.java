@@ -15,7 +15,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the leases of the jobs a worker holds: the queue's counterpart of the lock side's
@@ -46,9 +45,8 @@ final class LeaseKeeper {
     /** Jobs per extend script call. */
     static final int EXTEND_CHUNK = 500;
 
-    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-
     private final String name;
+    private final Logger log;
     private final long leaseMs;
     private final long renewEveryNanos;
     private final MonotonicClock clock;
@@ -63,8 +61,9 @@ final class LeaseKeeper {
     private boolean ticked;
     private ScheduledExecutorService renewals;   // guarded by this; null until started, or after stop
 
-    LeaseKeeper(String name, long leaseMs, MonotonicClock clock, WorkerListener listener) {
+    LeaseKeeper(String name, Logger log, long leaseMs, MonotonicClock clock, WorkerListener listener) {
         this.name = name;
+        this.log = log;
         this.leaseMs = leaseMs;
         this.renewEveryNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, leaseMs / 3));
         this.clock = clock;
@@ -162,7 +161,7 @@ final class LeaseKeeper {
             }
             return due.size();
         } catch (RuntimeException e) {
-            LOG.warn("{}: renewal tick failed", name, e);
+            log.warn("{}: renewal tick failed", name, e);
             return 0;
         }
     }
@@ -189,7 +188,7 @@ final class LeaseKeeper {
             }
             return mine.size();
         } catch (RuntimeException e) {
-            LOG.warn("{}: renewal on a cancel message failed", name, e);
+            log.warn("{}: renewal on a cancel message failed", name, e);
             return 0;
         }
     }
@@ -197,7 +196,7 @@ final class LeaseKeeper {
     private void renew(List<Job> chunk, long sentAt) {
         chunk.get(0).queue().attempts().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
             if (failure != null) {
-                LOG.warn("{}: lease renewal failed, retrying next tick: {}", name,
+                log.warn("{}: lease renewal failed, retrying next tick: {}", name,
                         RedisEngine.unwrap(failure).toString());
                 long retry = clock.nanoTime();
                 for (Job job : chunk) {
@@ -241,11 +240,11 @@ final class LeaseKeeper {
     /** Told by a tracked job, once, when its loss is first seen (see {@link JobLease#reportTo}). */
     private void lossSeen(Job job) {
         LeaseLossReason reason = job.lossReason().orElse(LeaseLossReason.DEADLINE_PASSED);
-        LOG.warn("{}: lease of {} lost: {}", name, job, reason);
+        log.warn("{}: lease of {} lost: {}", name, job, reason);
         try {
             listener.onLeaseLost(job, reason);
         } catch (RuntimeException e) {
-            LOG.warn("{}: listener failed on {}", name, job, e);
+            log.warn("{}: listener failed on {}", name, job, e);
         }
     }
 }

@@ -4,7 +4,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What a worker's graceful shutdown does with the jobs still held once its grace is over.
@@ -19,12 +18,10 @@ import org.slf4j.LoggerFactory;
  *       handler to stop (whose late result the fence will refuse); a returned lease is not reported lost.</li>
  * </ol>
  *
- * <p>Together because they are one pass over the same jobs, in that order. Logs under
- * {@link Worker}, as every part of a worker does.
+ * <p>Together because they are one pass over the same jobs, in that order. Logs to the
+ * logger it is given: the worker's, as every part of a worker does.
  */
 final class LeaseReturns {
-    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
-
     /** How many leases went back to pending, and how many could not. */
     record Count(long back, long notBack) {
     }
@@ -35,10 +32,11 @@ final class LeaseReturns {
     /**
      * Gives back every lease in {@code unfinished} (sorted here, newest claim first).
      *
+     * @param log the worker's logger
      * @param workerName for the log line of a lease that could not be given back
      * @param returned the worker's running count of returned leases, raised as each one goes back
      */
-    static Count giveBack(String workerName, List<Job> unfinished, LongAdder returned) {
+    static Count giveBack(Logger log, String workerName, List<Job> unfinished, LongAdder returned) {
         long back = 0;
         long notBack = 0;
         unfinished.sort(Comparator.comparingLong(Job::handleSeq).reversed());
@@ -54,7 +52,7 @@ final class LeaseReturns {
                 continue;   // its handler settled it (or is settling it) since the snapshot: not lost
             } catch (RuntimeException e) {
                 notBack++;
-                LOG.warn("{}: could not return the lease of {}: {}", workerName, job, e.toString());
+                log.warn("{}: could not return the lease of {}: {}", workerName, job, e.toString());
             }
             job.leaseState().markLost(LeaseLossReason.NOT_ACTIVE);   // asks the handler to stop; a returned lease is not reported lost
         }

@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A worker's maintenance: it only schedules, as an Oban plugin does. The scripts change the data,
@@ -44,11 +43,11 @@ final class Maintenance {
     /** Expired leases reaped, and due jobs promoted, per queue and run. */
     static final int BATCH = 1000;
 
-    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final String name;
-    private final QueueClient client;
+    private final Logger log;
+    private final RedisEngine engine;
     private final ClaimSource source;
     private final Supplier<WorkSpan> span;
     private final BooleanSupplier idle;
@@ -61,22 +60,25 @@ final class Maintenance {
     private final ThroughputRecorder throughput;
 
     /**
+     * @param log     the worker's logger, which every line of maintenance goes to
+     * @param context the client's engine and clock
      * @param span    the queues the worker spans now, with their maintenance lock keys
      * @param idle    whether the worker is idle (no handler running, the queue found dry)
      * @param running whether the worker still runs
      * @param heartbeat the worker's heartbeat, sent at each tick
      */
-    Maintenance(String name, QueueClient client, ClaimSource source, Supplier<WorkSpan> span, BooleanSupplier idle,
+    Maintenance(String name, Logger log, QueueContext context, ClaimSource source, Supplier<WorkSpan> span, BooleanSupplier idle,
                 BooleanSupplier running, long intervalMs, Heartbeat heartbeat) {
         this.name = name;
-        this.client = client;
+        this.log = log;
+        this.engine = context.engine();
         this.source = source;
         this.span = span;
         this.idle = idle;
         this.running = running;
         this.intervalMs = intervalMs;
         this.heartbeat = heartbeat;
-        this.throughput = new ThroughputRecorder(name, client);
+        this.throughput = new ThroughputRecorder(name, context);
         byte[] t = new byte[16];
         RANDOM.nextBytes(t);
         this.token = HexFormat.of().formatHex(t);
@@ -115,7 +117,7 @@ final class Maintenance {
      */
     private void maintain(Queue queue, String lockKey, ScheduleFirer firer) {
         try {
-            client.engine().commands()
+            engine.commands()
                     .set(lockKey, token, SetArgs.Builder.nx().px(intervalMs))
                     .toCompletableFuture()
                     .thenCompose(ok -> {
@@ -131,7 +133,7 @@ final class Maintenance {
                             long back = (Long) reaped.get(0);
                             long died = (Long) reaped.get(1);
                             if (back + died > 0) {
-                                LOG.info("{}: reaped {} expired lease(s): {} back to pending, {} to dead", name,
+                                log.info("{}: reaped {} expired lease(s): {} back to pending, {} to dead", name,
                                         back + died, back, died);
                             }
                             if (idle.getAsBoolean() || !running.getAsBoolean()) {
@@ -146,7 +148,7 @@ final class Maintenance {
                         if (failure != null) {
                             failed(RedisEngine.unwrap(failure).toString());
                         } else if (failing.getAndSet(false)) {
-                            LOG.info("{}: maintenance runs again", name);
+                            log.info("{}: maintenance runs again", name);
                         }
                     });
         } catch (RuntimeException e) {
@@ -161,9 +163,9 @@ final class Maintenance {
      */
     private void failed(String why) {
         if (failing.compareAndSet(false, true)) {
-            LOG.warn("{}: maintenance failed: {} (logged once until it runs again)", name, why);
+            log.warn("{}: maintenance failed: {} (logged once until it runs again)", name, why);
         } else {
-            LOG.debug("{}: maintenance failed again: {}", name, why);
+            log.debug("{}: maintenance failed again: {}", name, why);
         }
     }
 }

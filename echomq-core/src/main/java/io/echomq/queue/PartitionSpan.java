@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * <ol>
  *   <li>Declares a count in the mark {@code emq:{<q>}:partitions} ({@code partitions-1.lua}), a
  *       high-water mark that never goes down, or reads it by declaring 0 ({@link #declare},
- *       {@link #read}); a mark that holds no count in 1..{@link ShardedQueue#MAX_PARTITIONS} is
+ *       {@link #read}); a mark that holds no count in 1..{@link #MAX_PARTITIONS} is
  *       refused.</li>
  *   <li>Holds the partitions, index i for partition i, in a list that only grows: to the larger
  *       of the declared count and the mark when built, and to the mark again at each
@@ -25,13 +25,16 @@ import java.util.concurrent.CompletableFuture;
  * consistent span. Thread-safe.
  */
 final class PartitionSpan {
-    private final QueueClient client;
+    /** Most partitions one queue may have: the mark holds a count in 1..this. */
+    static final int MAX_PARTITIONS = 1024;
+
+    private final QueueContext context;
     private final String name;
     private final String markKey;
     private volatile List<Queue> partitions = List.of();
 
-    PartitionSpan(QueueClient client, String name, int count) {
-        this.client = client;
+    PartitionSpan(QueueContext context, String name, int count) {
+        this.context = context;
         this.name = name;
         this.markKey = QueueKeys.ofUserName(name).partitionsMark();
         grow(count);
@@ -41,17 +44,17 @@ final class PartitionSpan {
      * Raises the mark of {@code name} to {@code count} if it is lower (one round trip).
      *
      * @return the mark now recorded, at least {@code count}
-     * @throws IllegalArgumentException if the name is invalid, or count is outside 1..{@link ShardedQueue#MAX_PARTITIONS}
+     * @throws IllegalArgumentException if the name is invalid, or count is outside 1..{@link #MAX_PARTITIONS}
      * @throws IllegalStateException if the mark holds something other than a count
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    static int declare(QueueClient client, String name, int count) {
+    static int declare(QueueContext context, String name, int count) {
         QueueKeys.ofUserName(name);
-        if (count < 1 || count > ShardedQueue.MAX_PARTITIONS) {
-            throw new IllegalArgumentException("partitions must be in 1.." + ShardedQueue.MAX_PARTITIONS + ", was "
+        if (count < 1 || count > MAX_PARTITIONS) {
+            throw new IllegalArgumentException("partitions must be in 1.." + MAX_PARTITIONS + ", was "
                     + count);
         }
-        return mark(client, name, count);
+        return mark(context.engine(), name, count);
     }
 
     /**
@@ -59,13 +62,13 @@ final class PartitionSpan {
      * @throws IllegalArgumentException if the name is invalid
      * @throws IllegalStateException if the mark holds something other than a count
      */
-    static int read(QueueClient client, String name) {
-        return mark(client, name, 0);
+    static int read(QueueContext context, String name) {
+        return mark(context.engine(), name, 0);
     }
 
-    private static int mark(QueueClient client, String name, int count) {
+    private static int mark(RedisEngine engine, String name, int count) {
         String mark = QueueKeys.ofUserName(name).partitionsMark();
-        return checkMark(RedisEngine.await(call(client, mark, count), Scripts.PARTITIONS.label(), name), mark);
+        return checkMark(RedisEngine.await(call(engine, mark, count), Scripts.PARTITIONS.label(), name), mark);
     }
 
     /** @return the partitions spanned now, index i for partition i */
@@ -75,7 +78,7 @@ final class PartitionSpan {
 
     /** @return completes with the number of partitions spanned after the mark was read again */
     CompletableFuture<Integer> refreshAsync() {
-        return call(client, markKey, 0).thenApply(m -> {
+        return call(context.engine(), markKey, 0).thenApply(m -> {
             grow(checkMark(m, markKey));
             return partitions.size();
         });
@@ -88,20 +91,20 @@ final class PartitionSpan {
         }
         List<Queue> next = new ArrayList<>(now);
         for (int i = now.size(); i < count; i++) {
-            next.add(new Queue(client, QueueKeys.partition(name, i), client.engine(), name, i + "-"));
+            next.add(new Queue(context, QueueKeys.partition(name, i), name, i + "-"));
         }
         partitions = List.copyOf(next);
     }
 
-    private static CompletableFuture<Long> call(QueueClient client, String mark, int count) {
-        return client.engine().run(client.engine().binary(), Scripts.PARTITIONS, ScriptOutputType.INTEGER,
+    private static CompletableFuture<Long> call(RedisEngine engine, String mark, int count) {
+        return engine.run(engine.binary(), Scripts.PARTITIONS, ScriptOutputType.INTEGER,
                 new String[] {mark}, EnqueueOptions.num(count));
     }
 
     private static int checkMark(long mark, String key) {
-        if (mark < 0 || mark > ShardedQueue.MAX_PARTITIONS) {
+        if (mark < 0 || mark > MAX_PARTITIONS) {
             throw new IllegalStateException(key + " does not hold a partition count in 1.."
-                    + ShardedQueue.MAX_PARTITIONS + "; fix or delete it");
+                    + MAX_PARTITIONS + "; fix or delete it");
         }
         return (int) mark;
     }

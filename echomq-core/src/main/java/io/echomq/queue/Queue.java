@@ -2,8 +2,6 @@ package io.echomq.queue;
 
 import io.echomq.internal.Checks;
 import io.echomq.internal.QueueKeys;
-import io.echomq.internal.RedisEngine;
-import io.echomq.internal.Scripts;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -46,7 +44,7 @@ public final class Queue implements QueueOperations {
     /** The complete code of claim-8 and complete-2 for a job key that holds another type than a hash. */
     static final long NOT_A_HASH_CODE = -5;
 
-    private final QueueClient client;
+    private final QueueContext context;
     private final String logicalName;   // the sharded queue's name for a partition, else the queue's name
     private final String idPrefix;      // "<partition>-" for a partition, else ""
     private final QueueWire wire;
@@ -62,24 +60,24 @@ public final class Queue implements QueueOperations {
     private final RetentionStore retention;
     private final QueueDeletion deletion;
 
-    Queue(QueueClient client, QueueKeys keys, RedisEngine engine) {
-        this(client, keys, engine, keys.queue(), "");
+    Queue(QueueContext context, QueueKeys keys) {
+        this(context, keys, keys.queue(), "");
     }
 
     /** A partition of a sharded queue: its jobs carry {@code idPrefix} and {@code logicalName}. */
-    Queue(QueueClient client, QueueKeys keys, RedisEngine engine, String logicalName, String idPrefix) {
-        this.client = client;
+    Queue(QueueContext context, QueueKeys keys, String logicalName, String idPrefix) {
+        this.context = context;
         this.logicalName = logicalName;
         this.idPrefix = idPrefix;
-        this.wire = new QueueWire(keys, engine);
-        this.observations = client.observations(logicalName);
-        this.enqueuer = new Enqueuer(client, wire, observations);
-        this.claims = new Claims(this, client, wire);
-        this.attempts = new AttemptCalls(client, wire);
+        this.wire = new QueueWire(keys, context.engine());
+        this.observations = context.observations(logicalName);
+        this.enqueuer = new Enqueuer(context.maxPayloadBytes(), wire, observations);
+        this.claims = new Claims(this, context, wire);
+        this.attempts = new AttemptCalls(context, wire);
         this.sweeps = new Sweeps(wire, observations);
         this.reads = new QueueReads(wire);
         this.admin = new QueueAdmin(wire);
-        this.control = new QueueControl(client, wire);
+        this.control = new QueueControl(context.retainCompletedMs(), wire);
         this.listing = new QueueListing(wire, idPrefix);
         this.retention = new RetentionStore(wire);
         this.deletion = new QueueDeletion(wire);
@@ -352,7 +350,7 @@ public final class Queue implements QueueOperations {
     }
 
     long clockNanos() {
-        return client.clock().nanoTime();
+        return context.clock().nanoTime();
     }
 
     QueueKeys keys() {
@@ -369,8 +367,9 @@ public final class Queue implements QueueOperations {
         return idPrefix;
     }
 
-    QueueClient client() {
-        return client;
+    /** @return what the client that opened this queue built it with */
+    QueueContext context() {
+        return context;
     }
 
     /** @return the lease in ms; see {@link QueueLimits#leaseMillis} */

@@ -41,22 +41,15 @@ public final class QueueClient implements AutoCloseable {
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
     private final RedisEngine engine;
-    private final int maxPayloadBytes;
-    private final long retainCompletedMs;
-    private final MonotonicClock clock;
+    private final QueueContext context;
     private final Map<String, Queue> queues = new ConcurrentHashMap<>();
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
     private final List<Scheduler> schedulers = new CopyOnWriteArrayList<>();
-    private final ChannelSignals wakeSignals;
-    private final QueueInstrumentation instrumentation;
 
     private QueueClient(Builder b, RedisEngine engine) {
         this.engine = engine;
-        this.maxPayloadBytes = b.maxPayloadBytes;
-        this.retainCompletedMs = b.retainCompleted.toMillis();
-        this.clock = b.clock;
-        this.wakeSignals = new ChannelSignals(engine);
-        this.instrumentation = b.instrumentation;
+        this.context = new QueueContext(engine, b.clock, new ChannelSignals(engine), b.instrumentation,
+                b.maxPayloadBytes, b.retainCompleted.toMillis());
     }
 
     /**
@@ -95,12 +88,12 @@ public final class QueueClient implements AutoCloseable {
         if (known != null) {
             return known;
         }
-        int stored = PartitionSpan.read(this, name);
+        int stored = PartitionSpan.read(context, name);
         if (stored > 0) {
             throw new IllegalStateException("queue " + name + " is sharded into " + stored + " partitions: open it "
                     + "with open(\"" + name + "\") or shardedQueue(\"" + name + "\", " + stored + ")");
         }
-        return queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine));
+        return queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys));
     }
 
     /**
@@ -115,11 +108,11 @@ public final class QueueClient implements AutoCloseable {
      */
     public QueueOperations open(String name) {
         QueueKeys keys = QueueKeys.ofUserName(name);
-        int stored = PartitionSpan.read(this, name);
+        int stored = PartitionSpan.read(context, name);
         if (stored > 0) {
-            return ShardedQueue.ofStored(this, name, stored);
+            return ShardedQueue.ofStored(context, name, stored);
         }
-        return queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine));
+        return queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys));
     }
 
     /**
@@ -131,7 +124,7 @@ public final class QueueClient implements AutoCloseable {
      */
     public int storedPartitions(String name) {
         QueueKeys.ofUserName(name);
-        return PartitionSpan.read(this, name);
+        return PartitionSpan.read(context, name);
     }
 
     /**
@@ -150,11 +143,11 @@ public final class QueueClient implements AutoCloseable {
     public Worker.Builder worker(String queueName, JobHandler handler) {
         Checks.notNull(handler, "handler");
         QueueKeys keys = QueueKeys.ofUserName(queueName);
-        int stored = PartitionSpan.read(this, queueName);
+        int stored = PartitionSpan.read(context, queueName);
         if (stored > 0) {
-            return new Worker.Builder(this, ShardedQueue.ofStored(this, queueName, stored), handler);
+            return new Worker.Builder(this, ShardedQueue.ofStored(context, queueName, stored), handler);
         }
-        return new Worker.Builder(this, queues.computeIfAbsent(keys.queue(), n -> new Queue(this, keys, engine)),
+        return new Worker.Builder(this, queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys)),
                 handler);
     }
 
@@ -172,7 +165,7 @@ public final class QueueClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public ShardedQueue shardedQueue(String name, int partitions) {
-        return ShardedQueue.open(this, name, partitions);
+        return ShardedQueue.open(context, name, partitions);
     }
 
     /**
@@ -187,7 +180,7 @@ public final class QueueClient implements AutoCloseable {
     public Worker.Builder worker(ShardedQueue queue, JobHandler handler) {
         Checks.notNull(queue, "queue");
         Checks.notNull(handler, "handler");
-        if (queue.client() != this) {
+        if (queue.context() != context) {
             throw new IllegalArgumentException("queue " + queue.name() + " belongs to another QueueClient");
         }
         return new Worker.Builder(this, queue, handler);
@@ -203,7 +196,9 @@ public final class QueueClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public Schedules schedules(String queueName) {
-        return Schedules.of(this, queueName);
+        QueueOperations q = open(queueName);
+        Queue target = q instanceof ShardedQueue sharded ? sharded.partitionQueues().get(0) : (Queue) q;
+        return new Schedules(context.maxPayloadBytes(), queueName, target);
     }
 
     /**
@@ -216,7 +211,7 @@ public final class QueueClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails while the queues are opened
      */
     public Scheduler scheduler(Duration poll, String... queueNames) {
-        Scheduler s = Scheduler.start(this, poll, queueNames);
+        Scheduler s = Scheduler.start(this::schedules, poll, queueNames);
         schedulers.add(s);
         return s;
     }
@@ -253,29 +248,9 @@ public final class QueueClient implements AutoCloseable {
         engine.close();
     }
 
-    int maxPayloadBytes() {
-        return maxPayloadBytes;
-    }
-
-    long retainCompletedMillis() {
-        return retainCompletedMs;
-    }
-
-    MonotonicClock clock() {
-        return clock;
-    }
-
-    RedisEngine engine() {
-        return engine;
-    }
-
-    ChannelSignals wakeSignals() {
-        return wakeSignals;
-    }
-
-    /** @return what the queue named {@code queue} (a sharded queue's name, for a partition) reports */
-    QueueObservations observations(String queue) {
-        return new QueueObservations(instrumentation, queue);
+    /** @return what this client's queues, workers and schedules are built with */
+    QueueContext context() {
+        return context;
     }
 
     void register(Worker w) {

@@ -21,13 +21,13 @@ import io.lettuce.core.ScriptOutputType;
  * Ids are checked here; a sharded queue routes them first.
  */
 final class QueueControl {
-    private final QueueClient client;
+    private final long retainCompletedMs;
     private final QueueWire wire;
     private final String[] pauseKeys;
     private final String[] cancelKeys;
 
-    QueueControl(QueueClient client, QueueWire wire) {
-        this.client = client;
+    QueueControl(long retainCompletedMs, QueueWire wire) {
+        this.retainCompletedMs = retainCompletedMs;
         this.wire = wire;
         QueueKeys k = wire.keys();
         this.pauseKeys = new String[] {k.paused(), k.wake(), k.pending(), k.waitList()};
@@ -50,7 +50,7 @@ final class QueueControl {
     CancelOutcome cancel(String id) {
         Checks.jobId(id);
         long code = wire.<Long>await(wire.run(Scripts.CANCEL, ScriptOutputType.INTEGER, cancelKeys, wire.prefix(),
-                QueueWire.bytes(id), EnqueueOptions.num(client.retainCompletedMillis()), wire.publish()),
+                QueueWire.bytes(id), EnqueueOptions.num(retainCompletedMs), wire.publish()),
                 Scripts.CANCEL.label());
         return CancelOutcome.ofCode(code);
     }

@@ -35,10 +35,10 @@ public final class QueueDirectory {
     /** The key suffixes that only a queue's own keys have, one of which every stored queue keeps. */
     private static final Set<String> MARKS = Set.of("seq", "pending", "paused", "partitions", "stats", "schedules");
 
-    private final QueueClient client;
+    private final RedisEngine engine;
 
-    private QueueDirectory(QueueClient client) {
-        this.client = client;
+    private QueueDirectory(RedisEngine engine) {
+        this.engine = engine;
     }
 
     /**
@@ -47,7 +47,7 @@ public final class QueueDirectory {
      * @throws NullPointerException if client is null
      */
     public static QueueDirectory of(QueueClient client) {
-        return new QueueDirectory(java.util.Objects.requireNonNull(client, "client"));
+        return new QueueDirectory(java.util.Objects.requireNonNull(client, "client").context().engine());
     }
 
     /**
@@ -59,7 +59,6 @@ public final class QueueDirectory {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public SortedSet<String> names() {
-        RedisEngine engine = client.engine();
         ScanArgs match = ScanArgs.Builder.matches(QueueKeys.NAMESPACE + "{*}:[sp]*").limit(SCAN_COUNT);
         Set<String> found = new java.util.HashSet<>();
         Set<String> sharded = new java.util.HashSet<>();
@@ -106,7 +105,7 @@ public final class QueueDirectory {
         QueueKeys k = QueueKeys.ofUserName(name);
         String[] keys = {k.seq(), k.pending(), k.waitList(), k.active(), k.delayed(), k.dead(), k.done(), k.stats(),
             k.paused(), k.partitionsMark(), k.schedules(), k.retention(), k.protocolMark()};
-        Long n = RedisEngine.await(client.engine().commands().exists(keys).toCompletableFuture(), "EXISTS", name);
+        Long n = RedisEngine.await(engine.commands().exists(keys).toCompletableFuture(), "EXISTS", name);
         return n != null && n > 0;
     }
 

@@ -93,7 +93,7 @@ public final class QueueEventSettings {
         Map<String, byte[]> fields = new LinkedHashMap<>();
         fields.put("events_max", Long.toString(maxLength).getBytes(StandardCharsets.US_ASCII));
         fields.put("events_enqueued", enqueued ? QueueWire.ONE : QueueWire.ZERO);
-        RedisEngine.await(RedisEngine.async(client.engine().binary()).hset(keys.retention(), fields)
+        RedisEngine.await(RedisEngine.async(client.context().engine().binary()).hset(keys.retention(), fields)
                 .toCompletableFuture(), "HSET retention", keys.queue());
     }
 
@@ -106,7 +106,7 @@ public final class QueueEventSettings {
     public static QueueEventSettings read(QueueClient client, String queue) {
         Checks.notNull(client, "client");
         QueueKeys keys = QueueKeys.of(queue);
-        List<KeyValue<String, byte[]>> h = RedisEngine.await(RedisEngine.async(client.engine().binary())
+        List<KeyValue<String, byte[]>> h = RedisEngine.await(RedisEngine.async(client.context().engine().binary())
                 .hmget(keys.retention(), "events_max", "events_enqueued").toCompletableFuture(),
                 "HMGET retention", keys.queue());
         long max = DEFAULT_MAX_LENGTH;

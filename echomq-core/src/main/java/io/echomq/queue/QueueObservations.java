@@ -1,5 +1,6 @@
 package io.echomq.queue;
 
+import io.echomq.MonotonicClock;
 import io.echomq.internal.InstrumentationGuard;
 import java.util.List;
 import java.util.Map;
@@ -33,15 +34,18 @@ final class QueueObservations {
 
     private final QueueInstrumentation observer;
     private final boolean observed;
+    private final MonotonicClock clock;
     private final String queue;
     private final String[] jobFields;   // the names a worker reads back; empty reads nothing
 
     /**
      * @param observer the client's guarded instrumentation, or {@link QueueInstrumentation#NONE}
+     * @param clock the client's clock, which times a handler's attempt
      * @param queue the queue's name (a sharded queue's, for a partition)
      */
-    QueueObservations(QueueInstrumentation observer, String queue) {
+    QueueObservations(QueueInstrumentation observer, MonotonicClock clock, String queue) {
         this.observer = observer;
+        this.clock = clock;
         this.observed = observer != QueueInstrumentation.NONE;
         this.queue = queue;
         this.jobFields = observed ? observer.jobFields().toArray(new String[0]) : new String[0];
@@ -83,14 +87,14 @@ final class QueueObservations {
     }
 
     /** @return the clock reading that starts a handler's timing, or 0 when nobody listens */
-    long start(QueueClient client) {
-        return observed ? client.clock().nanoTime() : 0L;
+    long start() {
+        return observed ? clock.nanoTime() : 0L;
     }
 
     /** Reports an attempt a worker settled, timed from {@code start}. */
-    void settled(QueueClient client, SettleOutcome outcome, long start) {
+    void settled(SettleOutcome outcome, long start) {
         if (observed) {
-            observer.jobSettled(queue, outcome, client.clock().nanoTime() - start);
+            observer.jobSettled(queue, outcome, clock.nanoTime() - start);
         }
     }
 

@@ -78,7 +78,7 @@ final class ResultWaiter {
             throw new UnsupportedOperationException("awaitResult needs a Queue or a ShardedQueue, not "
                     + queue.getClass().getName());
         }
-        StatefulConnection<String, byte[]> conn = q.client().engine().openBinary();
+        StatefulConnection<String, byte[]> conn = q.context().engine().openBinary();
         try {
             return new ResultWaiter(RedisEngine.async(conn), q.keys(), local, id).run(timeout);
         } finally {

@@ -32,7 +32,7 @@ final class ScheduleStore {
     private final String resource;
 
     ScheduleStore(Queue queue) {
-        this.engine = queue.client().engine();
+        this.engine = queue.context().engine();
         this.conn = engine.binary();
         this.keys = queue.keys();
         this.prefix = keys.prefix().getBytes(StandardCharsets.UTF_8);

@@ -5,6 +5,7 @@ import io.echomq.internal.RedisEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +41,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /** Checks, opens every queue's schedules (one round trip each) and starts the thread. */
-    static Scheduler start(QueueClient client, Duration poll, String... queueNames) {
+    static Scheduler start(Function<String, Schedules> schedulesOf, Duration poll, String... queueNames) {
         long ms = Checks.ttlMillis(poll, Duration.ofMinutes(10), "poll");
         Checks.notNull(queueNames, "queueNames");
         if (queueNames.length == 0) {
@@ -51,7 +52,7 @@ public final class Scheduler implements AutoCloseable {
         }
         List<Schedules> all = new ArrayList<>();
         for (String n : queueNames) {
-            all.add(client.schedules(n));
+            all.add(schedulesOf.apply(n));
         }
         Scheduler s = new Scheduler(List.copyOf(all), ms);
         s.thread.start();

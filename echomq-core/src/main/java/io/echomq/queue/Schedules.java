@@ -54,26 +54,20 @@ public final class Schedules {
     /** Most schedules {@link #list(int)} reads at once. */
     public static final int MAX_LIST = 1000;
 
-    private final QueueClient client;
+    private final int maxPayloadBytes;
     private final Queue target;
     private final String name;
     private final ScheduleStore store;
     private final ScheduleFirer firer;
 
-    Schedules(QueueClient client, String name, Queue target) {
-        this.client = client;
+    Schedules(int maxPayloadBytes, String name, Queue target) {
+        this.maxPayloadBytes = maxPayloadBytes;
         this.name = name;
         this.target = target;
         this.store = new ScheduleStore(target);
         this.firer = new ScheduleFirer(target);
     }
 
-    /** @return the schedules of {@code name}: a plain queue's own, or a sharded queue's partition 0's */
-    static Schedules of(QueueClient client, String name) {
-        QueueOperations q = client.open(name);
-        Queue target = q instanceof ShardedQueue ? ((ShardedQueue) q).partitionQueues().get(0) : (Queue) q;
-        return new Schedules(client, name, target);
-    }
 
     /** @return the queue's name */
     public String queueName() {
@@ -93,7 +87,7 @@ public final class Schedules {
      */
     public ScheduleInfo upsert(Schedule schedule) {
         Checks.notNull(schedule, "schedule");
-        int limit = client.maxPayloadBytes();
+        int limit = maxPayloadBytes;
         if (schedule.rawPayload().length > limit) {
             throw new IllegalArgumentException("payload is " + schedule.rawPayload().length + " bytes; the limit is "
                     + limit + " bytes");

@@ -101,7 +101,7 @@ final class ShardListing {
         }
         String mark = QueueKeys.ofUserName(name).partitionsMark();
         Queue first = parts.get(0);
-        keys += RedisEngine.await(RedisEngine.async(first.client().engine().binary()).unlink(mark).toCompletableFuture(),
+        keys += RedisEngine.await(RedisEngine.async(first.context().engine().binary()).unlink(mark).toCompletableFuture(),
                 "UNLINK", name);
         return new DeleteResult(true, active, keys);
     }

@@ -52,8 +52,8 @@ final class ShardRouting {
     /** @see ShardedQueue#partitionOf */
     static int partitionOf(String key, int k) {
         Checks.notNull(key, "key");
-        if (k < 1 || k > ShardedQueue.MAX_PARTITIONS) {
-            throw new IllegalArgumentException("k must be in 1.." + ShardedQueue.MAX_PARTITIONS + ", was " + k);
+        if (k < 1 || k > PartitionSpan.MAX_PARTITIONS) {
+            throw new IllegalArgumentException("k must be in 1.." + PartitionSpan.MAX_PARTITIONS + ", was " + k);
         }
         CRC32 crc = new CRC32();
         crc.update(key.getBytes(StandardCharsets.UTF_8));

@@ -52,9 +52,9 @@ import java.util.zip.CRC32;
  */
 public final class ShardedQueue implements QueueOperations {
     /** Most partitions one queue may have. */
-    public static final int MAX_PARTITIONS = 1024;
+    public static final int MAX_PARTITIONS = PartitionSpan.MAX_PARTITIONS;
 
-    private final QueueClient client;
+    private final QueueContext context;
     private final String name;
     private final PartitionSpan span;
     private final ShardRouting routing;
@@ -63,10 +63,10 @@ public final class ShardedQueue implements QueueOperations {
     private final ShardControl control;
     private final ShardListing whole;
 
-    private ShardedQueue(QueueClient client, String name, int declared, int mark) {
-        this.client = client;
+    private ShardedQueue(QueueContext context, String name, int declared, int mark) {
+        this.context = context;
         this.name = name;
-        this.span = new PartitionSpan(client, name, Math.max(declared, mark));
+        this.span = new PartitionSpan(context, name, Math.max(declared, mark));
         this.routing = new ShardRouting(declared, span);
         this.claims = new ClaimRound(span);
         this.fanOut = new ShardFanOut(name, span, routing);
@@ -75,13 +75,13 @@ public final class ShardedQueue implements QueueOperations {
     }
 
     /** Declares {@code partitions} in the mark (one round trip) and returns the queue; see {@link PartitionSpan#declare}. */
-    static ShardedQueue open(QueueClient client, String name, int partitions) {
-        return new ShardedQueue(client, name, partitions, PartitionSpan.declare(client, name, partitions));
+    static ShardedQueue open(QueueContext context, String name, int partitions) {
+        return new ShardedQueue(context, name, partitions, PartitionSpan.declare(context, name, partitions));
     }
 
     /** @return the queue with the count already read from its mark, declaring nothing */
-    static ShardedQueue ofStored(QueueClient client, String name, int stored) {
-        return new ShardedQueue(client, name, stored, stored);
+    static ShardedQueue ofStored(QueueContext context, String name, int stored) {
+        return new ShardedQueue(context, name, stored, stored);
     }
 
     /**
@@ -120,8 +120,9 @@ public final class ShardedQueue implements QueueOperations {
         return span.queues();
     }
 
-    QueueClient client() {
-        return client;
+    /** @return what the client that opened this queue built it with */
+    QueueContext context() {
+        return context;
     }
 
     // ------------------------------------------------------------------ enqueue (and QueueOperations' defaults)

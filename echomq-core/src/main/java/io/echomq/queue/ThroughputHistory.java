@@ -34,10 +34,10 @@ public final class ThroughputHistory {
     public static final int MAX_MINUTES = (int) ThroughputRecorder.KEEP.toMinutes();
     private static final long MINUTE_MS = 60_000;
 
-    private final QueueClient client;
+    private final QueueContext context;
 
-    private ThroughputHistory(QueueClient client) {
-        this.client = client;
+    private ThroughputHistory(QueueContext context) {
+        this.context = context;
     }
 
     /**
@@ -46,7 +46,7 @@ public final class ThroughputHistory {
      * @throws NullPointerException if client is null
      */
     public static ThroughputHistory of(QueueClient client) {
-        return new ThroughputHistory(Objects.requireNonNull(client, "client"));
+        return new ThroughputHistory(Objects.requireNonNull(client, "client").context());
     }
 
     /**
@@ -71,7 +71,7 @@ public final class ThroughputHistory {
         if (minutes < 1 || minutes > MAX_MINUTES) {
             throw new IllegalArgumentException("minutes must be in 1.." + MAX_MINUTES + ", was " + minutes);
         }
-        int partitions = client.storedPartitions(queueName);
+        int partitions = PartitionSpan.read(context, queueName);
         List<QueueKeys> queues = new ArrayList<>();
         if (partitions == 0) {
             queues.add(QueueKeys.ofUserName(queueName));
@@ -79,7 +79,7 @@ public final class ThroughputHistory {
         for (int i = 0; i < partitions; i++) {
             queues.add(QueueKeys.partition(queueName, i));
         }
-        var commands = client.engine().commands();
+        var commands = context.engine().commands();
         List<String> t = RedisEngine.await(commands.time().toCompletableFuture(), "TIME", queueName);
         long nowMs = Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
         long current = nowMs - nowMs % MINUTE_MS;

@@ -37,15 +37,15 @@ final class ThroughputRecorder {
     private static final String KEEP_MS = Long.toString(KEEP.toMillis());
 
     private final String name;
-    private final QueueClient client;
+    private final RedisEngine engine;
     private final MonotonicClock clock;
     /** By history key: the clock's nanoTime before which that queue's minute is known to be sampled. */
     private final Map<String, Long> due = new ConcurrentHashMap<>();
 
-    ThroughputRecorder(String name, QueueClient client) {
+    ThroughputRecorder(String name, QueueContext context) {
         this.name = name;
-        this.client = client;
-        this.clock = client.clock();
+        this.engine = context.engine();
+        this.clock = context.clock();
     }
 
     /** Samples {@code queue}'s counters unless its current minute is known to be sampled. Never blocks. */
@@ -59,7 +59,7 @@ final class ThroughputRecorder {
         due.put(history, now + Duration.ofSeconds(1).toNanos());   // no second call while this one is out
         String[] keys = {queue.keys().stats(), history};
         try {
-            client.engine().<List<Object>>run(Scripts.THROUGHPUT, ScriptOutputType.MULTI, keys, KEEP_MS)
+            engine.<List<Object>>run(Scripts.THROUGHPUT, ScriptOutputType.MULTI, keys, KEEP_MS)
                     .whenComplete((reply, failure) -> {
                         if (failure != null) {
                             due.remove(history);

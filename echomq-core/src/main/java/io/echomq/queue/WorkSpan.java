@@ -13,14 +13,14 @@ import java.util.concurrent.CompletableFuture;
  */
 record WorkSpan(List<Queue> queues, List<ChannelSignals.Waiter> wakes, List<String> maintenanceKeys) {
     /** @return this span plus the queues of {@code all} beyond it, each subscribed to its wake channel */
-    WorkSpan with(QueueClient client, List<Queue> all) {
+    WorkSpan with(ChannelSignals signals, List<Queue> all) {
         List<Queue> q = new ArrayList<>(queues);
         List<ChannelSignals.Waiter> w = new ArrayList<>(wakes);
         List<String> m = new ArrayList<>(maintenanceKeys);
         LockKeys lockKeys = new LockKeys(LockKeys.DEFAULT_NAMESPACE);
         for (Queue added : all.subList(queues.size(), all.size())) {
             q.add(added);
-            w.add(client.wakeSignals().join(added.keys().wake()));
+            w.add(signals.join(added.keys().wake()));
             m.add(lockKeys.lock(added.keys().maintenanceResource()));
         }
         return new WorkSpan(List.copyOf(q), List.copyOf(w), List.copyOf(m));

@@ -103,6 +103,7 @@ public final class Worker implements AutoCloseable {
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private final QueueClient client;
+    private final QueueContext context;
     private final ClaimSource source;
     private final String name;
     private final int concurrency;
@@ -126,13 +127,14 @@ public final class Worker implements AutoCloseable {
 
     private Worker(Builder b) {
         this.client = b.client;
+        this.context = client.context();
         this.source = b.source;
         this.concurrency = b.concurrency;
         this.leaseMs = b.leaseMs;
         this.maintenanceMs = b.maintenanceInterval.toMillis();
         this.defaultGrace = b.shutdownGrace;
         this.interruptHandlers = b.interruptHandlers;
-        this.clock = client.clock();
+        this.clock = context.clock();
         this.name = "emq-worker-" + source.name() + "-" + SEQUENCE.incrementAndGet();
         this.ownExecutor = b.executor == null;
         this.executor = ownExecutor ? HandlerThreads.create(name, concurrency) : b.executor;
@@ -142,13 +144,13 @@ public final class Worker implements AutoCloseable {
             return t;
         });
         this.state = new WorkerState(concurrency);
-        this.leases = new LeaseKeeper(name, leaseMs, clock, b.listener);
-        this.runner = new JobRunner(name, b.handler, b.listener, b.logFailures, b.retryPolicy, state, leases, source, leaseMs,
+        this.leases = new LeaseKeeper(name, LOG, leaseMs, clock, b.listener);
+        this.runner = new JobRunner(name, LOG, b.handler, b.listener, b.logFailures, b.retryPolicy, state, leases, source, leaseMs,
                 executor, clock, b.timeoutMs, b.interruptHandlers);
-        this.dispatcher = new Dispatcher(name, client, source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
-        this.maintenance = new Maintenance(name, client, source, dispatcher::span, this::isIdle, state::running,
-                maintenanceMs, new Heartbeat(name, client, concurrency, runner::busy, maintenanceMs));
-        this.cancels = new CancelWatch(name, client, source::queues, leases);
+        this.dispatcher = new Dispatcher(name, LOG, context.wakeSignals(), source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
+        this.maintenance = new Maintenance(name, LOG, context, source, dispatcher::span, this::isIdle, state::running,
+                maintenanceMs, new Heartbeat(name, context, concurrency, runner::busy, maintenanceMs));
+        this.cancels = new CancelWatch(name, LOG, context.wakeSignals(), source::queues, leases);
     }
 
     private void begin() {
@@ -221,7 +223,7 @@ public final class Worker implements AutoCloseable {
         int atStart = runner.busy();
         stopDispatcher();
         runner.awaitIdle(clock.nanoTime() + graceNanos, () -> graceCut);
-        LeaseReturns.Count back = LeaseReturns.giveBack(name, leases.held(), returned);
+        LeaseReturns.Count back = LeaseReturns.giveBack(LOG, name, leases.held(), returned);
         runner.awaitIdle(clock.nanoTime() + INTERRUPTED_HANDLER_WAIT.toNanos());
         finish(true);
         long finished = Math.max(0, atStart - (back.back() + back.notBack()));
@@ -264,7 +266,7 @@ public final class Worker implements AutoCloseable {
 
     private void stopDispatcher() {
         state.stop();
-        dispatcher.join(client.engine().main().getTimeout().toMillis() + 1000);
+        dispatcher.join(context.engine().main().getTimeout().toMillis() + 1000);
     }
 
     private void finish(boolean unsubscribe) {

@@ -33,10 +33,10 @@ public final class WorkerDirectory {
     /** Most workers read for one queue (those whose records expire soonest, past it). */
     public static final int MAX_WORKERS = 1000;
 
-    private final QueueClient client;
+    private final QueueContext context;
 
-    private WorkerDirectory(QueueClient client) {
-        this.client = client;
+    private WorkerDirectory(QueueContext context) {
+        this.context = context;
     }
 
     /**
@@ -45,7 +45,7 @@ public final class WorkerDirectory {
      * @throws NullPointerException if client is null
      */
     public static WorkerDirectory of(QueueClient client) {
-        return new WorkerDirectory(Objects.requireNonNull(client, "client"));
+        return new WorkerDirectory(Objects.requireNonNull(client, "client").context());
     }
 
     /**
@@ -56,9 +56,9 @@ public final class WorkerDirectory {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public List<WorkerInfo> list(String queueName) {
-        QueueKeys keys = client.storedPartitions(queueName) > 0
+        QueueKeys keys = PartitionSpan.read(context, queueName) > 0
                 ? QueueKeys.partition(queueName, 0) : QueueKeys.ofUserName(queueName);
-        var commands = client.engine().commands();
+        var commands = context.engine().commands();
         CompletableFuture<List<String>> time = commands.time()
                 .toCompletableFuture();
         List<String> ids = RedisEngine.await(commands.zrange(keys.workers(), 0, MAX_WORKERS - 1).toCompletableFuture(),

@@ -69,7 +69,7 @@ class GroupCommitTest extends SemanticsTestBase {
         Job job = queue.claim(LONG_LEASE).orElseThrow();
         Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
                 "claim", "q");
-        long retained = client.retainCompletedMillis();
+        long retained = client.context().retainCompletedMs();
         assertThat(answer.completeCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);
         assertThat(queue.stats().completed()).isEqualTo(1);
         assertThat(card(ACTIVE)).isZero();

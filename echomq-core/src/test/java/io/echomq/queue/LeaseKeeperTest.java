@@ -42,7 +42,7 @@ class LeaseKeeperTest extends QueueTestBase {
             q.enqueue("job-" + i);
         }
         List<Job> jobs = q.claim(3, Duration.ofMillis(LEASE_MS));
-        LeaseKeeper keeper = new LeaseKeeper("test", LEASE_MS, clock, events);
+        LeaseKeeper keeper = new LeaseKeeper("test", org.slf4j.LoggerFactory.getLogger(LeaseKeeperTest.class), LEASE_MS, clock, events);
         jobs.forEach(keeper::track);
         Duration full = Duration.ofNanos(JobLease.validityNanos(LEASE_MS));
         long scoreBefore = activeScore(jobs.get(0).id());
@@ -77,7 +77,7 @@ class LeaseKeeperTest extends QueueTestBase {
         q.enqueue("a");
         q.enqueue("b");
         List<Job> jobs = q.claim(2, Duration.ofMillis(LEASE_MS));
-        LeaseKeeper keeper = new LeaseKeeper("test", LEASE_MS, clock, events);
+        LeaseKeeper keeper = new LeaseKeeper("test", org.slf4j.LoggerFactory.getLogger(LeaseKeeperTest.class), LEASE_MS, clock, events);
         jobs.forEach(keeper::track);
 
         // no tick ran for a whole lease (a paused process): the next one finds both deadlines passed
@@ -99,7 +99,7 @@ class LeaseKeeperTest extends QueueTestBase {
         q.enqueue("kept");
         q.enqueue("taken");
         List<Job> jobs = q.claim(2, Duration.ofMillis(LEASE_MS));
-        LeaseKeeper keeper = new LeaseKeeper("test", LEASE_MS, clock, events);
+        LeaseKeeper keeper = new LeaseKeeper("test", org.slf4j.LoggerFactory.getLogger(LeaseKeeperTest.class), LEASE_MS, clock, events);
         jobs.forEach(keeper::track);
         Job taken = jobs.get(1);
         raw().call("HINCRBY", "emq:{q}:job:" + taken.id(), "attempts", "1");
@@ -121,7 +121,7 @@ class LeaseKeeperTest extends QueueTestBase {
         Queue q = client(b -> b.clock(clock)).queue("q");
         q.enqueue("a");
         List<Job> jobs = q.claim(1, Duration.ofMillis(LEASE_MS));
-        LeaseKeeper keeper = new LeaseKeeper("test", LEASE_MS, clock, events);
+        LeaseKeeper keeper = new LeaseKeeper("test", org.slf4j.LoggerFactory.getLogger(LeaseKeeperTest.class), LEASE_MS, clock, events);
         jobs.forEach(keeper::track);
 
         assertThat(keeper.scheduledTick()).as("at the claim").isZero();   // ticks every 500 ms

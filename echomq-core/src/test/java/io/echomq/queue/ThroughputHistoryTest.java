@@ -59,7 +59,7 @@ class ThroughputHistoryTest extends QueueTestBase {
         // Another call in the same minute, after the counters rose, keeps the minute's first sample.
         queue.enqueue("late");
         queue.claim(Duration.ofSeconds(30)).orElseThrow().complete();
-        List<Object> reply = client.engine().<List<Object>>run(Scripts.THROUGHPUT, ScriptOutputType.MULTI,
+        List<Object> reply = client.context().engine().<List<Object>>run(Scripts.THROUGHPUT, ScriptOutputType.MULTI,
                 new String[] {"emq:{q}:stats", key}, Long.toString(ThroughputRecorder.KEEP.toMillis())).join();
         assertThat(reply.get(0)).isEqualTo(0L);
         assertThat((Long) reply.get(1)).isBetween(1L, MINUTE);
