@@ -64,6 +64,9 @@ import java.util.function.Supplier;
  * can do) and {@link RedisFutures} (waiting, and the errors callers see).
  */
 public final class RedisEngine implements AutoCloseable {
+    /** The timeout of one Redis command when the caller configures none: 10 s. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
     private final AbstractRedisClient client;
     private final ClientResources resources;
     private final boolean cluster;

@@ -110,7 +110,7 @@ final class AckBatcher {
                 claims++;
             }
         }
-        CompletableFuture<Queue.Claimed> call;
+        CompletableFuture<Claimed> call;
         try {
             call = queue.claims().settleAsync(jobs, claims, leaseMs);
         } catch (RuntimeException e) {
@@ -130,7 +130,7 @@ final class AckBatcher {
         });
     }
 
-    private static void answer(List<Waiting> batch, Queue.Claimed claimed, Throwable failure) {
+    private static void answer(List<Waiting> batch, Claimed claimed, Throwable failure) {
         if (failure != null) {
             for (Waiting w : batch) {
                 w.answer().completeExceptionally(failure);

@@ -22,7 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *       ({@code fail-4.lua}), return without spending it ({@code return-4.lua}).</li>
  *   <li>Keeps one going: extend leases, one call for many jobs ({@code extend-1.lua}), and
  *       record progress ({@code progress-1.lua}), store a result ({@code result-1.lua}).</li>
- *   <li>Turns the complete code {@link Queue#NOT_A_HASH_CODE} (the job key holds another type)
+ *   <li>Turns the complete code {@link #NOT_A_HASH_CODE} (the job key holds another type)
  *       into the failure Redis itself would give ({@link #checkCompleteCode}), for claim-8's codes too.</li>
  *   <li>Reads what a settle leaves behind in the job's hash ({@link #settleTrace}), for a settle sent again
  *       after its first answer was lost ({@link SettleReadBack}).</li>
@@ -32,6 +32,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * that {@link Job} turns into its outcome; group commit goes through {@link Claims} instead.
  */
 final class AttemptCalls {
+    /** The complete code of claim-8 and complete-2 for a job key that holds another type than a hash. */
+    static final long NOT_A_HASH_CODE = -5;
+
     private final QueueContext context;
     private final QueueWire wire;
     private final String[] completeKeys;
@@ -66,7 +69,7 @@ final class AttemptCalls {
      * As {@link #checkCompleteCode} for a complete made by claim-8 (group commit, or complete and
      * claim the next).
      *
-     * @throws RedisCommandException if {@code code} is {@link Queue#NOT_A_HASH_CODE}
+     * @throws RedisCommandException if {@code code} is {@link #NOT_A_HASH_CODE}
      */
     long checkClaimCompleteCode(Job job, long code) {
         return checkCompleteCode(job, code, Scripts.CLAIM);
@@ -75,10 +78,10 @@ final class AttemptCalls {
     /**
      * @param script the script that answered {@code code}, named in the failure
      * @return {@code code}, unless it says the job key is not a hash: then the failure, as Redis's own
-     * @throws RedisCommandException if {@code code} is {@link Queue#NOT_A_HASH_CODE}
+     * @throws RedisCommandException if {@code code} is {@link #NOT_A_HASH_CODE}
      */
     long checkCompleteCode(Job job, long code, LuaScript script) {
-        if (code == Queue.NOT_A_HASH_CODE) {
+        if (code == NOT_A_HASH_CODE) {
             throw new RedisCommandException(script.label(), wire.name(), new RedisCommandExecutionException(
                     "WRONGTYPE " + wire.keys().job(job.localId()) + " is not a hash; nothing of it was changed"));
         }

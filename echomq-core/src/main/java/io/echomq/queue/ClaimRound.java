@@ -30,7 +30,7 @@ final class ClaimRound {
     }
 
     /** One round of up to {@code n} jobs, each under a lease of {@code leaseMs}. */
-    CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
+    CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
         List<Queue> now = span.queues();
         int first = Math.floorMod(start.getAndIncrement(), now.size());
         CompletableFuture<Tally> chain = CompletableFuture.completedFuture(new Tally(n));
@@ -57,7 +57,7 @@ final class ClaimRound {
             return n - jobs.size();
         }
 
-        Tally add(Queue.Claimed c) {
+        Tally add(Claimed c) {
             jobs.addAll(c.jobs());
             dead += c.deadCount();
             if (c.nextDueMs() >= 0 && (nextDueMs < 0 || c.nextDueMs() < nextDueMs)) {
@@ -68,8 +68,8 @@ final class ClaimRound {
             return this;
         }
 
-        Queue.Claimed result() {
-            return new Queue.Claimed(List.of(), nextDueMs, dead, jobs);
+        Claimed result() {
+            return new Claimed(List.of(), nextDueMs, dead, jobs);
         }
     }
 }

@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Where a worker's dispatcher claims from: the fetch strategy, as Sidekiq's fetch is one. One
- * implementation works a plain {@link Queue}, the other every partition of a {@link ShardedQueue};
+ * implementation works a plain queue, the other every partition of a sharded queue;
  * the worker's parts only ever see this interface, so none of them asks which kind it works.
  *
  * <ol>
@@ -19,8 +19,8 @@ import java.util.concurrent.CompletableFuture;
  *       queue.</li>
  * </ol>
  *
- * <p>Built by {@link #of(Queue)} and {@link #of(ShardedQueue)}, which only delegate: the claim
- * itself stays in the queue's own scripts. Implementations are thread-safe.
+ * <p>Built by {@link #of(Queue)} and {@link #of(String, PartitionSpan, ClaimRound)}, which only
+ * delegate: the claim itself stays in the queue's own scripts. Implementations are thread-safe.
  */
 interface ClaimSource {
     /** @return the name users know the queue by (a sharded queue's own name) */
@@ -32,7 +32,7 @@ interface ClaimSource {
      *
      * @return the claimed jobs, the earliest due time and the malformed jobs moved to dead
      */
-    CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs);
+    CompletableFuture<Claimed> claimAsync(int n, long leaseMs);
 
     /** @return the queues (or partitions) claims span now, in a stable order that only grows */
     List<Queue> queues();
@@ -54,7 +54,7 @@ interface ClaimSource {
             }
 
             @Override
-            public CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
+            public CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
                 return queue.claims().claimAsync(n, leaseMs);
             }
 
@@ -84,26 +84,26 @@ interface ClaimSource {
      * @return the claims of a sharded queue: each round asks the partitions in turn, one partition
      *     further on each round, until it has what it wants
      */
-    static ClaimSource of(ShardedQueue sharded) {
+    static ClaimSource of(String name, PartitionSpan span, ClaimRound round) {
         return new ClaimSource() {
             @Override
             public String name() {
-                return sharded.name();
+                return name;
             }
 
             @Override
-            public CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
-                return sharded.claimAsync(n, leaseMs);
+            public CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
+                return round.claimAsync(n, leaseMs);
             }
 
             @Override
             public List<Queue> queues() {
-                return sharded.partitionQueues();
+                return span.queues();
             }
 
             @Override
             public CompletableFuture<?> refreshAsync() {
-                return sharded.refreshAsync();
+                return span.refreshAsync();
             }
 
             @Override
@@ -113,7 +113,7 @@ interface ClaimSource {
 
             @Override
             public String toString() {
-                return "ShardedQueue[" + sharded.name() + "]";
+                return "ShardedQueue[" + name + "]";
             }
         };
     }

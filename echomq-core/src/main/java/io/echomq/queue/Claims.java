@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  *   <li>Encodes a call ({@link #settleAsync}): up to {@link #MAX_COMPLETES} completes, each
  *       fenced by its own attempt; then a promotion of at most {@link #PROMOTE_PER_CLAIM} due
  *       jobs and a claim of up to {@code n} jobs (neither when {@code n} is 0).</li>
- *   <li>Decodes the reply into a {@link Queue.Claimed}: one complete code per job completed, the
+ *   <li>Decodes the reply into a {@link Claimed}: one complete code per job completed, the
  *       earliest due time, the malformed jobs moved to dead, and the jobs claimed, each with the
  *       timeout the script found for it (its own, else its queue's default). Each job's
  *       local lease counts from the clock reading taken before the call was sent; each first
@@ -43,13 +43,13 @@ final class Claims {
     }
 
     /** Claims up to {@code n} jobs and, first, completes {@code complete} when it is not null. */
-    Queue.Claimed claim(int n, long leaseMs, Job complete) {
+    Claimed claim(int n, long leaseMs, Job complete) {
         return wire.await(settleAsync(complete == null ? List.of() : List.of(complete), n, leaseMs),
                 Scripts.CLAIM.label());
     }
 
     /** One claim of up to {@code n} jobs, completing none. */
-    CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
+    CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
         return settleAsync(List.of(), n, leaseMs);
     }
 
@@ -60,7 +60,7 @@ final class Claims {
      *
      * @throws IllegalArgumentException if there are more than {@link #MAX_COMPLETES} completes
      */
-    CompletableFuture<Queue.Claimed> settleAsync(List<Job> completes, int n, long leaseMs) {
+    CompletableFuture<Claimed> settleAsync(List<Job> completes, int n, long leaseMs) {
         long start = context.clock().nanoTime();
         return send(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, completes).thenApply(r -> decode(r, leaseMs, start));
     }
@@ -87,7 +87,7 @@ final class Claims {
     }
 
     @SuppressWarnings("unchecked")
-    private Queue.Claimed decode(List<Object> r, long leaseMs, long start) {
+    private Claimed decode(List<Object> r, long leaseMs, long start) {
         List<Job> jobs = new ArrayList<>((r.size() - 4) / 7);
         QueueObservations observations = queue.observations();
         for (int i = 4; i + 6 < r.size(); i += 7) {
@@ -95,6 +95,6 @@ final class Claims {
                     (Long) r.get(i + 3), (Long) r.get(i + 4), (Long) r.get(i + 6), leaseMs, start));
             observations.claimed((Long) r.get(i + 5));
         }
-        return new Queue.Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
+        return new Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
     }
 }

@@ -104,16 +104,16 @@ final class Dispatcher {
             if (!state.running()) {
                 return;
             }
-            if (n > Queue.MAX_CLAIM) {
-                slots.release(n - Queue.MAX_CLAIM);
-                n = Queue.MAX_CLAIM;
+            if (n > QueueLimits.MAX_CLAIM) {
+                slots.release(n - QueueLimits.MAX_CLAIM);
+                n = QueueLimits.MAX_CLAIM;
             }
             if (source.queues().size() > span.queues().size()) {
                 spanNewQueues();
             }
             CompletableFuture<?> signal = span.signal();
             CompletableFuture<Void> retry = state.retrySignal();
-            Queue.Claimed claimed;
+            Claimed claimed;
             try {
                 claimed = source.claimAsync(n, leaseMs).get();
             } catch (InterruptedException e) {

@@ -303,7 +303,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public Optional<Job> completeAndClaimNext(Duration lease) {
-        return settlement.completeAndClaimNext(Queue.checkLease(lease));
+        return settlement.completeAndClaimNext(QueueLimits.leaseMillis(lease));
     }
 
     /**
@@ -360,7 +360,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public boolean extend(Duration lease) {
-        long ms = Queue.checkLease(lease);
+        long ms = QueueLimits.leaseMillis(lease);
         if (localLease.isLost()) {
             return false;   // sticky: a lost lease is never renewed
         }

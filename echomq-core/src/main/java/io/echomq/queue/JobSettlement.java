@@ -157,12 +157,12 @@ final class JobSettlement {
 
     /** See {@link Job#completeAndClaimNext}; {@code leaseMs} is already checked. */
     Optional<Job> completeAndClaimNext(long leaseMs) {
-        Queue.Claimed[] box = new Queue.Claimed[1];
+        Claimed[] box = new Claimed[1];
         settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
             box[0] = job.queue().claims().claim(1, leaseMs, job);
             return job.queue().attempts().checkClaimCompleteCode(job, box[0].completeCodes().get(0));
         }, SettleReadBack::complete);
-        Queue.Claimed c = box[0];
+        Claimed c = box[0];
         return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
     }
 
@@ -172,7 +172,7 @@ final class JobSettlement {
      *
      * @param claimNext whether the call also claims one job for this handler
      * @return the answer: this job's ack code and the job claimed for it, if any. A code of
-     *     {@link Queue#NOT_A_HASH_CODE} leaves the job unsettled; the caller reports it.
+     *     {@link AttemptCalls#NOT_A_HASH_CODE} leaves the job unsettled; the caller reports it.
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if the call fails, sent again as {@link SettleRetry} says; the job
      *     stays unsettled
@@ -191,7 +191,7 @@ final class JobSettlement {
             }, SettleReadBack::complete);
             answer = code == again[0].code() ? again[0] : new AckBatcher.Answer(code, null, false);
         }
-        if (answer.code() == Queue.NOT_A_HASH_CODE) {
+        if (answer.code() == AttemptCalls.NOT_A_HASH_CODE) {
             settling = false;
         } else {
             settle(SettleOutcome.COMPLETED, answer.code());

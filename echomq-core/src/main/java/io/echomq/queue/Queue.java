@@ -34,15 +34,13 @@ import java.util.function.LongConsumer;
  */
 public final class Queue implements QueueOperations {
     /** Shortest lease accepted. */
-    public static final Duration MIN_LEASE = Duration.ofMillis(20);
+    public static final Duration MIN_LEASE = QueueLimits.MIN_LEASE;
     /** Longest lease accepted; longer jobs extend. */
-    public static final Duration MAX_LEASE = Duration.ofDays(1);
+    public static final Duration MAX_LEASE = QueueLimits.MAX_LEASE;
     /** Most jobs one {@link #claim(int, Duration)} may ask for. */
-    public static final int MAX_CLAIM = 1000;
+    public static final int MAX_CLAIM = QueueLimits.MAX_CLAIM;
     /** Most entries one reap, promote, redrive, purge or dead listing handles. */
-    public static final int MAX_BATCH = 10_000;
-    /** The complete code of claim-8 and complete-2 for a job key that holds another type than a hash. */
-    static final long NOT_A_HASH_CODE = -5;
+    public static final int MAX_BATCH = QueueLimits.MAX_BATCH;
 
     private final QueueContext context;
     private final String logicalName;   // the sharded queue's name for a partition, else the queue's name
@@ -333,22 +331,6 @@ public final class Queue implements QueueOperations {
 
     // ------------------------------------------------------------------ plumbing for Job
 
-    /**
-     * The decoded answer of claim-8: one complete code per job it completed (in the order given),
-     * the earliest due time, the malformed jobs it moved to dead, and the jobs it claimed.
-     */
-    record Claimed(List<Long> completeCodes, long nextDueMs, long deadCount, List<Job> jobs) {
-        /** @return whether claim-8 found the queue paused (next_due_ms -2): it claimed and promoted nothing */
-        boolean paused() {
-            return nextDueMs == -2;
-        }
-
-        /** @return whether flow control's concurrency cap stopped the claim (next_due_ms -3) */
-        boolean capped() {
-            return nextDueMs == -3;
-        }
-    }
-
     long clockNanos() {
         return context.clock().nanoTime();
     }
@@ -370,11 +352,6 @@ public final class Queue implements QueueOperations {
     /** @return what the client that opened this queue built it with */
     QueueContext context() {
         return context;
-    }
-
-    /** @return the lease in ms; see {@link QueueLimits#leaseMillis} */
-    static long checkLease(Duration lease) {
-        return QueueLimits.leaseMillis(lease);
     }
 
     @Override

@@ -38,7 +38,7 @@ public final class QueueClient implements AutoCloseable {
     /** Default time a completed job's hash is kept (state {@code done}) before Redis expires it. */
     public static final Duration DEFAULT_RETAIN_COMPLETED = Duration.ofHours(1);
     /** Default timeout of one Redis command. */
-    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = RedisEngine.DEFAULT_COMMAND_TIMEOUT;
 
     private final RedisEngine engine;
     private final QueueContext context;

@@ -114,7 +114,7 @@ public final class QueueEvents implements AutoCloseable {
         if (from != null && !from.equals("$") && !from.equals("0") && !STREAM_ID.matcher(from).matches()) {
             throw new IllegalArgumentException("from must be $, 0 or a stream id <ms>-<seq>, was '" + from + "'");
         }
-        RedisEngine engine = RedisEngine.connect(redisUrl, QueueClient.DEFAULT_COMMAND_TIMEOUT, trust);
+        RedisEngine engine = RedisEngine.connect(redisUrl, RedisEngine.DEFAULT_COMMAND_TIMEOUT, trust);
         try {
             return new QueueEvents(engine, keys, from);
         } catch (RuntimeException e) {
@@ -285,7 +285,7 @@ public final class QueueEvents implements AutoCloseable {
         }
         if (t != null && t != Thread.currentThread()) {
             try {
-                t.join(MAX_BLOCK_MS + QueueClient.DEFAULT_COMMAND_TIMEOUT.toMillis());
+                t.join(MAX_BLOCK_MS + RedisEngine.DEFAULT_COMMAND_TIMEOUT.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -11,42 +11,51 @@ import java.util.List;
  * same values with the same message before Redis is touched.
  *
  * <ol>
- *   <li>A lease: {@link Queue#MIN_LEASE}..{@link Queue#MAX_LEASE} ({@link #leaseMillis}).</li>
- *   <li>A claim's size: 1..{@link Queue#MAX_CLAIM} ({@link #claimMax}).</li>
- *   <li>A batch limit: 1..{@link Queue#MAX_BATCH} ({@link #batch}).</li>
- *   <li>A collection of ids: 1..{@link Queue#MAX_BATCH} of them, none null ({@link #idCount}),
+ *   <li>A lease: {@link #MIN_LEASE}..{@link #MAX_LEASE} ({@link #leaseMillis}).</li>
+ *   <li>A claim's size: 1..{@link #MAX_CLAIM} ({@link #claimMax}).</li>
+ *   <li>A batch limit: 1..{@link #MAX_BATCH} ({@link #batch}).</li>
+ *   <li>A collection of ids: 1..{@link #MAX_BATCH} of them, none null ({@link #idCount}),
  *       and, for a plain queue, each a valid job id ({@link #jobIds}).</li>
  * </ol>
  *
  * <p>Each throws {@link IllegalArgumentException} naming the value and its range.
  */
 final class QueueLimits {
+    /** Shortest lease accepted. */
+    static final Duration MIN_LEASE = Duration.ofMillis(20);
+    /** Longest lease accepted; longer jobs extend. */
+    static final Duration MAX_LEASE = Duration.ofDays(1);
+    /** Most jobs one claim may ask for. */
+    static final int MAX_CLAIM = 1000;
+    /** Most entries one reap, promote, redrive, purge, dead listing or id list handles. */
+    static final int MAX_BATCH = 10_000;
+
     private QueueLimits() {
     }
 
     /** @return the lease in ms */
     static long leaseMillis(Duration lease) {
-        long ms = Checks.ttlMillis(lease, Queue.MAX_LEASE, "lease");
-        if (ms < Queue.MIN_LEASE.toMillis()) {
-            throw new IllegalArgumentException("lease must be at least " + Queue.MIN_LEASE.toMillis() + " ms, was "
+        long ms = Checks.ttlMillis(lease, MAX_LEASE, "lease");
+        if (ms < MIN_LEASE.toMillis()) {
+            throw new IllegalArgumentException("lease must be at least " + MIN_LEASE.toMillis() + " ms, was "
                     + lease);
         }
         return ms;
     }
 
     static void claimMax(int max) {
-        range(max, Queue.MAX_CLAIM, "max");
+        range(max, MAX_CLAIM, "max");
     }
 
     static void batch(int limit) {
-        range(limit, Queue.MAX_BATCH, "limit");
+        range(limit, MAX_BATCH, "limit");
     }
 
-    /** Checks that {@code ids} is not null and holds 1..{@link Queue#MAX_BATCH} ids. */
+    /** Checks that {@code ids} is not null and holds 1..{@link #MAX_BATCH} ids. */
     static void idCount(Collection<String> ids) {
         Checks.notNull(ids, "ids");
-        if (ids.isEmpty() || ids.size() > Queue.MAX_BATCH) {
-            throw new IllegalArgumentException("ids must hold 1.." + Queue.MAX_BATCH + " ids, held " + ids.size());
+        if (ids.isEmpty() || ids.size() > MAX_BATCH) {
+            throw new IllegalArgumentException("ids must hold 1.." + MAX_BATCH + " ids, held " + ids.size());
         }
     }
 

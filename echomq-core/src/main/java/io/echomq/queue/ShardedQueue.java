@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32;
 
 /**
@@ -93,11 +92,7 @@ public final class ShardedQueue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public int refresh() {
-        return RedisEngine.await(refreshAsync(), Scripts.PARTITIONS.label(), name);
-    }
-
-    CompletableFuture<Integer> refreshAsync() {
-        return span.refreshAsync();
+        return RedisEngine.await(span.refreshAsync(), Scripts.PARTITIONS.label(), name);
     }
 
     /** @return the sharded queue's name (each partition is the queue {@code <name>#<i>}) */
@@ -109,6 +104,11 @@ public final class ShardedQueue implements QueueOperations {
     /** @return the partitions this instance enqueues into */
     public int declaredPartitions() {
         return routing.declared();
+    }
+
+    /** @return where a worker of this queue claims from: every partition, rotating */
+    ClaimSource claimSource() {
+        return ClaimSource.of(name, span, claims);
     }
 
     /** @return the partitions claims, stats and dead letters span: the mark, at least the declared count */
@@ -203,12 +203,7 @@ public final class ShardedQueue implements QueueOperations {
     public List<Job> claim(int max, Duration lease) {
         QueueLimits.claimMax(max);
         long leaseMs = QueueLimits.leaseMillis(lease);
-        return RedisEngine.await(claimAsync(max, leaseMs), Scripts.CLAIM.label(), name).jobs();
-    }
-
-    /** One claim round over every partition; see {@link ClaimRound}. */
-    CompletableFuture<Queue.Claimed> claimAsync(int n, long leaseMs) {
-        return claims.claimAsync(n, leaseMs);
+        return RedisEngine.await(claims.claimAsync(max, leaseMs), Scripts.CLAIM.label(), name).jobs();
     }
 
     // ------------------------------------------------------------------ operators

@@ -316,7 +316,7 @@ public final class Worker implements AutoCloseable {
         }
 
         Builder(QueueClient client, ShardedQueue sharded, JobHandler handler) {
-            this(client, ClaimSource.of(sharded), handler);
+            this(client, sharded.claimSource(), handler);
         }
 
         private Builder(QueueClient client, ClaimSource source, JobHandler handler) {
@@ -336,7 +336,7 @@ public final class Worker implements AutoCloseable {
 
         /** @param lease each job's lease, {@link Queue#MIN_LEASE}..{@link Queue#MAX_LEASE}; renewed at a third */
         public Builder lease(Duration lease) {
-            this.leaseMs = Queue.checkLease(lease);
+            this.leaseMs = QueueLimits.leaseMillis(lease);
             return this;
         }
 

@@ -208,7 +208,7 @@ class ProtocolPageTest {
     }
 
     private static long notAHash() throws Exception {
-        Field f = Class.forName("io.echomq.queue.Queue").getDeclaredField("NOT_A_HASH_CODE");
+        Field f = Class.forName("io.echomq.queue.AttemptCalls").getDeclaredField("NOT_A_HASH_CODE");
         f.setAccessible(true);
         return f.getLong(null);
     }

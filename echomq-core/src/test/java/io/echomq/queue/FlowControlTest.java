@@ -19,7 +19,7 @@ class FlowControlTest extends QueueTestBase {
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private Queue.Claimed claim(int n) {
+    private Claimed claim(int n) {
         return queue.claims().claimAsync(n, LEASE.toMillis()).join();
     }
 
@@ -35,10 +35,10 @@ class FlowControlTest extends QueueTestBase {
         queue.flowControl().setRateLimit(3, Duration.ofMillis(400));
         assertThat(queue.flowControl().rateLimit()).contains(new RateLimit(3, Duration.ofMillis(400)));
 
-        Queue.Claimed first = claim(10);
+        Claimed first = claim(10);
         assertThat(first.jobs()).hasSize(3);
         assertThat(first.nextDueMs()).as("the window is full: ms until its oldest claim leaves it").isBetween(1L, 400L);
-        Queue.Claimed held = claim(10);
+        Claimed held = claim(10);
         assertThat(held.jobs()).as("nothing more in this window").isEmpty();
         assertThat(held.nextDueMs()).isBetween(1L, 400L);
         assertThat((Long) raw().call("ZCARD", "emq:{q}:rate")).isEqualTo(3L);
@@ -58,7 +58,7 @@ class FlowControlTest extends QueueTestBase {
         enqueue(5);
         queue.flowControl().setRateLimit(4, Duration.ofSeconds(5));
         assertThat(claim(1).jobs()).hasSize(1);
-        Queue.Claimed rest = claim(10);
+        Claimed rest = claim(10);
         assertThat(rest.jobs()).as("4 per window, 1 taken").hasSize(3);
         assertThat(rest.nextDueMs()).as("held by the window, not by an empty queue").isBetween(1L, 5000L);
     }
@@ -69,7 +69,7 @@ class FlowControlTest extends QueueTestBase {
         queue.flowControl().setConcurrencyCap(2);
         assertThat(queue.flowControl().concurrencyCap()).hasValue(2);
 
-        Queue.Claimed first = claim(6);
+        Claimed first = claim(6);
         assertThat(first.jobs()).hasSize(2);
         assertThat(first.capped()).as("next_due_ms -3: only a freed place helps").isTrue();
         assertThat(claim(6).jobs()).isEmpty();
@@ -109,7 +109,7 @@ class FlowControlTest extends QueueTestBase {
         assertThat(field(job.localId(), "attempts")).as("the fence keeps rising").isEqualTo("1");
         assertThat(queue.flowControl().holdRemaining()).isBetween(Duration.ofMillis(1), Duration.ofMillis(800));
 
-        Queue.Claimed held = other.claims().claimAsync(5, LEASE.toMillis()).join();
+        Claimed held = other.claims().claimAsync(5, LEASE.toMillis()).join();
         assertThat(held.jobs()).as("another client is held too").isEmpty();
         assertThat(held.nextDueMs()).as("the ms left of the hold").isBetween(1L, 800L);
 
@@ -122,7 +122,7 @@ class FlowControlTest extends QueueTestBase {
     @Test
     void aQueueWithoutSettingsKeepsNoRateLog() {
         enqueue(3);
-        Queue.Claimed c = claim(5);
+        Claimed c = claim(5);
         assertThat(c.jobs()).hasSize(3);
         assertThat(c.nextDueMs()).isEqualTo(-1);
         assertThat(raw().call("EXISTS", "emq:{q}:rate", "emq:{q}:flow")).isEqualTo(0L);

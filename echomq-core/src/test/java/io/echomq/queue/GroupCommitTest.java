@@ -49,9 +49,9 @@ class GroupCommitTest extends SemanticsTestBase {
         raw().call("SET", jobKey(notAHash.localId()), "junk");
         Map<String, String> expiredBefore = hash(expired.localId());
 
-        Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
+        Claimed answer = RedisEngine.await(queue.claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
 
-        assertThat(answer.completeCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, Queue.NOT_A_HASH_CODE);
+        assertThat(answer.completeCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, AttemptCalls.NOT_A_HASH_CODE);
         assertThat(answer.jobs()).isEmpty();
         assertThat(members(ACTIVE)).as("only the completed job left active")
                 .containsExactlyInAnyOrder(expired.localId(), superseded.localId(), notActive.localId(),
@@ -67,7 +67,7 @@ class GroupCommitTest extends SemanticsTestBase {
     void theSameJobTwiceInOneCallIsCompletedOnceAndTheSecondAckAnsweredAsALaterCallWouldBe() {
         queue.enqueue("once");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
-        Queue.Claimed answer = RedisEngine.await(queue.claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
+        Claimed answer = RedisEngine.await(queue.claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
                 "claim", "q");
         long retained = client.context().retainCompletedMs();
         assertThat(answer.completeCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);

@@ -73,7 +73,7 @@ class PauseTest extends QueueTestBase {
         });
         queue.pause();
 
-        Queue.Claimed c = queue.claims().claimAsync(5, LEASE.toMillis()).join();
+        Claimed c = queue.claims().claimAsync(5, LEASE.toMillis()).join();
 
         assertThat(c.paused()).isTrue();
         assertThat(c.nextDueMs()).isEqualTo(-2);
