@@ -33,15 +33,14 @@ final class DefaultTimeoutStore {
     static void write(QueueOperations q, Duration timeout) {
         byte[] ms = Long.toString(Checks.ttlMillis(timeout, EnqueueOptions.MAX_TIMEOUT, "default timeout"))
                 .getBytes(StandardCharsets.US_ASCII);
-        for (Queue p : partitions(q)) {
-            QueueWire w = p.wire();
+        for (QueueWire w : wires(q)) {
             w.await(w.async().hset(w.keys().settings(), FIELD, ms).toCompletableFuture(), "HSET settings");
         }
     }
 
     /** @return the stored default; empty when none is stored, or when it is not an integer in 1 ms..1 day */
     static Optional<Duration> read(QueueOperations q) {
-        QueueWire w = partitions(q).get(0).wire();
+        QueueWire w = wires(q).get(0);
         byte[] v = w.await(w.async().hget(w.keys().settings(), FIELD).toCompletableFuture(), "HGET settings");
         if (v == null || v.length == 0 || v.length > 8) {
             return Optional.empty();
@@ -56,22 +55,15 @@ final class DefaultTimeoutStore {
     /** @return whether a default was stored (for a sharded queue: in any partition) */
     static boolean clear(QueueOperations q) {
         boolean cleared = false;
-        for (Queue p : partitions(q)) {
-            QueueWire w = p.wire();
+        for (QueueWire w : wires(q)) {
             cleared |= w.<Long>await(w.async().hdel(w.keys().settings(), FIELD).toCompletableFuture(),
                     "HDEL settings") == 1L;
         }
         return cleared;
     }
 
-    static List<Queue> partitions(QueueOperations q) {
-        if (q instanceof Queue plain) {
-            return List.of(plain);
-        }
-        if (q instanceof ShardedQueue sharded) {
-            return sharded.partitionQueues();
-        }
-        throw new UnsupportedOperationException("a queue's settings are stored by Queue and ShardedQueue only, not "
-                + q.getClass().getName());
+    /** @return the line to a plain queue, or to each partition of a sharded queue */
+    static List<QueueWire> wires(QueueOperations q) {
+        return Partitions.wires(q, "a queue's settings are stored by Queue and ShardedQueue only, not ");
     }
 }

@@ -37,10 +37,10 @@ public final class FairGroups {
     /** Most groups one {@link #list} page may ask for. */
     public static final int MAX_PAGE = 1000;
 
-    private final List<Queue> partitions;
+    private final List<QueueWire> partitions;
 
     FairGroups(QueueOperations q) {
-        this.partitions = DefaultTimeoutStore.partitions(q);
+        this.partitions = DefaultTimeoutStore.wires(q);
     }
 
     /**
@@ -54,15 +54,14 @@ public final class FairGroups {
             throw new IllegalArgumentException("the per-group concurrency must be at least 1, was " + k);
         }
         byte[] v = EnqueueOptions.num(k);
-        for (Queue p : partitions) {
-            QueueWire w = p.wire();
+        for (QueueWire w : partitions) {
             w.await(w.async().hset(flowKey(w), MAX_FIELD, v).toCompletableFuture(), "HSET flow");
         }
     }
 
     /** @return k as the claim reads it (partition 0's): 1 when absent or not an integer of at least 1 */
     public int max() {
-        QueueWire w = partitions.get(0).wire();
+        QueueWire w = partitions.get(0);
         byte[] v = w.await(w.async().hget(flowKey(w), MAX_FIELD).toCompletableFuture(), "HGET flow");
         String text = v == null ? "" : new String(v, StandardCharsets.US_ASCII);
         if (!text.matches("[0-9]{1,9}") || Integer.parseInt(text) < 1) {
@@ -101,8 +100,8 @@ public final class FairGroups {
         long waiting = 0;
         long active = 0;
         boolean paused = false;
-        for (Queue p : partitions) {
-            GroupCount c = counts(p.wire(), List.of(group)).get(0);
+        for (QueueWire p : partitions) {
+            GroupCount c = counts(p, List.of(group)).get(0);
             waiting += c.waiting();
             active += c.active();
             paused |= c.paused();
@@ -132,7 +131,7 @@ public final class FairGroups {
         }
         int part = Integer.parseInt(at[0]);
         char phase = at[1].charAt(0);
-        QueueWire w = partitions.get(part).wire();
+        QueueWire w = partitions.get(part);
         String prefix = w.keys().prefix();
         ScanArgs args = ScanArgs.Builder.limit(limit);
         Set<String> names = new LinkedHashSet<>();
@@ -203,8 +202,7 @@ public final class FairGroups {
     private boolean run(String op, String group) {
         GroupKeys.check(group);
         boolean changed = false;
-        for (Queue p : partitions) {
-            QueueWire w = p.wire();
+        for (QueueWire w : partitions) {
             String prefix = w.keys().prefix();
             String[] keys = {prefix + "group:paused", prefix + "groups", w.keys().wake()};
             long c = w.<Long>await(w.run(Scripts.GROUP, ScriptOutputType.INTEGER, keys, w.prefix(),

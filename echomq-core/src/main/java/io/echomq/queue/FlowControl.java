@@ -57,8 +57,7 @@ public final class FlowControl {
         if (limit == null) {
             throw new IllegalArgumentException("a rate limit must not be null (clearRateLimit() removes it)");
         }
-        for (Queue p : DefaultTimeoutStore.partitions(queue)) {
-            QueueWire w = p.wire();
+        for (QueueWire w : DefaultTimeoutStore.wires(queue)) {
             w.await(w.async().hset(key(w), Map.of(RATE_MAX, bytes(Integer.toString(limit.max())),
                     RATE_WINDOW, bytes(Long.toString(limit.windowMillis())))).toCompletableFuture(), "HSET flow");
         }
@@ -114,8 +113,7 @@ public final class FlowControl {
             throw new IllegalArgumentException("a concurrency cap must be in 1.." + MAX_CAP
                     + " active jobs, was " + cap + " (clearConcurrencyCap() removes it)");
         }
-        for (Queue p : DefaultTimeoutStore.partitions(queue)) {
-            QueueWire w = p.wire();
+        for (QueueWire w : DefaultTimeoutStore.wires(queue)) {
             w.await(w.async().hset(key(w), CAP, bytes(Integer.toString(cap))).toCompletableFuture(),
                     "HSET flow");
         }
@@ -147,7 +145,7 @@ public final class FlowControl {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public Duration holdRemaining() {
-        QueueWire w = DefaultTimeoutStore.partitions(queue).get(0).wire();
+        QueueWire w = DefaultTimeoutStore.wires(queue).get(0);
         long until = positive(read(HOLD).get(0));
         if (until < 1) {
             return Duration.ZERO;
@@ -159,15 +157,14 @@ public final class FlowControl {
     }
 
     private List<String> read(String... fields) {
-        QueueWire w = DefaultTimeoutStore.partitions(queue).get(0).wire();
+        QueueWire w = DefaultTimeoutStore.wires(queue).get(0);
         return w.await(w.async().hmget(key(w), fields).toCompletableFuture(), "HMGET flow").stream()
                 .map(kv -> kv.hasValue() ? new String(kv.getValue(), StandardCharsets.US_ASCII) : null).toList();
     }
 
     private boolean clear(String... fields) {
         boolean cleared = false;
-        for (Queue p : DefaultTimeoutStore.partitions(queue)) {
-            QueueWire w = p.wire();
+        for (QueueWire w : DefaultTimeoutStore.wires(queue)) {
             cleared |= w.<Long>await(w.async().hdel(key(w), fields).toCompletableFuture(), "HDEL flow") > 0;
         }
         return cleared;

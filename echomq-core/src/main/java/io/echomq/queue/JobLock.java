@@ -37,10 +37,10 @@ public record JobLock(boolean held, long attempt, long ttlMillis) {
     public static JobLock read(QueueOperations queue, String id) {
         Checks.notNull(queue, "queue");
         Checks.notNull(id, "id");
-        JobTimeline.Home at = JobTimeline.home(queue, id);
-        QueueKeys keys = at.queue().keys();
+        Partitions.Home at = Partitions.home(queue, id);
+        QueueKeys keys = at.wire().keys();
         String key = keys.lock(at.localId());
-        RedisClusterAsyncCommands<String, byte[]> commands = RedisEngine.async(at.queue().context().engine().binary());
+        RedisClusterAsyncCommands<String, byte[]> commands = at.wire().async();
         RedisFuture<byte[]> value = commands.get(key);
         RedisFuture<Long> pttl = commands.pttl(key);
         byte[] v = RedisEngine.await(value.toCompletableFuture(), "GET job lock", keys.queue());

@@ -82,11 +82,10 @@ public final class JobTimeline {
         if (window < 1 || window > MAX_WINDOW) {
             throw new IllegalArgumentException("window must be in 1.." + MAX_WINDOW + ", was " + window);
         }
-        Home at = home(queue, id);
-        Queue home = at.queue();
+        Partitions.Home at = Partitions.home(queue, id);
         String localId = at.localId();
-        QueueKeys keys = home.keys();
-        RedisClusterAsyncCommands<String, byte[]> commands = RedisEngine.async(home.context().engine().binary());
+        QueueKeys keys = at.wire().keys();
+        RedisClusterAsyncCommands<String, byte[]> commands = at.wire().async();
         RedisFuture<List<StreamMessage<String, byte[]>>> last = commands.xrevrange(keys.prefix() + "events",
                 Range.create("-", "+"), Limit.from(window));
         RedisFuture<List<KeyValue<String, byte[]>>> settings = commands.hmget(keys.retention(), "events_max");
@@ -104,39 +103,6 @@ public final class JobTimeline {
         Collections.reverse(mine);
         String oldest = entries.isEmpty() ? null : entries.get(entries.size() - 1).getId();
         return new Read(mine, window, entries.size(), entries.size() < window, oldest, eventsOn(max.get(0)));
-    }
-
-    /** Where a job lives: its (partition) queue, and its id there. */
-    record Home(Queue queue, String localId) {
-    }
-
-    /**
-     * @return the plain queue that holds job {@code id} (for a sharded queue, its partition) and
-     *     the job's id there
-     * @throws IllegalArgumentException if the id is invalid, or for a sharded queue not of the form
-     *     {@code <partition>-<id>} or of a partition beyond its span
-     * @throws UnsupportedOperationException if the queue is neither a {@link Queue} nor a {@link ShardedQueue}
-     */
-    static Home home(QueueOperations queue, String id) {
-        if (queue instanceof ShardedQueue sharded) {
-            int dash = id.indexOf('-');
-            if (dash < 1 || dash > 4 || !id.substring(0, dash).chars().allMatch(Character::isDigit)) {
-                throw new IllegalArgumentException("job id '" + id + "' is not of the form <partition>-<id>, "
-                        + "as the ids of a sharded queue are");
-            }
-            int partition = Integer.parseInt(id.substring(0, dash));
-            List<Queue> span = sharded.partitionQueues();
-            if (partition >= span.size()) {
-                throw new IllegalArgumentException("job id '" + id + "' names partition " + partition + ", beyond the "
-                        + span.size() + " of queue " + queue.name());
-            }
-            return new Home(span.get(partition), Checks.jobId(id.substring(dash + 1)));
-        }
-        if (queue instanceof Queue plain) {
-            return new Home(plain, Checks.jobId(id));
-        }
-        throw new UnsupportedOperationException("a job's keys are read through a Queue or a ShardedQueue, not "
-                + queue.getClass().getName());
     }
 
     /** @return whether a stored {@code events_max} leaves events on, read as the scripts read it */

@@ -32,14 +32,11 @@ final class LayoutStore {
         this.keys = new String[] {k.layout(), k.pending(), k.waitList(), k.seq()};
     }
 
-    private static LayoutStore of(Queue q) {
-        return new LayoutStore(new QueueWire(q.keys(), q.context().engine()));
-    }
 
     /** @return the layout of a plain queue, or of a sharded queue: ZSET only when every partition has it */
     static QueueLayout read(QueueOperations q) {
-        for (Queue p : parts(q)) {
-            if (of(p).read() == QueueLayout.LIST) {
+        for (QueueWire w : parts(q)) {
+            if (new LayoutStore(w).read() == QueueLayout.LIST) {
                 return QueueLayout.LIST;
             }
         }
@@ -51,23 +48,16 @@ final class LayoutStore {
         Checks.notNull(layout, "layout");
         boolean changed = false;
         long moved = 0;
-        for (Queue p : parts(q)) {
-            LayoutChange c = of(p).write(layout);
+        for (QueueWire w : parts(q)) {
+            LayoutChange c = new LayoutStore(w).write(layout);
             changed |= c.changed();
             moved += c.moved();
         }
         return new LayoutChange(layout, changed, moved);
     }
 
-    private static List<Queue> parts(QueueOperations q) {
-        if (q instanceof Queue plain) {
-            return List.of(plain);
-        }
-        if (q instanceof ShardedQueue sharded) {
-            return sharded.partitionQueues();
-        }
-        throw new UnsupportedOperationException("the layout is stored only through a Queue or a ShardedQueue, not a "
-                + (q == null ? "null" : q.getClass().getName()));
+    private static List<QueueWire> parts(QueueOperations q) {
+        return Partitions.wires(q, "the layout is stored only through a Queue or a ShardedQueue, not a ");
     }
 
     QueueLayout read() {

@@ -61,6 +61,11 @@ final class QueueWire {
         return publish;
     }
 
+    /** @return a binary connection of its own, for a blocking read that must not hold up the shared one; the caller closes it */
+    StatefulConnection<String, byte[]> openBinary() {
+        return engine.openBinary();
+    }
+
     /** @return the asynchronous commands of the binary connection, for the reads that are no script */
     RedisClusterAsyncCommands<String, byte[]> async() {
         return RedisEngine.async(conn);

@@ -55,30 +55,19 @@ final class ResultWaiter {
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
         }
-        Queue q;
-        String local;
-        if (queue instanceof Queue plain) {
-            Checks.jobId(id);
-            q = plain;
-            local = id;
-        } else if (queue instanceof ShardedQueue sharded) {
-            Checks.jobId(id);
-            int dash = id.indexOf('-');
-            if (dash < 1 || dash > 4 || !id.substring(0, dash).chars().allMatch(Character::isDigit)) {
-                throw new IllegalArgumentException("job id '" + id + "' is not of the form <partition>-<id>, "
-                        + "as the ids of a sharded queue are");
-            }
-            int index = Integer.parseInt(id.substring(0, dash));
-            if (index >= sharded.partitionQueues().size()) {
+        List<QueueWire> span = Partitions.wires(queue, "awaitResult needs a Queue or a ShardedQueue, not ");
+        Checks.jobId(id);
+        QueueWire q = span.get(0);
+        String local = id;
+        if (Partitions.sharded(queue)) {
+            int index = Partitions.partitionOf(id);
+            if (index >= span.size()) {
                 return new JobResult(JobResult.Outcome.NOT_FOUND, id, null, null);
             }
-            q = sharded.partitionQueues().get(index);
-            local = id.substring(dash + 1);
-        } else {
-            throw new UnsupportedOperationException("awaitResult needs a Queue or a ShardedQueue, not "
-                    + queue.getClass().getName());
+            q = span.get(index);
+            local = id.substring(id.indexOf('-') + 1);
         }
-        StatefulConnection<String, byte[]> conn = q.context().engine().openBinary();
+        StatefulConnection<String, byte[]> conn = q.openBinary();
         try {
             return new ResultWaiter(RedisEngine.async(conn), q.keys(), local, id).run(timeout);
         } finally {
