@@ -2,6 +2,7 @@ package io.echomq.queue;
 
 import io.echomq.MonotonicClock;
 import io.echomq.RedisCommandException;
+import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScriptOutputType;
@@ -54,7 +55,7 @@ final class Heartbeat {
     private final long periodNanos;
     private final String period;
     private final String ttl;
-    private Queue beating;   // guarded by this: the queue the record is on, once a beat was sent
+    private QueueKeys beating;   // guarded by this: the keys of the queue the record is on, once a beat was sent
     private boolean removed;   // guarded by this
     // A first beat was answered, so started_at is stored. Not guarded by this: the answer arrives on
     // the connection's I/O thread, which must never wait for remove() (that waits for the I/O thread).
@@ -99,7 +100,7 @@ final class Heartbeat {
      * Sends one beat on {@code queue}'s keys when the jobs in hand changed or a period has passed
      * since the last one, unless the record was removed. Never blocks.
      */
-    synchronized void beat(Queue queue) {
+    synchronized void beat(QueueKeys queue) {
         int hand = inHand.getAsInt();
         long now = clock.nanoTime();
         if (removed || (beating != null && hand == lastInHand && now - lastBeat < periodNanos)) {
@@ -133,21 +134,21 @@ final class Heartbeat {
             return;
         }
         try {
-            RedisEngine.await(send(beating, "0", "0"), Scripts.HEARTBEAT.label(), beating.name());
+            RedisEngine.await(send(beating, "0", "0"), Scripts.HEARTBEAT.label(), beating.queue());
         } catch (RedisCommandException | IllegalStateException e) {
             // the record expires by itself within its ttl
             LOG.debug("{}: could not remove the heartbeat: {}", name, e.toString());
         }
     }
 
-    private java.util.concurrent.CompletableFuture<Long> send(Queue queue, String ttlMs, String first,
+    private java.util.concurrent.CompletableFuture<Long> send(QueueKeys queue, String ttlMs, String first,
                                                               String... fields) {
         String[] args = new String[3 + fields.length];
         args[0] = id;
         args[1] = ttlMs;
         args[2] = first;
         System.arraycopy(fields, 0, args, 3, fields.length);
-        String[] keys = {queue.keys().workers(), queue.keys().worker(id)};
+        String[] keys = {queue.workers(), queue.worker(id)};
         return engine.run(Scripts.HEARTBEAT, ScriptOutputType.INTEGER, keys, args);
     }
 

@@ -102,7 +102,7 @@ final class Maintenance {
             maintain(s.queues().get(i), s.maintenanceKeys().get(i), i == 0 ? schedules : null);
         }
         if (!s.queues().isEmpty()) {
-            heartbeat.beat(s.queues().get(0));
+            heartbeat.beat(s.queues().get(0).keys());
         }
     }
 
@@ -128,7 +128,7 @@ final class Maintenance {
                         if (firer != null) {
                             firer.tick();   // asynchronous; logs its own failures
                         }
-                        throughput.record(queue);   // asynchronous; once per minute
+                        throughput.record(queue.keys());   // asynchronous; once per minute
                         return queue.sweeps().reapAsync(BATCH).thenCompose(reaped -> {
                             long back = (Long) reaped.get(0);
                             long died = (Long) reaped.get(1);

@@ -51,7 +51,7 @@ final class ScheduleFirer {
     ScheduleFirer(Queue queue) {
         this.queue = queue;
         this.name = queue.logicalName();
-        this.store = new ScheduleStore(queue);
+        this.store = new ScheduleStore(queue.context().engine(), queue.keys());
         this.lookAgainNanos = queue.clockNanos();   // at once: nanoTime has no zero to start from
     }
 

@@ -31,13 +31,17 @@ final class ScheduleStore {
     private final String[] schedulesKey;
     private final String resource;
 
-    ScheduleStore(Queue queue) {
-        this.engine = queue.context().engine();
+    /**
+     * @param engine the client's engine, whose binary connection carries the scripts
+     * @param keys   the keys of the queue that keeps the schedules
+     */
+    ScheduleStore(RedisEngine engine, QueueKeys keys) {
+        this.engine = engine;
         this.conn = engine.binary();
-        this.keys = queue.keys();
+        this.keys = keys;
         this.prefix = keys.prefix().getBytes(StandardCharsets.UTF_8);
         this.schedulesKey = new String[] {keys.schedules()};
-        this.resource = queue.name();
+        this.resource = keys.queue();
     }
 
     /** A due schedule as schedule-due-1 read it: the stored fire time and version, and its raw fields. */

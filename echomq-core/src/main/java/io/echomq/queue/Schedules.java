@@ -64,7 +64,7 @@ public final class Schedules {
         this.maxPayloadBytes = maxPayloadBytes;
         this.name = name;
         this.target = target;
-        this.store = new ScheduleStore(target);
+        this.store = new ScheduleStore(target.context().engine(), target.keys());
         this.firer = new ScheduleFirer(target);
     }
 

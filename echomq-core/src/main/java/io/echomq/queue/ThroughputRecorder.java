@@ -1,6 +1,7 @@
 package io.echomq.queue;
 
 import io.echomq.MonotonicClock;
+import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScriptOutputType;
@@ -49,15 +50,15 @@ final class ThroughputRecorder {
     }
 
     /** Samples {@code queue}'s counters unless its current minute is known to be sampled. Never blocks. */
-    void record(Queue queue) {
-        String history = queue.keys().throughput();
+    void record(QueueKeys queue) {
+        String history = queue.throughput();
         long now = clock.nanoTime();
         Long next = due.get(history);
         if (next != null && now - next < 0) {
             return;
         }
         due.put(history, now + Duration.ofSeconds(1).toNanos());   // no second call while this one is out
-        String[] keys = {queue.keys().stats(), history};
+        String[] keys = {queue.stats(), history};
         try {
             engine.<List<Object>>run(Scripts.THROUGHPUT, ScriptOutputType.MULTI, keys, KEEP_MS)
                     .whenComplete((reply, failure) -> {

@@ -33,7 +33,7 @@ class FacadeReferencesTest {
     /** The public entry types of the package; everything else in it is a part. */
     static final Set<String> FACADES = Set.of("Queue", "QueueClient", "ShardedQueue", "Worker", "QueueOperations");
     /** The highest total accepted: lower it when references go, never raise it. */
-    static final int CEILING = 92;
+    static final int CEILING = 87;
     private static final Path PACKAGE = Path.of("src", "main", "java", "io", "echomq", "queue");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
 
