@@ -145,9 +145,9 @@ public final class QueueClient implements AutoCloseable {
         QueueKeys keys = QueueKeys.ofUserName(queueName);
         int stored = PartitionSpan.read(context, queueName);
         if (stored > 0) {
-            return new Worker.Builder(this, ShardedQueue.ofStored(context, queueName, stored), handler);
+            return new Worker.Builder(context, workers, ShardedQueue.ofStored(context, queueName, stored), handler);
         }
-        return new Worker.Builder(this, queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys)),
+        return new Worker.Builder(context, workers, queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys)),
                 handler);
     }
 
@@ -183,7 +183,7 @@ public final class QueueClient implements AutoCloseable {
         if (queue.context() != context) {
             throw new IllegalArgumentException("queue " + queue.name() + " belongs to another QueueClient");
         }
-        return new Worker.Builder(this, queue, handler);
+        return new Worker.Builder(context, workers, queue, handler);
     }
 
     /**
@@ -253,13 +253,6 @@ public final class QueueClient implements AutoCloseable {
         return context;
     }
 
-    void register(Worker w) {
-        workers.add(w);
-    }
-
-    void unregister(Worker w) {
-        workers.remove(w);
-    }
 
     /** Configures a {@link QueueClient}. Not thread-safe; build once. */
     public static final class Builder {

@@ -1,6 +1,7 @@
 package io.echomq.queue;
 
 import io.echomq.internal.RedisEngine;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -38,7 +39,15 @@ final class ScheduleFirer {
     /** Longest a worker goes without reading the schedules: how late it sees one another client added. */
     static final long POLL_MS = 10_000;
 
-    private static final Logger LOG = LoggerFactory.getLogger(Schedules.class);
+    /**
+     * A fire time more than this before the server's now is missed and follows the schedule's
+     * {@link MissedFires} policy; a later one is on time and always fires.
+     */
+    static final Duration MISSED_AFTER = Duration.ofSeconds(60);
+    /** How long the idempotency key of each fire lives, so a fire enqueued again within it adds nothing. */
+    static final Duration FIRE_KEY_WINDOW = Duration.ofHours(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScheduleFirer.class);
 
     private final Queue queue;
     private final String name;
@@ -133,7 +142,7 @@ final class ScheduleFirer {
             return CompletableFuture.completedFuture(0);
         }
         FirePlan plan = FirePlan.of(s.spec().fireTimes(), d.fire(), now, s.missed(), s.maxMissed(),
-                Schedules.MISSED_AFTER.toMillis(), Enqueuer.CHUNK);
+                MISSED_AFTER.toMillis(), Enqueuer.CHUNK);
         if (plan.next() >= 0 && plan.next() <= now) {
             more.set(true);
         } else if (plan.next() > now) {
@@ -148,7 +157,7 @@ final class ScheduleFirer {
             }
             for (long t : plan.fireTimes()) {
                 jobs.add(new JobRequest(s.rawPayload(), base.withIdempotencyKey(fireKey(s.id(), t),
-                        Schedules.FIRE_KEY_WINDOW)));
+                        FIRE_KEY_WINDOW)));
             }
             // fire keys: always the full form, whose reply says which jobs were created
             enqueued = queue.enqueuer().full(jobs, JobFields.NO_ARGS).reply().thenApply(reply -> {

@@ -43,12 +43,12 @@ public final class Schedules {
      * A fire time more than this before the server's now is <em>missed</em> and follows the
      * schedule's {@link MissedFires} policy; a later one is on time and always fires.
      */
-    public static final Duration MISSED_AFTER = Duration.ofSeconds(60);
+    public static final Duration MISSED_AFTER = ScheduleFirer.MISSED_AFTER;
     /**
      * How long the idempotency key of each fire lives. A fire time enqueued again within it (a
      * scheduler crashed between the enqueue and the advance, and another retried) adds nothing.
      */
-    public static final Duration FIRE_KEY_WINDOW = Duration.ofHours(1);
+    public static final Duration FIRE_KEY_WINDOW = ScheduleFirer.FIRE_KEY_WINDOW;
     /** Most fire times {@link #next(String, int)} computes. */
     public static final int MAX_NEXT = 1000;
     /** Most schedules {@link #list(int)} reads at once. */

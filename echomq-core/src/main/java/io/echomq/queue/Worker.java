@@ -3,6 +3,7 @@ package io.echomq.queue;
 import io.echomq.MonotonicClock;
 import io.echomq.internal.Checks;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -102,7 +103,7 @@ public final class Worker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
-    private final QueueClient client;
+    private final List<Worker> registry;
     private final QueueContext context;
     private final ClaimSource source;
     private final String name;
@@ -126,8 +127,8 @@ public final class Worker implements AutoCloseable {
     private volatile boolean graceCut;
 
     private Worker(Builder b) {
-        this.client = b.client;
-        this.context = client.context();
+        this.registry = b.registry;
+        this.context = b.context;
         this.source = b.source;
         this.concurrency = b.concurrency;
         this.leaseMs = b.leaseMs;
@@ -165,7 +166,7 @@ public final class Worker implements AutoCloseable {
         long firstMaintenance = ThreadLocalRandom.current().nextLong(1, maintenanceMs + 1);
         scheduler.scheduleAtFixedRate(maintenance::tick, firstMaintenance, maintenanceMs, TimeUnit.MILLISECONDS);
         scheduler.scheduleAtFixedRate(cancels::refresh, maintenanceMs, maintenanceMs, TimeUnit.MILLISECONDS);
-        client.register(this);
+        registry.add(this);
         dispatcher.start();
         LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
     }
@@ -283,7 +284,7 @@ public final class Worker implements AutoCloseable {
             cancels.close();
             maintenance.close();   // a clean close removes the heartbeat; an abandoned worker's expires
         }
-        client.unregister(this);
+        registry.remove(this);
     }
 
     @Override
@@ -296,7 +297,8 @@ public final class Worker implements AutoCloseable {
      * checks its value and throws {@link IllegalArgumentException} for a bad one.
      */
     public static final class Builder {
-        private final QueueClient client;
+        private final QueueContext context;
+        private final List<Worker> registry;
         private final ClaimSource source;
         private final JobHandler handler;
         private int concurrency = Runtime.getRuntime().availableProcessors() * 4;
@@ -311,16 +313,22 @@ public final class Worker implements AutoCloseable {
         private long timeoutMs;   // 0: none
         private boolean interruptHandlers;
 
-        Builder(QueueClient client, Queue queue, JobHandler handler) {
-            this(client, ClaimSource.of(queue), handler);
+        /**
+         * @param context  what the client built its queues with
+         * @param registry the client's started workers, which it closes at its own close; a started
+         *     worker adds itself and removes itself when it ends
+         */
+        Builder(QueueContext context, List<Worker> registry, Queue queue, JobHandler handler) {
+            this(context, registry, ClaimSource.of(queue), handler);
         }
 
-        Builder(QueueClient client, ShardedQueue sharded, JobHandler handler) {
-            this(client, sharded.claimSource(), handler);
+        Builder(QueueContext context, List<Worker> registry, ShardedQueue sharded, JobHandler handler) {
+            this(context, registry, sharded.claimSource(), handler);
         }
 
-        private Builder(QueueClient client, ClaimSource source, JobHandler handler) {
-            this.client = client;
+        private Builder(QueueContext context, List<Worker> registry, ClaimSource source, JobHandler handler) {
+            this.context = context;
+            this.registry = registry;
             this.source = source;
             this.handler = handler;
         }
