@@ -19,8 +19,8 @@ import java.util.List;
  *       partition by partition, one call each.</li>
  * </ol>
  *
- * <p>Kept out of the facades, which are at their size limit: {@link QueueOperations}' default
- * methods call the static pair, which knows the two implementations.
+ * <p>One role, the layout's reads and writes, apart from the facades: {@link QueueOperations}'
+ * default methods call the static pair, which reaches each partition through {@link Partitions}.
  */
 final class LayoutStore {
     private final QueueWire wire;
