@@ -266,21 +266,40 @@ class WorkerLeaseTest extends QueueTestBase {
      */
     @Test
     void renewalsRacingCompletionsNeverReportALostLease() {
+        // The race is timing: a round of 1,000 jobs shows a few late renewals, now and then none.
+        // Rounds repeat (each on a queue of its own) until one shows it, at most three; every
+        // round must report no lost lease for a completed job.
+        boolean watch = !io.echomq.testkit.RedisExtension.clusterMode();
+        long late = 0;
+        for (int round = 0; round < 3 && (late == 0 || !watch); round++) {
+            late += raceRound("race-" + round, watch);
+            if (!watch) {
+                break;   // no MONITOR on a cluster: one round checks the reports
+            }
+        }
+        if (watch) {
+            assertThat(late).as("renewals that reached the server after their job's completion: the race")
+                    .isPositive();
+        }
+    }
+
+    /** @return the renewals that reached the server after their job's completion, from MONITOR (0 unwatched) */
+    private long raceRound(String name, boolean watch) {
         int jobs = 1000;
         List<JobRequest> requests = new java.util.ArrayList<>();
         for (int i = 0; i < jobs; i++) {
             requests.add(JobRequest.of("job-" + i));
         }
-        queue.enqueueAll(requests);
+        Queue q = client.queue(name);
+        q.enqueueAll(requests);
         RecordingListener events = new RecordingListener();
         List<List<String>> commands;
         // Each job works (simulated) for about one renewal interval (lease 300 ms: renewed every
         // 100 ms), so completions keep meeting renewals.
-        boolean watch = !io.echomq.testkit.RedisExtension.clusterMode();
         try (CommandTap tap = watch ? raw().monitor() : null;
-             Worker w = client.worker("q", job -> Thread.sleep(95 + (Long.parseLong(job.id()) % 15)))
+             Worker w = client.worker(name, job -> Thread.sleep(95 + (Long.parseLong(job.id()) % 15)))
                 .concurrency(50).lease(Duration.ofMillis(300)).listener(events).start()) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> queue.stats().completed() == jobs);
+            await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().completed() == jobs);
             // Under a loaded machine a lease can really lapse (DEADLINE_PASSED) and its job run twice,
             // settling once as LEASE_LOST and once as COMPLETED: wait for the completions, not for
             // exactly one settle per job.
@@ -292,15 +311,12 @@ class WorkerLeaseTest extends QueueTestBase {
                 .filter(l -> l.job().outcome().orElse(null) == SettleOutcome.COMPLETED)
                 .toList();
         long late = renewalsAfterCompletion(commands);
-        System.out.printf("%d jobs completed, %d renewals reached the server after their job's completion, "
-                + "%d lost-lease reports, %d of them for completed jobs%n", events.count(SettleOutcome.COMPLETED),
+        System.out.printf("%s: %d jobs completed, %d renewals reached the server after their job's completion, "
+                + "%d lost-lease reports, %d of them for completed jobs%n", name, events.count(SettleOutcome.COMPLETED),
                 late, events.lost().size(), spurious.size());
-        if (watch) {
-            assertThat(late).as("renewals that reached the server after their job's completion: the race")
-                    .isPositive();
-        }
         assertThat(spurious).as("lost-lease reports for jobs whose completion was accepted").isEmpty();
         assertThat(events.count(SettleOutcome.COMPLETED)).isEqualTo(jobs);
+        return late;
     }
 
     /**
