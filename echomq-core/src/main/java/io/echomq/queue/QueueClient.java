@@ -93,7 +93,7 @@ public final class QueueClient implements AutoCloseable {
             throw new IllegalStateException("queue " + name + " is sharded into " + stored + " partitions: open it "
                     + "with open(\"" + name + "\") or shardedQueue(\"" + name + "\", " + stored + ")");
         }
-        return queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys));
+        return plain(keys);
     }
 
     /**
@@ -112,6 +112,11 @@ public final class QueueClient implements AutoCloseable {
         if (stored > 0) {
             return ShardedQueue.ofStored(context, name, stored);
         }
+        return plain(keys);
+    }
+
+    /** @return the plain queue of {@code keys}, the same instance for the same name */
+    private Queue plain(QueueKeys keys) {
         return queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys));
     }
 
@@ -147,8 +152,7 @@ public final class QueueClient implements AutoCloseable {
         if (stored > 0) {
             return new Worker.Builder(context, workers, ShardedQueue.ofStored(context, queueName, stored), handler);
         }
-        return new Worker.Builder(context, workers, queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys)),
-                handler);
+        return new Worker.Builder(context, workers, plain(keys), handler);
     }
 
     /**
