@@ -4,7 +4,6 @@ import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.QueueOperations;
-import io.echomq.queue.ShardedQueue;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -133,7 +132,7 @@ final class LineEnqueue {
             return;
         }
         List<EnqueueResult> results = partitionKey == null ? queue.enqueueAll(batch)
-                : ((ShardedQueue) queue).enqueueAll(partitionKey, batch);
+                : queue.enqueueAll(partitionKey, batch);
         long before = enqueued;
         for (EnqueueResult r : results) {
             out.println(r.id());

@@ -4,7 +4,6 @@ import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
-import io.echomq.queue.ShardedQueue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -153,10 +152,13 @@ final class QueueEnqueueCommand extends QueueSubcommand {
         return ExitCodes.OK;
     }
 
-    /** @return q as a sharded queue, for --partition-key */
-    private ShardedQueue sharded(QueueOperations q) {
-        if (q instanceof ShardedQueue sharded) {
-            return sharded;
+    /**
+     * @return q, once it is known to be sharded: a partition key on a plain queue names its one
+     *     partition, which is surely not what the user meant
+     */
+    private QueueOperations sharded(QueueOperations q) {
+        if (q.isSharded()) {
+            return q;
         }
         throw new ParameterException(spec.commandLine(), "--partition-key needs a sharded queue, and "
                 + queue + " is not sharded; give --partitions <k> to shard a new queue");

@@ -3,7 +3,6 @@ package io.echomq.cli;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
-import io.echomq.queue.ShardedQueue;
 import java.util.List;
 import picocli.CommandLine.Command;
 
@@ -23,8 +22,8 @@ final class QueueStatsCommand extends QueueSubcommand {
         try (QueueClient client = connect()) {
             QueueOperations q = open(client);
             s = q.stats();
-            if (q instanceof ShardedQueue sharded) {
-                each = sharded.partitionStats();
+            if (q.isSharded()) {
+                each = q.partitionStats();
             }
         }
         out().println(describe(s));

@@ -32,20 +32,43 @@ import java.util.List;
  * </ol>
  *
  * <p>Together because each is a step of one connect, and all of them end before the engine is
- * handed out; what the engine does afterwards never comes back here.
+ * handed out; what the engine does afterwards never comes back here. The clients ({@code LockClient},
+ * {@code QueueClient}, the events reader) connect through here.
  */
-final class EngineConnector {
+public final class EngineConnector {
     private EngineConnector() {
     }
 
-    /** See {@link RedisEngine#connect(String, Duration, Path)}. */
-    static RedisEngine connect(String url, Duration commandTimeout, Path trustedCertificates) {
+    /**
+     * Connects to the server, or the cluster, named by {@code url}: {@code redis://}, {@code rediss://},
+     * {@code redis-socket://}, {@code redis-cluster://} or {@code rediss-cluster://}.
+     *
+     * @param commandTimeout how long one command may take before it fails
+     * @throws IllegalArgumentException if the URL is malformed, or is a single-server URL naming a node of a
+     *     Redis Cluster (the message names the {@code redis-cluster://} URL to use)
+     * @throws RedisCommandException if the server cannot be reached ({@code CONNECT})
+     */
+    public static RedisEngine connect(String url, Duration commandTimeout) {
+        return connect(url, commandTimeout, (Path) null);
+    }
+
+    /**
+     * As {@link #connect(String, Duration)}, trusting for TLS ({@code rediss://} or
+     * {@code rediss-cluster://}) the CA certificates in {@code trustedCertificates}.
+     *
+     * @param trustedCertificates a PEM file of CA certificates (checked by {@link TlsTrust#check}), or null
+     *     for the JVM's default trust store
+     * @throws IllegalArgumentException if the URL is malformed, or names a node of a Redis Cluster
+     * @throws RedisCommandException if the server cannot be reached or the TLS handshake fails ({@code CONNECT})
+     */
+    public static RedisEngine connect(String url, Duration commandTimeout, Path trustedCertificates) {
         if (RedisUrls.isCluster(url)) {
             return connectCluster(RedisUrls.parseCluster(url), RedisUrls.redact(url.trim()), commandTimeout,
                     trustedCertificates);
         }
         return connect(RedisUrls.parse(url), commandTimeout, trustedCertificates);
     }
+
 
     /** Connects to a Redis Cluster through its seed nodes; the client learns the others from them. */
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -11,7 +11,6 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.netty.handler.flush.FlushConsolidationHandler;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -92,32 +91,6 @@ public final class RedisEngine implements AutoCloseable {
         this.connections = new EngineConnections(connector, pubSubConnector, timeoutMs, redactedUrl);
         this.scripts = new ScriptRunner(cluster, timeoutMs);
         this.features = new FeatureProbe(this::commands, timeoutMs, cluster ? (RedisClusterClient) client : null);
-    }
-
-    /**
-     * Connects to the server, or the cluster, named by {@code url}: {@code redis://}, {@code rediss://},
-     * {@code redis-socket://}, {@code redis-cluster://} or {@code rediss-cluster://}.
-     *
-     * @param commandTimeout how long one command may take before it fails
-     * @throws IllegalArgumentException if the URL is malformed, or is a single-server URL naming a node of a
-     *     Redis Cluster (the message names the {@code redis-cluster://} URL to use)
-     * @throws RedisCommandException if the server cannot be reached ({@code CONNECT})
-     */
-    public static RedisEngine connect(String url, Duration commandTimeout) {
-        return EngineConnector.connect(url, commandTimeout, null);
-    }
-
-    /**
-     * As {@link #connect(String, Duration)}, trusting for TLS ({@code rediss://} or
-     * {@code rediss-cluster://}) the CA certificates in {@code trustedCertificates}.
-     *
-     * @param trustedCertificates a PEM file of CA certificates (checked by {@link TlsTrust#check}), or null
-     *     for the JVM's default trust store
-     * @throws IllegalArgumentException if the URL is malformed, or names a node of a Redis Cluster
-     * @throws RedisCommandException if the server cannot be reached or the TLS handshake fails ({@code CONNECT})
-     */
-    public static RedisEngine connect(String url, Duration commandTimeout, Path trustedCertificates) {
-        return EngineConnector.connect(url, commandTimeout, trustedCertificates);
     }
 
     /** @return the shared, auto-flushed command connection (a cluster connection on a cluster) */

@@ -1,5 +1,8 @@
 package io.echomq.lock;
 
+import io.echomq.MonotonicClock;
+import io.echomq.internal.RedisEngine;
+import io.echomq.internal.Scripts;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -51,7 +54,7 @@ public final class Lease implements AutoCloseable {
         }
     }
 
-    private final LeaseBackend backend;
+    private final Backend backend;
     private final String resource;
     private final String token;
     private final long fence;
@@ -69,7 +72,7 @@ public final class Lease implements AutoCloseable {
     private volatile ReleaseOutcome releaseOutcome;
     private final Object held;   // the instrumentation's handle, or null when nobody listens
 
-    Lease(LeaseBackend backend, String resource, String token, long fence, long ttlMillis, long startNanos,
+    Lease(Backend backend, String resource, String token, long fence, long ttlMillis, long startNanos,
           boolean watchdog) {
         this.backend = backend;
         this.resource = resource;
@@ -238,7 +241,7 @@ public final class Lease implements AutoCloseable {
      * @throws IllegalArgumentException if {@code ttl} is invalid
      */
     public CompletableFuture<RenewOutcome> renewAsync(Duration ttl) {
-        long ms = LockClient.checkTtl(ttl);
+        long ms = LockLimits.ttl(ttl);
         Optional<RenewOutcome> dead = refuseRenewal();
         if (dead.isPresent()) {
             return CompletableFuture.completedFuture(dead.get());
@@ -274,8 +277,7 @@ public final class Lease implements AutoCloseable {
 
     /** Applies a renewal's reply: move the deadline, or mark the lease lost. */
     void onRenewReply(RenewOutcome outcome, long sentAtNanos, long newTtlMillis) {
-        backend.renewal(this, outcome == RenewOutcome.RENEWED
-                ? LockInstrumentation.RenewalResult.RENEWED : LockInstrumentation.RenewalResult.REFUSED);
+        backend.renewal(this, outcome);
         if (outcome == RenewOutcome.RENEWED) {
             if (status == Status.HELD) {
                 ttlMillis = newTtlMillis;
@@ -361,7 +363,7 @@ public final class Lease implements AutoCloseable {
 
     /** A renewal sent for this lease failed in Redis: its outcome is unknown. */
     void onRenewError() {
-        backend.renewal(this, LockInstrumentation.RenewalResult.ERROR);
+        backend.renewal(this, null);
     }
 
     /** @return whether the watchdog or deadline timer should still look after this lease */
@@ -390,5 +392,88 @@ public final class Lease implements AutoCloseable {
     @Override
     public String toString() {
         return "Lease[" + resource + (fence > 0 ? ", fence=" + fence : ", plain") + ", " + status + "]";
+    }
+
+    /**
+     * What a {@link Lease} needs from the client that granted it: its clock, a token-checked renewal
+     * and release and the waits for their answers, and a deadline timer. A lease reaches the engine
+     * only through this interface, declared with the handle because the two are one design: the
+     * handle keeps the lease's rules, the backend reaches the server and the instrumentation. {@link LeaseIssuer} is the one implementation: it sends
+     * renewals and releases to one server ({@link LockCalls}) or to a quorum of independent masters
+     * ({@link RedlockRounds}), and arms the deadline on its watchdog. The lease's own rules (never
+     * revive a lost lease, remember the first release answer, loss is an event) stay in {@link Lease}.
+     */
+    interface Backend {
+
+        /** @return the monotonic clock of the lease's local deadline */
+        MonotonicClock clock();
+
+        /**
+         * Renews {@code resource} to {@code ttlMillis} while it holds {@code token}. The future fails
+         * with a {@link io.echomq.RedisCommandException} when the outcome is unknown.
+         *
+         * @param sentAtNanos the clock reading taken just before this call; the new deadline counts from it
+         */
+        CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAtNanos);
+
+        /**
+         * Deletes {@code resource} while it holds {@code token}. The future fails with a
+         * {@link io.echomq.RedisCommandException} when the outcome is unknown.
+         */
+        CompletableFuture<ReleaseOutcome> release(String resource, String token);
+
+        /**
+         * Waits for the answer of a {@link #renew} call, for the blocking {@code Lease.renew}; an
+         * interrupt ends the wait.
+         *
+         * @return the outcome
+         * @throws io.echomq.RedisCommandException if the renewal failed or the wait was interrupted
+         */
+        default RenewOutcome awaitRenewal(CompletableFuture<RenewOutcome> reply, String resource) {
+            return RedisEngine.await(reply, Scripts.RENEW.label(), resource);
+        }
+
+        /**
+         * Waits for the answer of a {@link #release} call, for the blocking {@code Lease.release}: an
+         * interrupt does not end the wait (the command timeout bounds it), and the thread's interrupt
+         * flag is set again before returning.
+         *
+         * @return the outcome
+         * @throws io.echomq.RedisCommandException if the release failed
+         */
+        default ReleaseOutcome awaitRelease(CompletableFuture<ReleaseOutcome> reply, String resource) {
+            return RedisEngine.awaitUninterruptibly(reply, Scripts.RELEASE.label(), resource);
+        }
+
+        /** Arms the timer that marks {@code lease} lost when its local deadline passes. */
+        void guardDeadline(Lease lease);
+
+        /**
+         * Tells the client's instrumentation that {@code lease} is now held; called once, at the end
+         * of the lease's constructor.
+         *
+         * @return the handle to pass to {@link #ended}, or null when nobody listens
+         */
+        default Object held(Lease lease) {
+            return null;
+        }
+
+        /**
+         * Tells the client's instrumentation that {@code lease} was released ({@code reason} null) or
+         * lost; called once per lease, and only when {@link #held} returned a handle or the lease was lost.
+         *
+         * @param handle what {@link #held} returned, or null
+         */
+        default void ended(Lease lease, Object handle, LossReason reason) {
+        }
+
+        /**
+         * Tells the client's instrumentation how a renewal of {@code lease} that was sent ended.
+         *
+         * @param outcome the server's answer, or null when the renewal failed in Redis and its outcome
+         *     is unknown
+         */
+        default void renewal(Lease lease, RenewOutcome outcome) {
+        }
     }
 }

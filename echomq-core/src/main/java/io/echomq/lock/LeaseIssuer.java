@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  *   <li>Turns a grant into a lease ({@link #issue}): the local deadline counts from the clock
  *       reading taken before the acquire was sent, and a lease that asked for the watchdog is put
  *       under it.</li>
- *   <li>Is the leases' {@link LeaseBackend}: their renewals and releases go to the client's
+ *   <li>Is the leases' {@link Lease.Backend}: their renewals and releases go to the client's
  *       {@link Commands}, and their deadline timers to the watchdog.</li>
  *   <li>Owns the client's {@link Watchdog}: started on first use, stopped by {@link #close()}.</li>
  *   <li>Passes what its leases report (held, released or lost, renewed) to the client's
@@ -26,14 +26,14 @@ import java.util.function.Supplier;
  * {@link Commands} and the watchdog's {@link Watchdog.Batch}; the lease's own rules stay in
  * {@link Lease}.
  */
-final class LeaseIssuer implements LeaseBackend, AutoCloseable {
+final class LeaseIssuer implements Lease.Backend, AutoCloseable {
     private static final HexFormat TOKEN_ENCODING = HexFormat.of();
     // One generator for the JVM, kept on purpose: a token must be unguessable (docs/security.md),
     // and minting one from this shared NativePRNG costs about 0.3 µs even with 16 threads minting
     // at once, less than a stripe of DRBG generators did (BENCHMARKS.md, the lock path's client cost).
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** The token-checked commands of one client, as {@link LeaseBackend} states them. */
+    /** The token-checked commands of one client, as {@link Lease.Backend} states them. */
     interface Commands {
         CompletableFuture<RenewOutcome> renew(String resource, String token, long ttlMillis, long sentAtNanos);
 
@@ -147,8 +147,10 @@ final class LeaseIssuer implements LeaseBackend, AutoCloseable {
     }
 
     @Override
-    public void renewal(Lease lease, LockInstrumentation.RenewalResult result) {
-        observations.renewal(lease, result);
+    public void renewal(Lease lease, RenewOutcome outcome) {
+        observations.renewal(lease, outcome == null ? LockInstrumentation.RenewalResult.ERROR
+                : outcome == RenewOutcome.RENEWED ? LockInstrumentation.RenewalResult.RENEWED
+                : LockInstrumentation.RenewalResult.REFUSED);
     }
 
     /** @return the watchdog, started on first use */

@@ -97,7 +97,7 @@ public final class LeaseLock implements Lock {
     public static LeaseLock of(Locks locks, String resource, Duration ttl, AcquireOptions options) {
         Checks.notNull(locks, "locks");
         String r = Checks.resource(resource);
-        LockClient.checkTtl(ttl);
+        LockLimits.ttl(ttl);
         Checks.notNull(options, "options");
         return new LeaseLock(locks, r, ttl, options);
     }
@@ -123,7 +123,7 @@ public final class LeaseLock implements Lock {
      * @throws RedisCommandException if Redis fails; the lock is then not held
      */
     public void lock(Duration ttl) {
-        LockClient.checkTtl(ttl);
+        LockLimits.ttl(ttl);
         local.lock();
         if (local.getHoldCount() > 1) {
             return;
@@ -228,7 +228,7 @@ public final class LeaseLock implements Lock {
      */
     public boolean tryLock(Duration maxWait, Duration ttl) throws InterruptedException {
         Checks.notNull(maxWait, "maxWait");
-        LockClient.checkTtl(ttl);
+        LockLimits.ttl(ttl);
         long waitNanos = maxWait.isNegative() ? 0 : Checks.waitNanos(maxWait, "maxWait");
         long start = System.nanoTime();
         if (!local.tryLock(waitNanos, TimeUnit.NANOSECONDS)) {

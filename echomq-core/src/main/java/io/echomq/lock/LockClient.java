@@ -1,14 +1,15 @@
 package io.echomq.lock;
 
-import io.echomq.lock.LockInstrumentation.AcquireOutcome;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
+import io.echomq.internal.EngineConnector;
 import io.echomq.internal.LockKeys;
 import io.echomq.internal.PermissionCheck;
 import io.echomq.internal.RedisEngine;
 import io.echomq.internal.RedisUrls;
 import io.echomq.internal.Scripts;
+import io.echomq.lock.LockInstrumentation.AcquireOutcome;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -48,7 +49,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class LockClient implements Locks {
     /** The longest ttl accepted: one day. A longer hold should renew. */
-    public static final Duration MAX_TTL = Duration.ofDays(1);
+    public static final Duration MAX_TTL = LockLimits.MAX_TTL;
     /** The default fallback poll of a waiting {@link #acquire}, jittered ±50%. */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
     /** The default timeout of one Redis command. */
@@ -114,7 +115,7 @@ public final class LockClient implements Locks {
     @Override
     public Optional<Lease> tryAcquire(String resource, Duration ttl, AcquireOptions options) {
         String r = Checks.resource(resource);
-        long ttlMs = checkTtl(ttl);
+        long ttlMs = LockLimits.ttl(ttl);
         checkOptions(options);
         long start = observations.start();
         try {   // waits on the attempt itself: no further stage to build the Optional or to report
@@ -123,7 +124,7 @@ public final class LockClient implements Locks {
             return Optional.ofNullable(lease);
         } catch (RedisCommandException e) {
             observations.tried(options, start, AcquireOutcome.ERROR);
-            throw replicaAckOr(e);
+            throw ReplicaAckException.unwrap(e);
         }
     }
 
@@ -139,7 +140,7 @@ public final class LockClient implements Locks {
     @Override
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
         String r = Checks.resource(resource);
-        long ttlMs = checkTtl(ttl);
+        long ttlMs = LockLimits.ttl(ttl);
         checkOptions(options);
         long start = observations.start();
         return observations.tried(calls.attempt(r, ttlMs, options).thenApply(a -> Optional.ofNullable(a.lease())),
@@ -173,7 +174,7 @@ public final class LockClient implements Locks {
     public Lease acquire(String resource, Duration ttl, Duration maxWait, AcquireOptions options)
             throws InterruptedException {
         String r = Checks.resource(resource);
-        long ttlMs = checkTtl(ttl);
+        long ttlMs = LockLimits.ttl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         checkOptions(options);
         long start = observations.start();
@@ -215,7 +216,7 @@ public final class LockClient implements Locks {
     public RenewOutcome renew(String resource, String token, Duration ttl) {
         String r = Checks.resource(resource);
         Checks.name(token, "token");
-        long ms = checkTtl(ttl);
+        long ms = LockLimits.ttl(ttl);
         return RedisEngine.await(calls.renew(engine.main(), r, token, ms), Scripts.RENEW.label(), r);
     }
 
@@ -284,15 +285,6 @@ public final class LockClient implements Locks {
 
     LockKeys keys() {
         return keys;
-    }
-
-    static long checkTtl(Duration ttl) {
-        return Checks.ttlMillis(ttl, MAX_TTL, "ttl");
-    }
-
-    /** @return the {@link ReplicaAckException} that {@code e} wraps, else {@code e} itself */
-    static RuntimeException replicaAckOr(RedisCommandException e) {
-        return e.getCause() instanceof ReplicaAckException r ? r : e;
     }
 
     private void checkOptions(AcquireOptions options) {
@@ -381,7 +373,7 @@ public final class LockClient implements Locks {
                 throw new IllegalArgumentException("redisUrl is required");
             }
             io.echomq.internal.TlsTrust.checkScheme(redisUrl, trustedCertificates);
-            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout, trustedCertificates);
+            RedisEngine engine = EngineConnector.connect(redisUrl, commandTimeout, trustedCertificates);
             try {
                 PermissionCheck.forLocks(engine, namespace);
             } catch (RuntimeException e) {

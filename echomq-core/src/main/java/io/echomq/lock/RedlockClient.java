@@ -150,7 +150,7 @@ public final class RedlockClient implements Locks {
     @Override
     public CompletableFuture<Optional<Lease>> tryAcquireAsync(String resource, Duration ttl, AcquireOptions options) {
         String r = Checks.resource(resource);
-        long ttlMs = LockClient.checkTtl(ttl);
+        long ttlMs = LockLimits.ttl(ttl);
         checkOptions(options);
         LockObservations observations = issuer.observations();
         return observations.tried(attempt(r, ttlMs, options), options, observations.start());
@@ -175,7 +175,7 @@ public final class RedlockClient implements Locks {
     public Lease acquire(String resource, Duration ttl, Duration maxWait, AcquireOptions options)
             throws InterruptedException {
         String r = Checks.resource(resource);
-        long ttlMs = LockClient.checkTtl(ttl);
+        long ttlMs = LockLimits.ttl(ttl);
         long waitNanos = Checks.waitNanos(maxWait, "maxWait");
         checkOptions(options);
         LockObservations observations = issuer.observations();
@@ -238,7 +238,7 @@ public final class RedlockClient implements Locks {
     public RenewOutcome renew(String resource, String token, Duration ttl) {
         String r = Checks.resource(resource);
         Checks.name(token, "token");
-        long ms = LockClient.checkTtl(ttl);
+        long ms = LockLimits.ttl(ttl);
         return RedisEngine.await(rounds.renew(r, token, ms, clock.nanoTime()), "REDLOCK renew", r);
     }
 

@@ -1,6 +1,7 @@
 package io.echomq.lock;
 
 import io.echomq.EchoMQException;
+import io.echomq.RedisCommandException;
 import java.time.Duration;
 
 /**
@@ -52,5 +53,10 @@ public final class ReplicaAckException extends EchoMQException {
     /** @return how long the client waited for them */
     public Duration timeout() {
         return timeout;
+    }
+
+    /** @return the {@link ReplicaAckException} that {@code e} wraps, else {@code e} itself */
+    static RuntimeException unwrap(RedisCommandException e) {
+        return e.getCause() instanceof ReplicaAckException r ? r : e;
     }
 }

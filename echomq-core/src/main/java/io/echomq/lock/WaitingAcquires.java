@@ -185,7 +185,7 @@ final class WaitingAcquires {
         try {
             return RedisEngine.awaitInterruptibly(f, op, resource);
         } catch (RedisCommandException e) {
-            throw LockClient.replicaAckOr(e);
+            throw ReplicaAckException.unwrap(e);
         }
     }
 

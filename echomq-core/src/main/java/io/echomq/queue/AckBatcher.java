@@ -34,14 +34,14 @@ final class AckBatcher {
     private record Waiting(Job job, boolean claimNext, CompletableFuture<Answer> answer) {
     }
 
-    private final Queue queue;
+    private final Partition queue;
     private final long leaseMs;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();   // guarded by this
     private boolean inFlight;                                          // guarded by this
     private boolean abandoned;                                         // guarded by this
 
     /** @param leaseMs the lease of the jobs claimed for handlers */
-    AckBatcher(Queue queue, long leaseMs) {
+    AckBatcher(Partition queue, long leaseMs) {
         this.queue = queue;
         this.leaseMs = leaseMs;
     }

@@ -60,7 +60,7 @@ final class AttemptCalls {
      */
     long complete(Job job) {
         List<Long> codes = wire.await(wire.run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, wire.prefix(),
-                EnqueueOptions.num(context.retainCompletedMs()), QueueWire.ONE, QueueWire.bytes(job.localId()),
+                QueueWire.num(context.retainCompletedMs()), QueueWire.ONE, QueueWire.bytes(job.localId()),
                 QueueWire.bytes(job.attemptText()), wire.publish()), Scripts.COMPLETE.label());
         return checkCompleteCode(job, codes.get(0), Scripts.COMPLETE);
     }
@@ -93,7 +93,7 @@ final class AttemptCalls {
         byte[] jitter = Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII);
         byte[][] args = {wire.prefix(), QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()),
                 QueueWire.bytes(error), jitter, retry ? QueueWire.ONE : QueueWire.ZERO,
-                delayMs < 0 ? new byte[0] : EnqueueOptions.num(delayMs), wire.publish()};
+                delayMs < 0 ? new byte[0] : QueueWire.num(delayMs), wire.publish()};
         List<Object> r = wire.await(wire.run(Scripts.FAIL, ScriptOutputType.MULTI, failKeys, args), Scripts.FAIL.label());
         return (Long) r.get(0);
     }
@@ -107,7 +107,7 @@ final class AttemptCalls {
     CompletableFuture<List<Long>> extendAsync(long leaseMs, List<Job> jobs) {
         byte[][] args = new byte[2 + 2 * jobs.size()][];
         args[0] = wire.prefix();
-        args[1] = EnqueueOptions.num(leaseMs);
+        args[1] = QueueWire.num(leaseMs);
         for (int i = 0; i < jobs.size(); i++) {
             args[2 + 2 * i] = QueueWire.bytes(jobs.get(i).localId());
             args[3 + 2 * i] = QueueWire.bytes(jobs.get(i).attemptText());
@@ -169,6 +169,6 @@ final class AttemptCalls {
     long returnLease(Job job, long holdMs) {
         return wire.<Long>await(wire.run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, wire.prefix(),
                 QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), wire.publish(),
-                EnqueueOptions.num(holdMs)), Scripts.RETURN.label());
+                QueueWire.num(holdMs)), Scripts.RETURN.label());
     }
 }

@@ -27,7 +27,7 @@ final class CancelWatch {
     private final String name;
     private final Logger log;
     private final ChannelSignals signals;
-    private final Supplier<List<Queue>> queues;
+    private final Supplier<List<Partition>> queues;
     private final LeaseKeeper leases;
     private final List<ChannelSignals.Waiter> waiters = new ArrayList<>();
     private volatile boolean closed;
@@ -36,7 +36,7 @@ final class CancelWatch {
      * @param log     the worker's logger
      * @param signals the client's cancel channels
      */
-    CancelWatch(String name, Logger log, ChannelSignals signals, Supplier<List<Queue>> queues, LeaseKeeper leases) {
+    CancelWatch(String name, Logger log, ChannelSignals signals, Supplier<List<Partition>> queues, LeaseKeeper leases) {
         this.name = name;
         this.log = log;
         this.signals = signals;
@@ -51,9 +51,9 @@ final class CancelWatch {
      * @throws io.echomq.RedisCommandException if a subscription awaited fails
      */
     synchronized void cover(boolean await) {
-        List<Queue> all = queues.get();
+        List<Partition> all = queues.get();
         for (int i = waiters.size(); i < all.size() && !closed; i++) {
-            Queue q = all.get(i);
+            Partition q = all.get(i);
             ChannelSignals.Waiter w = signals.join(q.keys().cancel());
             waiters.add(w);
             if (await) {
@@ -75,7 +75,7 @@ final class CancelWatch {
         }
     }
 
-    private void arm(ChannelSignals.Waiter w, Queue q) {
+    private void arm(ChannelSignals.Waiter w, Partition q) {
         w.signal().whenComplete((v, failure) -> {
             if (closed) {
                 return;

@@ -31,11 +31,11 @@ final class ClaimRound {
 
     /** One round of up to {@code n} jobs, each under a lease of {@code leaseMs}. */
     CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
-        List<Queue> now = span.queues();
+        List<Partition> now = span.queues();
         int first = Math.floorMod(start.getAndIncrement(), now.size());
         CompletableFuture<Tally> chain = CompletableFuture.completedFuture(new Tally(n));
         for (int i = 0; i < now.size(); i++) {
-            Queue p = now.get((first + i) % now.size());
+            Partition p = now.get((first + i) % now.size());
             chain = chain.thenCompose(t -> t.wanted() == 0 ? CompletableFuture.completedFuture(t)
                     : p.claims().claimAsync(t.wanted(), leaseMs).thenApply(t::add));
         }

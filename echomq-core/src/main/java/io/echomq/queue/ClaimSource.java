@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  *       queue.</li>
  * </ol>
  *
- * <p>Built by {@link #of(Queue)} and {@link #of(String, PartitionSpan, ClaimRound)}, which only
+ * <p>Built by {@link #of(Partition)} and {@link #of(String, PartitionSpan, ClaimRound)}, which only
  * delegate: the claim itself stays in the queue's own scripts. Implementations are thread-safe.
  */
 interface ClaimSource {
@@ -35,7 +35,7 @@ interface ClaimSource {
     CompletableFuture<Claimed> claimAsync(int n, long leaseMs);
 
     /** @return the queues (or partitions) claims span now, in a stable order that only grows */
-    List<Queue> queues();
+    List<Partition> queues();
 
     /** @return completes when the spanned queues are known afresh; fails if that read fails */
     CompletableFuture<?> refreshAsync();
@@ -44,8 +44,8 @@ interface ClaimSource {
     boolean chainsClaims();
 
     /** @return the claims of one plain queue */
-    static ClaimSource of(Queue queue) {
-        List<Queue> one = List.of(queue);
+    static ClaimSource of(Partition queue) {
+        List<Partition> one = List.of(queue);
         CompletableFuture<Void> known = CompletableFuture.completedFuture(null);
         return new ClaimSource() {
             @Override
@@ -59,7 +59,7 @@ interface ClaimSource {
             }
 
             @Override
-            public List<Queue> queues() {
+            public List<Partition> queues() {
                 return one;
             }
 
@@ -97,7 +97,7 @@ interface ClaimSource {
             }
 
             @Override
-            public List<Queue> queues() {
+            public List<Partition> queues() {
                 return span.queues();
             }
 

@@ -32,11 +32,11 @@ final class Claims {
     /** Most completes one call carries: the bound of a worker's group commit. */
     static final int MAX_COMPLETES = 256;
 
-    private final Queue queue;
+    private final Partition queue;
     private final QueueContext context;
     private final QueueWire wire;
 
-    Claims(Queue queue, QueueContext context, QueueWire wire) {
+    Claims(Partition queue, QueueContext context, QueueWire wire) {
         this.queue = queue;
         this.context = context;
         this.wire = wire;
@@ -72,12 +72,12 @@ final class Claims {
         }
         byte[][] args = new byte[7 + 2 * completes.size()][];
         args[0] = wire.prefix();
-        args[1] = EnqueueOptions.num(leaseMs);
-        args[2] = EnqueueOptions.num(n);
-        args[3] = EnqueueOptions.num(promote);
-        args[4] = EnqueueOptions.num(context.retainCompletedMs());
+        args[1] = QueueWire.num(leaseMs);
+        args[2] = QueueWire.num(n);
+        args[3] = QueueWire.num(promote);
+        args[4] = QueueWire.num(context.retainCompletedMs());
         args[5] = wire.publish();
-        args[6] = EnqueueOptions.num(completes.size());
+        args[6] = QueueWire.num(completes.size());
         for (int i = 0; i < completes.size(); i++) {
             Job job = completes.get(i);
             args[7 + 2 * i] = QueueWire.bytes(job.localId());

@@ -21,7 +21,7 @@ import java.util.List;
  * the compact script stay in one place, next to nothing else.
  */
 final class CompactEnqueue {
-    private static final byte[] NO_FIELDS = EnqueueOptions.num(0);
+    private static final byte[] NO_FIELDS = QueueWire.num(0);
 
     private CompactEnqueue() {
     }
@@ -52,7 +52,7 @@ final class CompactEnqueue {
         int pairs = fieldArgs.length == 0 ? 0 : fieldArgs.length - 1;
         byte[][] args = new byte[4 + pairs + chunk.size()][];
         args[0] = prefix;
-        args[1] = EnqueueOptions.num(chunk.size());
+        args[1] = QueueWire.num(chunk.size());
         args[2] = publish;
         args[3] = fieldArgs.length == 0 ? NO_FIELDS : fieldArgs[0];
         if (pairs > 0) {

@@ -19,8 +19,8 @@ import java.util.Optional;
  *
  * <p>The claim script reads the same field for each job claimed without a timeout of its own
  * ({@code includes/claim.lua}) and hands it to the worker in its reply; this part only stores it.
- * The calls of {@link QueueOperations} delegate here so that {@link Queue} and
- * {@link ShardedQueue}, its two implementations, share one code path.
+ * Each call takes the lines to the partitions a queue spans (one for a plain queue), so both
+ * kinds of queue share one code path.
  */
 final class DefaultTimeoutStore {
     /** The field of {@code emq:{q}:settings} that holds the default, in ms. */
@@ -30,17 +30,17 @@ final class DefaultTimeoutStore {
     }
 
     /** @throws IllegalArgumentException if the timeout is out of range; nothing is written */
-    static void write(QueueOperations q, Duration timeout) {
+    static void write(List<QueueWire> span, Duration timeout) {
         byte[] ms = Long.toString(Checks.ttlMillis(timeout, EnqueueOptions.MAX_TIMEOUT, "default timeout"))
                 .getBytes(StandardCharsets.US_ASCII);
-        for (QueueWire w : wires(q)) {
+        for (QueueWire w : span) {
             w.await(w.async().hset(w.keys().settings(), FIELD, ms).toCompletableFuture(), "HSET settings");
         }
     }
 
     /** @return the stored default; empty when none is stored, or when it is not an integer in 1 ms..1 day */
-    static Optional<Duration> read(QueueOperations q) {
-        QueueWire w = wires(q).get(0);
+    static Optional<Duration> read(List<QueueWire> span) {
+        QueueWire w = span.get(0);
         byte[] v = w.await(w.async().hget(w.keys().settings(), FIELD).toCompletableFuture(), "HGET settings");
         if (v == null || v.length == 0 || v.length > 8) {
             return Optional.empty();
@@ -53,17 +53,12 @@ final class DefaultTimeoutStore {
     }
 
     /** @return whether a default was stored (for a sharded queue: in any partition) */
-    static boolean clear(QueueOperations q) {
+    static boolean clear(List<QueueWire> span) {
         boolean cleared = false;
-        for (QueueWire w : wires(q)) {
+        for (QueueWire w : span) {
             cleared |= w.<Long>await(w.async().hdel(w.keys().settings(), FIELD).toCompletableFuture(),
                     "HDEL settings") == 1L;
         }
         return cleared;
-    }
-
-    /** @return the line to a plain queue, or to each partition of a sharded queue */
-    static List<QueueWire> wires(QueueOperations q) {
-        return Partitions.wires(q, "a queue's settings are stored by Queue and ShardedQueue only, not ");
     }
 }

@@ -218,19 +218,15 @@ public final class EnqueueOptions {
     /** Appends this job's ten values of {@code enqueue-5.lua} to {@code args}. */
     void appendArgs(byte[] payload, java.util.List<byte[]> args) {
         args.add(payload);
-        args.add(num(priority));
-        args.add(num(delayMs));
-        args.add(num(runAtMs));
-        args.add(num(maxAttempts));
-        args.add(num(backoffMs));
-        args.add(num(backoffCapMs));
+        args.add(QueueWire.num(priority));
+        args.add(QueueWire.num(delayMs));
+        args.add(QueueWire.num(runAtMs));
+        args.add(QueueWire.num(maxAttempts));
+        args.add(QueueWire.num(backoffMs));
+        args.add(QueueWire.num(backoffCapMs));
         args.add(idempotencyKey.getBytes(StandardCharsets.UTF_8));
-        args.add(num(idempotencyWindowMs));
-        args.add(num(timeoutMs));
-    }
-
-    static byte[] num(long n) {
-        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+        args.add(QueueWire.num(idempotencyWindowMs));
+        args.add(QueueWire.num(timeoutMs));
     }
 
     @Override

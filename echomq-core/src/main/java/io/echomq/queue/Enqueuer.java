@@ -4,6 +4,7 @@ import io.echomq.internal.Checks;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScriptOutputType;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -89,13 +90,13 @@ final class Enqueuer {
     EnqueueCall full(List<JobRequest> chunk, byte[][] fieldArgs) {
         List<byte[]> args = new ArrayList<>(4 + chunk.size() * 11 + fieldArgs.length);
         args.add(wire.prefix());
-        args.add(EnqueueOptions.num(chunk.size()));
+        args.add(QueueWire.num(chunk.size()));
         for (JobRequest r : chunk) {
             r.options().appendArgs(r.payload(), args);
         }
         args.add(wire.publish());
         Collections.addAll(args, fieldArgs);
-        GroupKeys.appendArgs(chunk, fieldArgs, args);
+        appendGroupArgs(chunk, fieldArgs, args);
         return new EnqueueCall(wire.run(Scripts.ENQUEUE, ScriptOutputType.MULTI, keys, args.toArray(new byte[0][])),
                 false);
     }
@@ -122,6 +123,23 @@ final class Enqueuer {
         } catch (RuntimeException | Error e) {
             observations.enqueueEnded(trace, null, e);
             throw e;
+        }
+    }
+
+    /**
+     * Appends, after the extra fields' ARGV {@code fieldArgs} (or a {@code 0} for none), one group
+     * key per request ({@code ''} for none); nothing when no request has a group.
+     */
+    static void appendGroupArgs(List<JobRequest> chunk, byte[][] fieldArgs, List<byte[]> args) {
+        if (chunk.stream().noneMatch(r -> r.options().group != null)) {
+            return;
+        }
+        if (fieldArgs.length == 0) {
+            args.add(QueueWire.num(0));
+        }
+        for (JobRequest r : chunk) {
+            String g = r.options().group;
+            args.add(g == null ? new byte[0] : g.getBytes(StandardCharsets.US_ASCII));
         }
     }
 }

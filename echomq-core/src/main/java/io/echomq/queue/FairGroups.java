@@ -39,8 +39,8 @@ public final class FairGroups {
 
     private final List<QueueWire> partitions;
 
-    FairGroups(QueueOperations q) {
-        this.partitions = DefaultTimeoutStore.wires(q);
+    FairGroups(List<QueueWire> partitions) {
+        this.partitions = partitions;
     }
 
     /**
@@ -53,7 +53,7 @@ public final class FairGroups {
         if (k < 1) {
             throw new IllegalArgumentException("the per-group concurrency must be at least 1, was " + k);
         }
-        byte[] v = EnqueueOptions.num(k);
+        byte[] v = QueueWire.num(k);
         for (QueueWire w : partitions) {
             w.await(w.async().hset(flowKey(w), MAX_FIELD, v).toCompletableFuture(), "HSET flow");
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 /**
  * A queue's flow-control settings in Redis: the HASH {@code emq:{q}:flow}, which every claim of
@@ -39,10 +40,10 @@ public final class FlowControl {
     static final String CAP = "cap";
     static final String HOLD = "hold_until";
 
-    private final QueueOperations queue;
+    private final Supplier<List<QueueWire>> span;   // read at each call: a sharded queue's span grows
 
-    FlowControl(QueueOperations queue) {
-        this.queue = queue;
+    FlowControl(Supplier<List<QueueWire>> span) {
+        this.span = span;
     }
 
     /**
@@ -57,7 +58,7 @@ public final class FlowControl {
         if (limit == null) {
             throw new IllegalArgumentException("a rate limit must not be null (clearRateLimit() removes it)");
         }
-        for (QueueWire w : DefaultTimeoutStore.wires(queue)) {
+        for (QueueWire w : span.get()) {
             w.await(w.async().hset(key(w), Map.of(RATE_MAX, bytes(Integer.toString(limit.max())),
                     RATE_WINDOW, bytes(Long.toString(limit.windowMillis())))).toCompletableFuture(), "HSET flow");
         }
@@ -113,7 +114,7 @@ public final class FlowControl {
             throw new IllegalArgumentException("a concurrency cap must be in 1.." + MAX_CAP
                     + " active jobs, was " + cap + " (clearConcurrencyCap() removes it)");
         }
-        for (QueueWire w : DefaultTimeoutStore.wires(queue)) {
+        for (QueueWire w : span.get()) {
             w.await(w.async().hset(key(w), CAP, bytes(Integer.toString(cap))).toCompletableFuture(),
                     "HSET flow");
         }
@@ -145,7 +146,7 @@ public final class FlowControl {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public Duration holdRemaining() {
-        QueueWire w = DefaultTimeoutStore.wires(queue).get(0);
+        QueueWire w = span.get().get(0);
         long until = positive(read(HOLD).get(0));
         if (until < 1) {
             return Duration.ZERO;
@@ -157,14 +158,14 @@ public final class FlowControl {
     }
 
     private List<String> read(String... fields) {
-        QueueWire w = DefaultTimeoutStore.wires(queue).get(0);
+        QueueWire w = span.get().get(0);
         return w.await(w.async().hmget(key(w), fields).toCompletableFuture(), "HMGET flow").stream()
                 .map(kv -> kv.hasValue() ? new String(kv.getValue(), StandardCharsets.US_ASCII) : null).toList();
     }
 
     private boolean clear(String... fields) {
         boolean cleared = false;
-        for (QueueWire w : DefaultTimeoutStore.wires(queue)) {
+        for (QueueWire w : span.get()) {
             cleared |= w.<Long>await(w.async().hdel(key(w), fields).toCompletableFuture(), "HDEL flow") > 0;
         }
         return cleared;

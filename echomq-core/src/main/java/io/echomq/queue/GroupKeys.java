@@ -1,21 +1,16 @@
 package io.echomq.queue;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * The rule of a fair group's key ({@link EnqueueOptions#withGroup}, {@link FairGroups}), stated
  * once for Java; {@code includes/groups.lua}'s {@code groupValid} states the same for the scripts.
  *
- * <ol>
- *   <li>A key is 1 to {@link #MAX_LENGTH} characters of {@code A-Z a-z 0-9 . _ - @ + = / #}
- *       ({@link #check}). A group's jobs wait in the LIST {@code emq:{q}:g:<group>}: with no
- *       {@code :}, brace, space, glob or control character, that name can never alias another
- *       key of the queue, leave its hash slot, or match more than itself in a {@code SCAN}.</li>
- *   <li>Encodes the per-job group keys of one {@code enqueue-5.lua} call, its trailing ARGV
- *       ({@link #appendArgs}); a call without grouped jobs sends nothing more.</li>
- * </ol>
+ * <p>A key is 1 to {@link #MAX_LENGTH} characters of {@code A-Z a-z 0-9 . _ - @ + = / #}
+ * ({@link #check}). A group's jobs wait in the LIST {@code emq:{q}:g:<group>}: with no {@code :},
+ * brace, space, glob or control character, that name can never alias another key of the queue,
+ * leave its hash slot, or match more than itself in a {@code SCAN}. The encoding of a call's group
+ * keys is the enqueue's ({@code Enqueuer}).
  */
 public final class GroupKeys {
     /** Most characters a group key may have. */
@@ -37,22 +32,5 @@ public final class GroupKeys {
                     + (group == null ? "null" : "'" + group + "'"));
         }
         return group;
-    }
-
-    /**
-     * Appends, after the extra fields' ARGV {@code fieldArgs} (or a {@code 0} for none), one group
-     * key per request ({@code ''} for none); nothing when no request has a group.
-     */
-    static void appendArgs(List<JobRequest> chunk, byte[][] fieldArgs, List<byte[]> args) {
-        if (chunk.stream().noneMatch(r -> r.options().group != null)) {
-            return;
-        }
-        if (fieldArgs.length == 0) {
-            args.add(EnqueueOptions.num(0));
-        }
-        for (JobRequest r : chunk) {
-            String g = r.options().group;
-            args.add(g == null ? new byte[0] : g.getBytes(StandardCharsets.US_ASCII));
-        }
     }
 }

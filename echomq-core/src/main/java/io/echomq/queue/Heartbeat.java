@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * dashboard's workers page, {@code emq queue workers}) can show the live workers. Its duties:
  *
  * <ol>
- *   <li>{@link #beat(Queue)}, called at every maintenance tick, sends one {@code heartbeat-2.lua}
+ *   <li>{@link #beat(QueueKeys)}, called at every maintenance tick, sends one {@code heartbeat-2.lua}
  *       call on the worker's first queue (a plain queue, or partition 0 of a sharded queue, where
  *       its schedules live too) when the jobs in hand changed since the last beat, or the last
  *       beat is {@link #periodMillis(long) a period} old: five maintenance intervals, at most 10 s.

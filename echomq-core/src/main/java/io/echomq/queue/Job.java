@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Job {
     private static final AtomicLong HANDLES = new AtomicLong();
 
-    private final Queue queue;
+    private final Partition queue;
     private final String id;
     private final String localId;
     private final byte[] payload;
@@ -55,7 +55,7 @@ public final class Job {
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
 
-    Job(Queue queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long timeoutMs,
+    Job(Partition queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long timeoutMs,
         long leaseMs, long claimStartNanos) {
         this.queue = queue;
         this.localId = id;
@@ -94,7 +94,7 @@ public final class Job {
     }
 
     /** @return the queue (or partition) whose scripts settle this job */
-    Queue queue() {
+    Partition queue() {
         return queue;
     }
 

@@ -96,7 +96,7 @@ final class JobFields {
                 return NO_ARGS;
             }
             List<byte[]> args = new ArrayList<>(1 + 2 * fields.size());
-            args.add(EnqueueOptions.num(fields.size()));
+            args.add(QueueWire.num(fields.size()));
             for (Map.Entry<String, byte[]> f : fields.entrySet()) {
                 args.add(f.getKey().getBytes(StandardCharsets.US_ASCII));
                 args.add(f.getValue());

@@ -31,13 +31,12 @@ public record JobLock(boolean held, long attempt, long ttlMillis) {
      * @return the subkey as read
      * @throws IllegalArgumentException if queue or id is null, or the id is invalid (for a sharded
      *     queue, not of the form {@code <partition>-<id>}, or of a partition beyond its span)
-     * @throws UnsupportedOperationException if the queue is neither a {@link Queue} nor a {@link ShardedQueue}
      * @throws io.echomq.RedisCommandException if Redis fails, or the subkey is no string
      */
     public static JobLock read(QueueOperations queue, String id) {
         Checks.notNull(queue, "queue");
         Checks.notNull(id, "id");
-        Partitions.Home at = Partitions.home(queue, id);
+        JobHome at = QueueFacade.of(queue).home(id);
         QueueKeys keys = at.wire().keys();
         String key = keys.lock(at.localId());
         RedisClusterAsyncCommands<String, byte[]> commands = at.wire().async();

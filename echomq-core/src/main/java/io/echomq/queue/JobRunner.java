@@ -62,7 +62,7 @@ final class JobRunner {
     private final long timeoutMs;   // the worker's own, 0 for none
     private final boolean interruptHandlers;   // a stop also interrupts the handler's thread
     private final JobTimeouts timeouts;   // its thread starts with the first job that has a timeout
-    private final Map<Queue, AckBatcher> batchers = new ConcurrentHashMap<>();
+    private final Map<Partition, AckBatcher> batchers = new ConcurrentHashMap<>();
     private final AtomicInteger busy = new AtomicInteger();
     private final Object idleMonitor = new Object();
     private final LongAdder completed = new LongAdder();
@@ -90,7 +90,7 @@ final class JobRunner {
         this.timeoutMs = timeoutMs;
         this.interruptHandlers = interruptHandlers;
         this.timeouts = new JobTimeouts(name, clock, this::timedOut);
-        for (Queue q : source.queues()) {
+        for (Partition q : source.queues()) {
             batchers.put(q, new AckBatcher(q, leaseMs));
         }
     }
@@ -358,7 +358,7 @@ final class JobRunner {
     }
 
     /** @return the group commit of this worker's completes on {@code q} */
-    private AckBatcher batcher(Queue q) {
+    private AckBatcher batcher(Partition q) {
         AckBatcher b = batchers.get(q);
         return b != null ? b : batchers.computeIfAbsent(q, p -> new AckBatcher(p, leaseMs));
     }

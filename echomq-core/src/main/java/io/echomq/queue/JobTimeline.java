@@ -73,7 +73,6 @@ public final class JobTimeline {
      * @throws IllegalArgumentException if queue or id is null, the id is invalid (or, for a sharded
      *     queue, not of the form {@code <partition>-<id>}, or of a partition beyond its span), or
      *     window is out of range
-     * @throws UnsupportedOperationException if the queue is neither a {@link Queue} nor a {@link ShardedQueue}
      * @throws io.echomq.RedisCommandException if Redis fails, or the events key is no stream
      */
     public static Read read(QueueOperations queue, String id, int window) {
@@ -82,7 +81,7 @@ public final class JobTimeline {
         if (window < 1 || window > MAX_WINDOW) {
             throw new IllegalArgumentException("window must be in 1.." + MAX_WINDOW + ", was " + window);
         }
-        Partitions.Home at = Partitions.home(queue, id);
+        JobHome at = QueueFacade.of(queue).home(id);
         String localId = at.localId();
         QueueKeys keys = at.wire().keys();
         RedisClusterAsyncCommands<String, byte[]> commands = at.wire().async();

@@ -14,13 +14,13 @@ import java.util.List;
  *       else (or no key) the LIST layout, as the scripts read it ({@code includes/layout.lua}).</li>
  *   <li>Sets it ({@link #write}, {@code layout-4.lua}): a switch to the ZSET layout moves the jobs
  *       waiting in the LIST into the ZSET in the same atomic step, keeping the claim order.</li>
- *   <li>Does both for any {@link QueueOperations} ({@link #read(QueueOperations)},
- *       {@link #write(QueueOperations, QueueLayout)}): a plain queue alone, a sharded queue
- *       partition by partition, one call each.</li>
+ *   <li>Does both for the partitions a queue spans ({@link #read(List)}, {@link #write(List,
+ *       QueueLayout)}): a plain queue's one, a sharded queue's partition by partition, one call
+ *       each.</li>
  * </ol>
  *
- * <p>One role, the layout's reads and writes, apart from the facades: {@link QueueOperations}'
- * default methods call the static pair, which reaches each partition through {@link Partitions}.
+ * <p>One role, the layout's reads and writes, apart from the facades, which hand the static pair
+ * the lines to their partitions.
  */
 final class LayoutStore {
     private final QueueWire wire;
@@ -34,8 +34,8 @@ final class LayoutStore {
 
 
     /** @return the layout of a plain queue, or of a sharded queue: ZSET only when every partition has it */
-    static QueueLayout read(QueueOperations q) {
-        for (QueueWire w : parts(q)) {
+    static QueueLayout read(List<QueueWire> span) {
+        for (QueueWire w : span) {
             if (new LayoutStore(w).read() == QueueLayout.LIST) {
                 return QueueLayout.LIST;
             }
@@ -44,11 +44,11 @@ final class LayoutStore {
     }
 
     /** @throws IllegalArgumentException if layout is null */
-    static LayoutChange write(QueueOperations q, QueueLayout layout) {
+    static LayoutChange write(List<QueueWire> span, QueueLayout layout) {
         Checks.notNull(layout, "layout");
         boolean changed = false;
         long moved = 0;
-        for (QueueWire w : parts(q)) {
+        for (QueueWire w : span) {
             LayoutChange c = new LayoutStore(w).write(layout);
             changed |= c.changed();
             moved += c.moved();
@@ -56,9 +56,6 @@ final class LayoutStore {
         return new LayoutChange(layout, changed, moved);
     }
 
-    private static List<QueueWire> parts(QueueOperations q) {
-        return Partitions.wires(q, "the layout is stored only through a Queue or a ShardedQueue, not a ");
-    }
 
     QueueLayout read() {
         byte[] v = wire.await(wire.async().get(wire.keys().layout()).toCompletableFuture(),

@@ -173,7 +173,7 @@ final class LeaseKeeper {
      *
      * @return how many renewals were sent
      */
-    int renewNow(Queue queue) {
+    int renewNow(Partition queue) {
         try {
             long now = clock.nanoTime();
             List<Job> mine = new ArrayList<>();
@@ -224,7 +224,7 @@ final class LeaseKeeper {
      *     jobs of a sharded queue are renewed on their own partitions
      */
     private static List<List<Job>> chunksByQueue(List<Job> due) {
-        Map<Queue, List<Job>> byQueue = new LinkedHashMap<>();
+        Map<Partition, List<Job>> byQueue = new LinkedHashMap<>();
         for (Job job : due) {
             byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
         }

@@ -115,7 +115,7 @@ final class Maintenance {
      * Reaps and promotes one queue (or partition) if this worker takes its maintenance lock, and
      * fires due schedules when {@code firer} is given.
      */
-    private void maintain(Queue queue, String lockKey, ScheduleFirer firer) {
+    private void maintain(Partition queue, String lockKey, ScheduleFirer firer) {
         try {
             engine.commands()
                     .set(lockKey, token, SetArgs.Builder.nx().px(intervalMs))

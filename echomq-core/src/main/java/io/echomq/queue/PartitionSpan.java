@@ -31,7 +31,7 @@ final class PartitionSpan {
     private final QueueContext context;
     private final String name;
     private final String markKey;
-    private volatile List<Queue> partitions = List.of();
+    private volatile List<Partition> partitions = List.of();
 
     PartitionSpan(QueueContext context, String name, int count) {
         this.context = context;
@@ -72,7 +72,7 @@ final class PartitionSpan {
     }
 
     /** @return the partitions spanned now, index i for partition i */
-    List<Queue> queues() {
+    List<Partition> queues() {
         return partitions;
     }
 
@@ -85,20 +85,20 @@ final class PartitionSpan {
     }
 
     private synchronized void grow(int count) {
-        List<Queue> now = partitions;
+        List<Partition> now = partitions;
         if (count <= now.size()) {
             return;
         }
-        List<Queue> next = new ArrayList<>(now);
+        List<Partition> next = new ArrayList<>(now);
         for (int i = now.size(); i < count; i++) {
-            next.add(new Queue(context, QueueKeys.partition(name, i), name, i + "-"));
+            next.add(new Partition(context, QueueKeys.partition(name, i), name, i + "-"));
         }
         partitions = List.copyOf(next);
     }
 
     private static CompletableFuture<Long> call(RedisEngine engine, String mark, int count) {
         return engine.run(engine.binary(), Scripts.PARTITIONS, ScriptOutputType.INTEGER,
-                new String[] {mark}, EnqueueOptions.num(count));
+                new String[] {mark}, QueueWire.num(count));
     }
 
     private static int checkMark(long mark, String key) {

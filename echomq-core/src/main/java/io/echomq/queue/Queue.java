@@ -1,7 +1,6 @@
 package io.echomq.queue;
 
 import io.echomq.internal.Checks;
-import io.echomq.internal.QueueKeys;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -25,14 +24,11 @@ import java.util.function.LongConsumer;
  * {@link IllegalArgumentException} for bad ones, and throws {@link io.echomq.RedisCommandException}
  * when Redis fails.
  *
- * <p>It is a facade over package-private parts sharing one {@code QueueWire}: {@code Enqueuer},
- * {@code Claims} (claim-8), {@code AttemptCalls} (a claimed job's fenced calls), {@code Sweeps}
- * (reap, promote), {@code QueueReads} (stats, dead, inspect), {@code QueueAdmin} (remove,
- * redrive, purge), {@code QueueControl} (pause, resume, cancel), {@code QueueListing} (list),
- * {@code RetentionStore}, {@code QueueDeletion} (delete); {@code QueueLimits} checks the arguments.
- * {@code DefaultTimeoutStore} keeps the queue's default timeout, for both kinds of queue.
+ * <p>The facade over one package-private {@code Partition}, which owns the queue's keys and call
+ * parts; the calls it shares with a {@link ShardedQueue} (settings, layout, groups, flow control,
+ * results) come from {@code QueueFacade}, over a span of this one partition.
  */
-public final class Queue implements QueueOperations {
+public final class Queue extends QueueFacade implements QueueOperations {
     /** Shortest lease accepted. */
     public static final Duration MIN_LEASE = QueueLimits.MIN_LEASE;
     /** Longest lease accepted; longer jobs extend. */
@@ -42,52 +38,40 @@ public final class Queue implements QueueOperations {
     /** Most entries one reap, promote, redrive, purge or dead listing handles. */
     public static final int MAX_BATCH = QueueLimits.MAX_BATCH;
 
-    private final QueueContext context;
-    private final String logicalName;   // the sharded queue's name for a partition, else the queue's name
-    private final String idPrefix;      // "<partition>-" for a partition, else ""
-    private final QueueWire wire;
-    private final Enqueuer enqueuer;
-    private final Claims claims;
-    private final AttemptCalls attempts;
-    private final Sweeps sweeps;
-    private final QueueReads reads;
-    private final QueueAdmin admin;
-    private final QueueControl control;
-    private final QueueObservations observations;
-    private final QueueListing listing;
-    private final RetentionStore retention;
-    private final QueueDeletion deletion;
+    private final Partition partition;
 
-    Queue(QueueContext context, QueueKeys keys) {
-        this(context, keys, keys.queue(), "");
-    }
-
-    /** A partition of a sharded queue: its jobs carry {@code idPrefix} and {@code logicalName}. */
-    Queue(QueueContext context, QueueKeys keys, String logicalName, String idPrefix) {
-        this.context = context;
-        this.logicalName = logicalName;
-        this.idPrefix = idPrefix;
-        this.wire = new QueueWire(keys, context.engine());
-        this.observations = context.observations(logicalName);
-        this.enqueuer = new Enqueuer(context.maxPayloadBytes(), wire, observations);
-        this.claims = new Claims(this, context, wire);
-        this.attempts = new AttemptCalls(context, wire);
-        this.sweeps = new Sweeps(wire, observations);
-        this.reads = new QueueReads(wire);
-        this.admin = new QueueAdmin(wire);
-        this.control = new QueueControl(context.retainCompletedMs(), wire);
-        this.listing = new QueueListing(wire, idPrefix);
-        this.retention = new RetentionStore(wire);
-        this.deletion = new QueueDeletion(wire);
+    Queue(Partition partition) {
+        this.partition = partition;
     }
 
     /** @return the queue name */
+    @Override
     public String name() {
-        return wire.name();
+        return partition.name();
     }
 
-    // ------------------------------------------------------------------ enqueue (enqueue(String) and
-    // enqueue(byte[]) are QueueOperations' defaults, the same for a sharded queue)
+    /** @return false: a plain queue's ids are its partition's own */
+    @Override
+    public boolean isSharded() {
+        return false;
+    }
+
+    /** @return 1: a plain queue is one partition */
+    @Override
+    public int partitions() {
+        return 1;
+    }
+
+    /**
+     * @return a list of one: this queue's {@link #stats()}
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    @Override
+    public List<QueueStats> partitionStats() {
+        return List.of(stats());
+    }
+
+    // ------------------------------------------------------------------ enqueue
 
     /**
      * Enqueues one job in one round trip.
@@ -98,7 +82,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails; the job may or may not have been added
      */
     public EnqueueResult enqueue(byte[] payload, EnqueueOptions options) {
-        return enqueueAll(List.of(new JobRequest(payload, options))).get(0);
+        return partition.enqueue(payload, options);
     }
 
     /**
@@ -111,7 +95,34 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails; earlier chunks may have been added
      */
     public List<EnqueueResult> enqueueAll(List<JobRequest> requests) {
-        return enqueuer.enqueue(requests);
+        return partition.enqueueAll(requests);
+    }
+
+    /**
+     * Enqueues one job, as {@link #enqueue(byte[], EnqueueOptions)}: a plain queue is one
+     * partition, which every partition key names.
+     *
+     * @throws IllegalArgumentException if the key is null, empty or over 1024 bytes, or the job is invalid
+     * @throws io.echomq.RedisCommandException if Redis fails; the job may or may not have been added
+     */
+    @Override
+    public EnqueueResult enqueue(String partitionKey, byte[] payload, EnqueueOptions options) {
+        Checks.name(partitionKey, "partition key");
+        return enqueue(payload, options);
+    }
+
+    /**
+     * Enqueues many jobs, as {@link #enqueueAll(List)}: every partition key names this queue's one
+     * partition.
+     *
+     * @throws IllegalArgumentException if the key is invalid, the list is null or empty, or any
+     *     request is invalid; then nothing is sent
+     * @throws io.echomq.RedisCommandException if Redis fails; some jobs may have been added
+     */
+    @Override
+    public List<EnqueueResult> enqueueAll(String partitionKey, List<JobRequest> requests) {
+        Checks.name(partitionKey, "partition key");
+        return enqueueAll(requests);
     }
 
     // ------------------------------------------------------------------ claim
@@ -123,8 +134,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public List<Job> claim(int max, Duration lease) {
-        QueueLimits.claimMax(max);
-        return claims.claim(max, QueueLimits.leaseMillis(lease), null).jobs();
+        return partition.claim(max, lease);
     }
 
     /**
@@ -137,8 +147,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public long promote(int limit) {
-        QueueLimits.batch(limit);
-        return sweeps.promote(limit);
+        return partition.promote(limit);
     }
 
     /**
@@ -150,8 +159,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public ReapResult reap(int limit) {
-        QueueLimits.batch(limit);
-        return sweeps.reap(limit);
+        return partition.reap(limit);
     }
 
     // ------------------------------------------------------------------ operators
@@ -168,7 +176,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public RemoveOutcome remove(String id, boolean force) {
-        return admin.remove(id, force);
+        return partition.remove(id, force);
     }
 
     /**
@@ -176,27 +184,27 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public QueueStats stats() {
-        return reads.stats();
+        return partition.stats();
     }
 
     @Override
     public boolean pause() {
-        return control.pause(true);
+        return partition.pause();
     }
 
     @Override
     public boolean resume() {
-        return control.pause(false);
+        return partition.resume();
     }
 
     @Override
     public boolean isPaused() {
-        return control.isPaused();
+        return partition.isPaused();
     }
 
     @Override
     public CancelOutcome cancel(String id) {
-        return control.cancel(id);
+        return partition.cancel(id);
     }
 
     /**
@@ -207,8 +215,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public List<DeadJob> dead(int limit) {
-        QueueLimits.batch(limit);
-        return reads.dead(limit);
+        return partition.dead(limit);
     }
 
     /**
@@ -220,8 +227,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public long redrive(int limit) {
-        QueueLimits.batch(limit);
-        return admin.redrive(limit, List.of());
+        return partition.redrive(limit);
     }
 
     /**
@@ -232,7 +238,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public long redrive(Collection<String> ids) {
-        return admin.redrive(1, QueueLimits.jobIds(ids));
+        return partition.redrive(ids);
     }
 
     /**
@@ -243,8 +249,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public long purgeDead(int limit) {
-        QueueLimits.batch(limit);
-        return admin.purge(limit, List.of());
+        return partition.purgeDead(limit);
     }
 
     /**
@@ -255,7 +260,7 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public long purgeDead(Collection<String> ids) {
-        return admin.purge(1, QueueLimits.jobIds(ids));
+        return partition.purgeDead(ids);
     }
 
     /**
@@ -266,92 +271,49 @@ public final class Queue implements QueueOperations {
      * @throws io.echomq.RedisCommandException if Redis fails, for example when the key is not a hash
      */
     public Optional<JobInfo> inspect(String id) {
-        return reads.inspect(id);
+        return partition.inspect(id);
     }
 
     @Override
     public JobPage list(JobState state, int limit, String cursor) {
-        Checks.notNull(state, "state");
-        QueueLimits.batch(limit);
-        return listing.list(state, limit, cursor);
+        return partition.list(state, limit, cursor);
     }
 
     @Override
     public Optional<QueueRetention> retention() {
-        return retention.read();
+        return partition.retention();
     }
 
     @Override
     public void setRetention(QueueRetention settings) {
-        retention.write(Checks.notNull(settings, "retention"));
+        partition.setRetention(settings);
     }
 
     @Override
     public DeleteResult delete(boolean force, LongConsumer progress) {
-        return deletion.delete(force, Checks.notNull(progress, "progress"));
+        return partition.delete(force, progress);
     }
 
-    // ------------------------------------------------------------------ the parts, for Worker and ShardedQueue
+    // ------------------------------------------------------------------ the span, for QueueFacade
 
-    QueueListing listing() {
-        return listing;
+    /** @return the one partition this queue is */
+    Partition partition() {
+        return partition;
     }
 
-    QueueDeletion deletion() {
-        return deletion;
+    @Override
+    List<Partition> span() {
+        return List.of(partition);
     }
 
-    Enqueuer enqueuer() {
-        return enqueuer;
+    @Override
+    ClaimSource claimSource() {
+        return ClaimSource.of(partition);
     }
 
-    Claims claims() {
-        return claims;
-    }
-
-    AttemptCalls attempts() {
-        return attempts;
-    }
-
-    Sweeps sweeps() {
-        return sweeps;
-    }
-
-    QueueReads reads() {
-        return reads;
-    }
-
-    QueueObservations observations() {
-        return observations;
-    }
-
-    QueueWire wire() {
-        return wire;
-    }
-
-    // ------------------------------------------------------------------ plumbing for Job
-
-    long clockNanos() {
-        return context.clock().nanoTime();
-    }
-
-    QueueKeys keys() {
-        return wire.keys();
-    }
-
-    /** @return the name users know the queue by: a partition answers its sharded queue's name */
-    String logicalName() {
-        return logicalName;
-    }
-
-    /** @return what a partition puts before its jobs' ids ({@code "<partition>-"}), else "" */
-    String idPrefix() {
-        return idPrefix;
-    }
-
-    /** @return what the client that opened this queue built it with */
-    QueueContext context() {
-        return context;
+    @Override
+    JobHome locate(String id) {
+        return new JobHome(partition, Checks.jobId(id));
     }
 
     @Override

@@ -44,12 +44,12 @@ final class QueueAdmin {
 
     /** @return how many of the named dead jobs, or (with no ids) of the {@code limit} oldest, were moved */
     long redrive(int limit, List<String> ids) {
-        return deadOp(Scripts.REDRIVE, redriveKeys, ids, wire.prefix(), EnqueueOptions.num(limit), wire.publish());
+        return deadOp(Scripts.REDRIVE, redriveKeys, ids, wire.prefix(), QueueWire.num(limit), wire.publish());
     }
 
     /** @return how many of the named dead jobs, or (with no ids) of the {@code limit} oldest, were deleted */
     long purge(int limit, List<String> ids) {
-        return deadOp(Scripts.PURGE, purgeKeys, ids, wire.prefix(), EnqueueOptions.num(limit));
+        return deadOp(Scripts.PURGE, purgeKeys, ids, wire.prefix(), QueueWire.num(limit));
     }
 
     private long deadOp(LuaScript script, String[] k, List<String> ids, byte[]... fixed) {

@@ -4,6 +4,7 @@ import io.echomq.MonotonicClock;
 import io.echomq.RedisCommandException;
 import io.echomq.internal.ChannelSignals;
 import io.echomq.internal.Checks;
+import io.echomq.internal.EngineConnector;
 import io.echomq.internal.PermissionCheck;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
@@ -117,7 +118,7 @@ public final class QueueClient implements AutoCloseable {
 
     /** @return the plain queue of {@code keys}, the same instance for the same name */
     private Queue plain(QueueKeys keys) {
-        return queues.computeIfAbsent(keys.queue(), n -> new Queue(context, keys));
+        return queues.computeIfAbsent(keys.queue(), n -> new Queue(new Partition(context, keys)));
     }
 
     /**
@@ -149,10 +150,8 @@ public final class QueueClient implements AutoCloseable {
         Checks.notNull(handler, "handler");
         QueueKeys keys = QueueKeys.ofUserName(queueName);
         int stored = PartitionSpan.read(context, queueName);
-        if (stored > 0) {
-            return new Worker.Builder(context, workers, ShardedQueue.ofStored(context, queueName, stored), handler);
-        }
-        return new Worker.Builder(context, workers, plain(keys), handler);
+        QueueFacade queue = stored > 0 ? ShardedQueue.ofStored(context, queueName, stored) : plain(keys);
+        return new Worker.Builder(context, workers, queue.claimSource(), handler);
     }
 
     /**
@@ -187,7 +186,7 @@ public final class QueueClient implements AutoCloseable {
         if (queue.context() != context) {
             throw new IllegalArgumentException("queue " + queue.name() + " belongs to another QueueClient");
         }
-        return new Worker.Builder(context, workers, queue, handler);
+        return new Worker.Builder(context, workers, queue.claimSource(), handler);
     }
 
     /**
@@ -200,8 +199,7 @@ public final class QueueClient implements AutoCloseable {
      * @throws RedisCommandException if Redis fails
      */
     public Schedules schedules(String queueName) {
-        QueueOperations q = open(queueName);
-        Queue target = q instanceof ShardedQueue sharded ? sharded.partitionQueues().get(0) : (Queue) q;
+        Partition target = QueueFacade.of(open(queueName)).span().get(0);
         return new Schedules(context.maxPayloadBytes(), queueName, target);
     }
 
@@ -367,7 +365,7 @@ public final class QueueClient implements AutoCloseable {
                 throw new IllegalArgumentException("redisUrl is required");
             }
             io.echomq.internal.TlsTrust.checkScheme(redisUrl, trustedCertificates);
-            RedisEngine engine = RedisEngine.connect(redisUrl, commandTimeout, trustedCertificates);
+            RedisEngine engine = EngineConnector.connect(redisUrl, commandTimeout, trustedCertificates);
             try {
                 // Opened now, never lazily: the first lazy open could otherwise happen on a Lettuce
                 // event-loop thread (a worker's maintenance callback), which deadlocks with a

@@ -50,7 +50,7 @@ final class QueueControl {
     CancelOutcome cancel(String id) {
         Checks.jobId(id);
         long code = wire.<Long>await(wire.run(Scripts.CANCEL, ScriptOutputType.INTEGER, cancelKeys, wire.prefix(),
-                QueueWire.bytes(id), EnqueueOptions.num(retainCompletedMs), wire.publish()),
+                QueueWire.bytes(id), QueueWire.num(retainCompletedMs), wire.publish()),
                 Scripts.CANCEL.label());
         return CancelOutcome.ofCode(code);
     }

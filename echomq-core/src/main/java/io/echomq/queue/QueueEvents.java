@@ -2,6 +2,7 @@ package io.echomq.queue;
 
 import io.echomq.RedisCommandException;
 import io.echomq.internal.Checks;
+import io.echomq.internal.EngineConnector;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.lettuce.core.Limit;
@@ -114,7 +115,7 @@ public final class QueueEvents implements AutoCloseable {
         if (from != null && !from.equals("$") && !from.equals("0") && !STREAM_ID.matcher(from).matches()) {
             throw new IllegalArgumentException("from must be $, 0 or a stream id <ms>-<seq>, was '" + from + "'");
         }
-        RedisEngine engine = RedisEngine.connect(redisUrl, RedisEngine.DEFAULT_COMMAND_TIMEOUT, trust);
+        RedisEngine engine = EngineConnector.connect(redisUrl, RedisEngine.DEFAULT_COMMAND_TIMEOUT, trust);
         try {
             return new QueueEvents(engine, keys, from);
         } catch (RuntimeException e) {

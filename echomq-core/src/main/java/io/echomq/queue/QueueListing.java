@@ -43,7 +43,7 @@ final class QueueListing {
         QueueKeys k = wire.keys();
         String[] keys = {setOf(k, state), k.waitList()};
         List<Object> r = wire.await(wire.run(Scripts.LIST, ScriptOutputType.MULTI, keys, wire.prefix(),
-                EnqueueOptions.num(limit), state == JobState.PENDING ? QueueWire.ONE : QueueWire.ZERO,
+                QueueWire.num(limit), state == JobState.PENDING ? QueueWire.ONE : QueueWire.ZERO,
                 QueueWire.bytes(at.kind()), QueueWire.bytes(at.score()), QueueWire.bytes(at.id()),
                 QueueWire.bytes(at.prev())), Scripts.LIST.label());
         String kind = QueueWire.text(r.get(0));

@@ -1,7 +1,5 @@
 package io.echomq.queue;
 
-import io.echomq.internal.Checks;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -11,7 +9,12 @@ import java.util.function.LongConsumer;
 /**
  * What a producer, a consumer claiming by hand, and an operator can do with a queue, whether it is
  * one {@link Queue} or a {@link ShardedQueue} split into partitions. Code (such as the {@code emq}
- * command) that should work with both takes this type.
+ * command, the dashboard and {@link QueueClient#worker(String, JobHandler)}) that should work with
+ * both takes this type, and never needs to ask which it holds: a plain queue is a queue of one
+ * partition, into which every partition key goes.
+ *
+ * <p>Sealed to the library's two queues: the contract holds no implementation, and every
+ * implementation is one the library's workers, stores and tools know how to reach.
  *
  * <p>Every method checks its arguments before Redis is touched and throws
  * {@link IllegalArgumentException} for bad ones, and throws {@link io.echomq.RedisCommandException}
@@ -19,9 +22,28 @@ import java.util.function.LongConsumer;
  * their partition, limits apply per partition, and sums over partitions are not one atomic
  * snapshot.
  */
-public interface QueueOperations {
+public sealed interface QueueOperations permits Queue, ShardedQueue {
     /** @return the queue's name */
     String name();
+
+    /**
+     * @return whether the queue is sharded: its job ids then have the form {@code <partition>-<id>}
+     *     and a partition key chooses the partition a job goes to
+     */
+    boolean isSharded();
+
+    /**
+     * @return the partitions this queue spans: 1 for a plain queue; for a sharded queue, the count
+     *     its claims, stats and dead letters span (the stored mark, at least the declared count)
+     */
+    int partitions();
+
+    /**
+     * @return each partition's counts, index i for partition i, each read in one atomic script (a
+     *     plain queue's list holds its {@link #stats()})
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    List<QueueStats> partitionStats();
 
     /**
      * Enqueues {@code text} (as UTF-8) with the default options.
@@ -30,10 +52,7 @@ public interface QueueOperations {
      * @throws IllegalArgumentException if text is null or over the payload limit
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    default String enqueue(String text) {
-        Checks.notNull(text, "payload");
-        return enqueue(text.getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults()).id();
-    }
+    String enqueue(String text);
 
     /**
      * Enqueues {@code payload} with the default options.
@@ -42,9 +61,7 @@ public interface QueueOperations {
      * @throws IllegalArgumentException if payload is null or over the payload limit
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    default String enqueue(byte[] payload) {
-        return enqueue(payload, EnqueueOptions.defaults()).id();
-    }
+    String enqueue(byte[] payload);
 
     /**
      * Enqueues one job.
@@ -63,9 +80,7 @@ public interface QueueOperations {
      * @throws IllegalArgumentException if text or options is null, or the payload is over the limit
      * @throws io.echomq.RedisCommandException if Redis fails; the job may or may not have been added
      */
-    default EnqueueResult enqueue(String text, EnqueueOptions options) {
-        return enqueue(JobRequest.utf8(text), options);
-    }
+    EnqueueResult enqueue(String text, EnqueueOptions options);
 
     /**
      * Enqueues many jobs, all script calls written before the first answer is awaited.
@@ -78,6 +93,27 @@ public interface QueueOperations {
     List<EnqueueResult> enqueueAll(List<JobRequest> requests);
 
     /**
+     * Enqueues one job to the partition {@code partitionKey} hashes to, so that jobs sharing a key
+     * keep their FIFO order (within a priority). A plain queue has one partition, which every key
+     * names.
+     *
+     * @return the id, and whether it was created
+     * @throws IllegalArgumentException if the key, payload or options is null, or the payload is over the limit
+     * @throws io.echomq.RedisCommandException if Redis fails; the job may or may not have been added
+     */
+    EnqueueResult enqueue(String partitionKey, byte[] payload, EnqueueOptions options);
+
+    /**
+     * Enqueues many jobs to the partition {@code partitionKey} hashes to, as
+     * {@link #enqueue(String, byte[], EnqueueOptions)} does one.
+     *
+     * @return one result per request, in order
+     * @throws IllegalArgumentException if the key is null, or as {@link #enqueueAll(List)}
+     * @throws io.echomq.RedisCommandException if Redis fails; some jobs may have been added
+     */
+    List<EnqueueResult> enqueueAll(String partitionKey, List<JobRequest> requests);
+
+    /**
      * Claims one job, if any is pending: the next in claim order (highest priority first, oldest
      * first within a priority; docs/protocol.md, "Claim order"); on a sharded queue, from the
      * first partition, in a rotating order, that has one. It is {@code claim(1, lease)}.
@@ -87,10 +123,7 @@ public interface QueueOperations {
      * @throws IllegalArgumentException if the lease is null or outside {@link Queue#MIN_LEASE}..{@link Queue#MAX_LEASE}
      * @throws io.echomq.RedisCommandException if Redis fails; a job claimed in that call comes back by reaping
      */
-    default Optional<Job> claim(Duration lease) {
-        List<Job> jobs = claim(1, lease);
-        return jobs.isEmpty() ? Optional.empty() : Optional.of(jobs.get(0));
-    }
+    Optional<Job> claim(Duration lease);
 
     /**
      * Claims up to {@code max} jobs.
@@ -272,9 +305,7 @@ public interface QueueOperations {
     void setRetention(QueueRetention settings);
 
     /** @return this queue's fair groups: per-group concurrency, pause, resume, counts ({@link FairGroups}) */
-    default FairGroups groups() {
-        return new FairGroups(this);
-    }
+    FairGroups groups();
 
     /**
      * @return the default timeout stored with the queue: how long a {@link Worker}'s handler may
@@ -283,9 +314,7 @@ public interface QueueOperations {
      *     its partition 0's
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    default Optional<Duration> defaultTimeout() {
-        return DefaultTimeoutStore.read(this);
-    }
+    Optional<Duration> defaultTimeout();
 
     /**
      * Stores the queue's default timeout (in {@code emq:{q}:settings}, every partition of a sharded
@@ -299,9 +328,7 @@ public interface QueueOperations {
      * @throws IllegalArgumentException if null, zero, negative, under 1 ms or over one day; nothing is written
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    default void setDefaultTimeout(Duration timeout) {
-        DefaultTimeoutStore.write(this, timeout);
-    }
+    void setDefaultTimeout(Duration timeout);
 
     /**
      * Removes the queue's default timeout (from every partition of a sharded queue): from each
@@ -310,25 +337,18 @@ public interface QueueOperations {
      * @return true if a default was stored (in any partition), false if none was
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    default boolean clearDefaultTimeout() {
-        return DefaultTimeoutStore.clear(this);
-    }
+    boolean clearDefaultTimeout();
 
     /** @return the queue's rate limit and concurrency cap, stored in Redis per queue (per partition of a sharded one) */
-    default FlowControl flowControl() {
-        return new FlowControl(this);
-    }
+    FlowControl flowControl();
 
     /**
      * @return where the queue keeps its pending jobs of priority 0, as stored with it
      *     ({@link QueueLayout#LIST} when nothing is stored); for a sharded queue,
      *     {@link QueueLayout#ZSET} only when every partition of the mark has it
-     * @throws UnsupportedOperationException if this is neither a {@link Queue} nor a {@link ShardedQueue}
      * @throws io.echomq.RedisCommandException if Redis fails, or the layout key holds another type than a string
      */
-    default QueueLayout layout() {
-        return LayoutStore.read(this);
-    }
+    QueueLayout layout();
 
     /**
      * Stores the queue's pending layout, which every client's scripts then follow: with
@@ -343,12 +363,9 @@ public interface QueueOperations {
      *
      * @return the layout set, whether the call changed it, and how many jobs it moved
      * @throws IllegalArgumentException if layout is null
-     * @throws UnsupportedOperationException if this is neither a {@link Queue} nor a {@link ShardedQueue}
      * @throws io.echomq.RedisCommandException if Redis fails; a sharded queue may then be set in part
      */
-    default LayoutChange setLayout(QueueLayout layout) {
-        return LayoutStore.write(this, layout);
-    }
+    LayoutChange setLayout(QueueLayout layout);
 
     /**
      * Waits for job {@code id} to end, from any process: woken by the queue's events stream
@@ -367,9 +384,7 @@ public interface QueueOperations {
      * @throws InterruptedException if the calling thread is interrupted while waiting
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    default JobResult awaitResult(String id, Duration timeout) throws InterruptedException {
-        return ResultWaiter.await(this, id, timeout);
-    }
+    JobResult awaitResult(String id, Duration timeout) throws InterruptedException;
 
     /**
      * Deletes the queue and every key of it, as {@link #delete(boolean, LongConsumer)} with no
@@ -377,9 +392,7 @@ public interface QueueOperations {
      *
      * @throws io.echomq.RedisCommandException if Redis fails
      */
-    default DeleteResult delete(boolean force) {
-        return delete(force, n -> { });
-    }
+    DeleteResult delete(boolean force);
 
     /**
      * Deletes the queue and every key of it: first, in one script, its sets, counters and

@@ -80,6 +80,11 @@ final class QueueWire {
         return RedisEngine.await(call, command, name());
     }
 
+    /** @return {@code n} in decimal ASCII, as the scripts read a number from ARGV */
+    static byte[] num(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

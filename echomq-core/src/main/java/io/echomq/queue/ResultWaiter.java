@@ -1,6 +1,5 @@
 package io.echomq.queue;
 
-import io.echomq.internal.Checks;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.lettuce.core.KeyValue;
@@ -16,11 +15,12 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * {@link QueueOperations#awaitResult}: waits for one job's end, woken by the queue's events
+ * {@code awaitResult} of either queue: waits for one job's end, woken by the queue's events
  * stream, never by polling.
  *
  * <ol>
- *   <li>Finds the partition of a sharded queue's id {@code <partition>-<id>}.</li>
+ *   <li>Is handed where the job lives (its partition and its id there); none, for an id beyond
+ *       a sharded queue's span, is NOT_FOUND.</li>
  *   <li>On a connection of its own (an {@code XREAD BLOCK} would hold up the client's shared
  *       one), reads the stream's last id and the events setting, then the job's hash: the id read
  *       <em>before</em> the check is where the wait starts, so an end written after the check is
@@ -50,23 +50,16 @@ final class ResultWaiter {
         this.shownId = shownId;
     }
 
-    static JobResult await(QueueOperations queue, String id, Duration timeout) throws InterruptedException {
-        Checks.notNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+    /**
+     * @param at where the job lives, or null when its id names a partition beyond the queue's span
+     * @param id the job's id as the user gave it, checked
+     */
+    static JobResult await(JobHome at, String id, Duration timeout) throws InterruptedException {
+        if (at == null) {
+            return new JobResult(JobResult.Outcome.NOT_FOUND, id, null, null);
         }
-        List<QueueWire> span = Partitions.wires(queue, "awaitResult needs a Queue or a ShardedQueue, not ");
-        Checks.jobId(id);
-        QueueWire q = span.get(0);
-        String local = id;
-        if (Partitions.sharded(queue)) {
-            int index = Partitions.partitionOf(id);
-            if (index >= span.size()) {
-                return new JobResult(JobResult.Outcome.NOT_FOUND, id, null, null);
-            }
-            q = span.get(index);
-            local = id.substring(id.indexOf('-') + 1);
-        }
+        QueueWire q = at.wire();
+        String local = at.localId();
         StatefulConnection<String, byte[]> conn = q.openBinary();
         try {
             return new ResultWaiter(RedisEngine.async(conn), q.keys(), local, id).run(timeout);

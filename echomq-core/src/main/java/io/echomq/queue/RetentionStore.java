@@ -28,10 +28,10 @@ final class RetentionStore {
 
     void write(QueueRetention r) {
         Map<String, byte[]> fields = new LinkedHashMap<>();
-        fields.put("done_max", num(r.doneMax()));
-        fields.put("done_age_ms", num(r.doneAge().toMillis()));
-        fields.put("dead_max", num(r.deadMax()));
-        fields.put("dead_age_ms", num(r.deadAge().toMillis()));
+        fields.put("done_max", QueueWire.num(r.doneMax()));
+        fields.put("done_age_ms", QueueWire.num(r.doneAge().toMillis()));
+        fields.put("dead_max", QueueWire.num(r.deadMax()));
+        fields.put("dead_age_ms", QueueWire.num(r.deadAge().toMillis()));
         wire.await(wire.async().hset(wire.keys().retention(), fields).toCompletableFuture(), "HSET retention");
     }
 
@@ -58,9 +58,5 @@ final class RetentionStore {
         } catch (NumberFormatException e) {
             return otherwise;
         }
-    }
-
-    private static byte[] num(long v) {
-        return Long.toString(v).getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -49,7 +49,7 @@ final class ScheduleFirer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleFirer.class);
 
-    private final Queue queue;
+    private final Partition queue;
     private final String name;
     private final ScheduleStore store;
     private final Set<String> skipped = ConcurrentHashMap.newKeySet();   // logged once each
@@ -57,7 +57,7 @@ final class ScheduleFirer {
     private final AtomicBoolean failing = new AtomicBoolean();
     private volatile long lookAgainNanos;   // on the client's monotonic clock
 
-    ScheduleFirer(Queue queue) {
+    ScheduleFirer(Partition queue) {
         this.queue = queue;
         this.name = queue.logicalName();
         this.store = new ScheduleStore(queue.context().engine(), queue.keys());

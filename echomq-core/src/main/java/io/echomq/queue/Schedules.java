@@ -55,12 +55,12 @@ public final class Schedules {
     public static final int MAX_LIST = 1000;
 
     private final int maxPayloadBytes;
-    private final Queue target;
+    private final Partition target;
     private final String name;
     private final ScheduleStore store;
     private final ScheduleFirer firer;
 
-    Schedules(int maxPayloadBytes, String name, Queue target) {
+    Schedules(int maxPayloadBytes, String name, Partition target) {
         this.maxPayloadBytes = maxPayloadBytes;
         this.name = name;
         this.target = target;
@@ -206,7 +206,7 @@ public final class Schedules {
         return firer;
     }
 
-    Queue target() {
+    Partition target() {
         return target;
     }
 

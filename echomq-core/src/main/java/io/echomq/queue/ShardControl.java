@@ -23,14 +23,14 @@ final class ShardControl {
     /** @return whether any partition changed */
     boolean pause(boolean paused) {
         boolean changed = false;
-        for (Queue p : span.queues()) {
+        for (Partition p : span.queues()) {
             changed |= paused ? p.pause() : p.resume();
         }
         return changed;
     }
 
     boolean isPaused() {
-        for (Queue p : span.queues()) {
+        for (Partition p : span.queues()) {
             if (p.isPaused()) {
                 return true;
             }
@@ -40,7 +40,7 @@ final class ShardControl {
 
     /** @throws IllegalArgumentException if the id is not {@code <partition>-<id>} or its local part is invalid */
     CancelOutcome cancel(String id) {
-        ShardRouting.Located at = routing.locate(id);
+        JobHome at = routing.locate(id);
         return at == null ? CancelOutcome.NOT_FOUND : at.partition().cancel(at.localId());
     }
 }

@@ -46,7 +46,7 @@ final class ShardFanOut {
      * @throws IllegalArgumentException if any request is invalid; then nothing is sent
      */
     List<EnqueueResult> enqueue(List<JobRequest> requests, Function<List<JobRequest>, int[]> route) {
-        List<Queue> now = span.queues();
+        List<Partition> now = span.queues();
         now.get(0).enqueuer().check(requests);
         int[] target = route.apply(requests);
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
@@ -66,7 +66,7 @@ final class ShardFanOut {
         }
     }
 
-    private static List<EnqueueResult> enqueue(List<JobRequest> requests, List<Queue> now,
+    private static List<EnqueueResult> enqueue(List<JobRequest> requests, List<Partition> now,
                                                Map<Integer, List<Integer>> byPartition, byte[][] fieldArgs) {
         Map<Integer, List<EnqueueCall>> calls = new LinkedHashMap<>();
         for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
@@ -78,7 +78,7 @@ final class ShardFanOut {
         }
         EnqueueResult[] out = new EnqueueResult[requests.size()];
         for (Map.Entry<Integer, List<Integer>> e : byPartition.entrySet()) {
-            Queue p = now.get(e.getKey());
+            Partition p = now.get(e.getKey());
             List<EnqueueResult> got = p.enqueuer().collect(calls.get(e.getKey()));
             for (int j = 0; j < got.size(); j++) {
                 out[e.getValue().get(j)] = new EnqueueResult(p.idPrefix() + got.get(j).id(), got.get(j).created());
@@ -112,7 +112,7 @@ final class ShardFanOut {
     private List<List<Object>> awaitAll(BiFunction<Sweeps, Integer, CompletableFuture<List<Object>>> sweep,
                                         int limit, String label) {
         List<CompletableFuture<List<Object>>> calls = new ArrayList<>();
-        for (Queue p : span.queues()) {
+        for (Partition p : span.queues()) {
             calls.add(sweep.apply(p.sweeps(), limit));
         }
         List<List<Object>> out = new ArrayList<>(calls.size());
@@ -141,7 +141,7 @@ final class ShardFanOut {
     /** @return each partition's counts, index i for partition i, read in parallel */
     List<QueueStats> partitionStats() {
         List<CompletableFuture<List<Long>>> calls = new ArrayList<>();
-        for (Queue p : span.queues()) {
+        for (Partition p : span.queues()) {
             calls.add(p.reads().statsAsync());
         }
         List<QueueStats> out = new ArrayList<>(calls.size());
@@ -154,7 +154,7 @@ final class ShardFanOut {
     /** @return the {@code limit} oldest dead jobs over all partitions, oldest death first */
     List<DeadJob> dead(int limit) {
         List<DeadJob> all = new ArrayList<>();
-        for (Queue p : span.queues()) {
+        for (Partition p : span.queues()) {
             for (DeadJob d : p.dead(limit)) {
                 all.add(new DeadJob(p.idPrefix() + d.id(), d.diedAtMillis(), d.attempts(), d.reason(), d.lastError(),
                         d.payload()));
@@ -165,9 +165,9 @@ final class ShardFanOut {
     }
 
     /** @return the sum of {@code op} over the partitions in order, each given what is left of {@code limit} */
-    long spend(int limit, BiFunction<Queue, Integer, Long> op) {
+    long spend(int limit, BiFunction<Partition, Integer, Long> op) {
         long done = 0;
-        for (Queue p : span.queues()) {
+        for (Partition p : span.queues()) {
             if (done >= limit) {
                 break;
             }
@@ -177,9 +177,9 @@ final class ShardFanOut {
     }
 
     /** @return the sum of {@code op} over the partitions the ids name, each given its own ids */
-    long perPartition(Collection<String> ids, BiFunction<Queue, List<String>, Long> op) {
+    long perPartition(Collection<String> ids, BiFunction<Partition, List<String>, Long> op) {
         long done = 0;
-        for (Map.Entry<Queue, List<String>> e : routing.group(ids).entrySet()) {
+        for (Map.Entry<Partition, List<String>> e : routing.group(ids).entrySet()) {
             done += op.apply(e.getKey(), e.getValue());
         }
         return done;

@@ -39,7 +39,7 @@ final class ShardListing {
 
     /** @throws IllegalArgumentException if the cursor is malformed or names no partition spanned */
     JobPage list(JobState state, int limit, String cursor) {
-        List<Queue> parts = span.queues();
+        List<Partition> parts = span.queues();
         int p = 0;
         ListCursor at = ListCursor.START;
         if (cursor != null) {
@@ -76,22 +76,22 @@ final class ShardListing {
     }
 
     void setRetention(QueueRetention settings) {
-        for (Queue q : span.queues()) {
+        for (Partition q : span.queues()) {
             q.setRetention(settings);
         }
     }
 
     DeleteResult delete(boolean force, LongConsumer progress) {
-        List<Queue> parts = span.queues();
+        List<Partition> parts = span.queues();
         long active = 0;
-        for (Queue q : parts) {
+        for (Partition q : parts) {
             active += q.deletion().active();
         }
         if (active > 0 && !force) {
             return new DeleteResult(false, active, 0);
         }
         long keys = 0;
-        for (Queue q : parts) {
+        for (Partition q : parts) {
             long before = keys;
             DeleteResult r = q.deletion().delete(force, n -> progress.accept(before + n));
             if (!r.deleted()) {
@@ -100,7 +100,7 @@ final class ShardListing {
             keys += r.keys();
         }
         String mark = QueueKeys.ofUserName(name).partitionsMark();
-        Queue first = parts.get(0);
+        Partition first = parts.get(0);
         keys += RedisEngine.await(RedisEngine.async(first.context().engine().binary()).unlink(mark).toCompletableFuture(),
                 "UNLINK", name);
         return new DeleteResult(true, active, keys);

@@ -36,10 +36,6 @@ final class ShardRouting {
     private final PartitionSpan span;
     private final AtomicLong roundRobin = new AtomicLong(ThreadLocalRandom.current().nextInt(1 << 20));
 
-    /** Where an id lives: its partition and the partition's own id. */
-    record Located(Queue partition, String localId) {
-    }
-
     ShardRouting(int declared, PartitionSpan span) {
         this.declared = declared;
         this.span = span;
@@ -82,7 +78,7 @@ final class ShardRouting {
      * @return where the id lives, or null for a partition beyond the span
      * @throws IllegalArgumentException if the id is not of the form {@code <partition>-<id>}
      */
-    Located locate(String id) {
+    JobHome locate(String id) {
         Checks.name(id, "job id");
         int dash = id.indexOf('-');
         if (dash < 1 || dash > 4 || dash == id.length() - 1 || !id.substring(0, dash).chars().allMatch(Character::isDigit)) {
@@ -90,11 +86,11 @@ final class ShardRouting {
                     + "as the ids of a sharded queue are");
         }
         int index = Integer.parseInt(id.substring(0, dash));
-        List<Queue> now = span.queues();
+        List<Partition> now = span.queues();
         if (index >= now.size()) {
             return null;
         }
-        return new Located(now.get(index), id.substring(dash + 1));
+        return new JobHome(now.get(index), id.substring(dash + 1));
     }
 
     /**
@@ -102,14 +98,14 @@ final class ShardRouting {
      * @throws IllegalArgumentException if ids is null, empty, over {@link Queue#MAX_BATCH}, or
      *     holds an id not of the form {@code <partition>-<id>}; every id is read before any is grouped
      */
-    Map<Queue, List<String>> group(Collection<String> ids) {
+    Map<Partition, List<String>> group(Collection<String> ids) {
         QueueLimits.idCount(ids);
-        List<Located> found = new ArrayList<>(ids.size());
+        List<JobHome> found = new ArrayList<>(ids.size());
         for (String id : ids) {
             found.add(locate(id));
         }
-        Map<Queue, List<String>> out = new LinkedHashMap<>();
-        for (Located at : found) {
+        Map<Partition, List<String>> out = new LinkedHashMap<>();
+        for (JobHome at : found) {
             if (at != null) {
                 out.computeIfAbsent(at.partition(), q -> new ArrayList<>()).add(at.localId());
             }
@@ -123,7 +119,7 @@ final class ShardRouting {
      * @throws IllegalArgumentException if the id is not of the form {@code <partition>-<id>}
      */
     Optional<JobInfo> inspect(String id) {
-        Located at = locate(id);
+        JobHome at = locate(id);
         if (at == null) {
             return Optional.empty();
         }

@@ -49,7 +49,7 @@ import java.util.zip.CRC32;
  * (calls to many partitions), {@code ShardControl} (pause, cancel), {@code ShardListing} (list,
  * retention, delete). Each partition is a plain {@link Queue}.
  */
-public final class ShardedQueue implements QueueOperations {
+public final class ShardedQueue extends QueueFacade implements QueueOperations {
     /** Most partitions one queue may have. */
     public static final int MAX_PARTITIONS = PartitionSpan.MAX_PARTITIONS;
 
@@ -107,17 +107,31 @@ public final class ShardedQueue implements QueueOperations {
     }
 
     /** @return where a worker of this queue claims from: every partition, rotating */
+    @Override
     ClaimSource claimSource() {
         return ClaimSource.of(name, span, claims);
     }
 
+    /** @return true: ids name their partition, and a partition key chooses one */
+    @Override
+    public boolean isSharded() {
+        return true;
+    }
+
     /** @return the partitions claims, stats and dead letters span: the mark, at least the declared count */
+    @Override
     public int partitions() {
         return span.queues().size();
     }
 
-    List<Queue> partitionQueues() {
+    @Override
+    List<Partition> span() {
         return span.queues();
+    }
+
+    @Override
+    JobHome locate(String id) {
+        return routing.locate(id);
     }
 
     /** @return what the client that opened this queue built it with */
@@ -148,6 +162,7 @@ public final class ShardedQueue implements QueueOperations {
      * @throws IllegalArgumentException if the key is null, empty or over 1024 bytes, or the job is invalid
      * @throws io.echomq.RedisCommandException if Redis fails; the job may or may not have been added
      */
+    @Override
     public EnqueueResult enqueue(String partitionKey, byte[] payload, EnqueueOptions options) {
         return enqueueAll(partitionKey, List.of(new JobRequest(payload, options))).get(0);
     }
@@ -175,6 +190,7 @@ public final class ShardedQueue implements QueueOperations {
      *     request is invalid; then nothing is sent
      * @throws io.echomq.RedisCommandException if Redis fails; some jobs may have been added
      */
+    @Override
     public List<EnqueueResult> enqueueAll(String partitionKey, List<JobRequest> requests) {
         Checks.name(partitionKey, "partition key");
         return fanOut.enqueue(requests, checked -> routing.sameTarget(partitionKey, checked.size()));
@@ -243,7 +259,7 @@ public final class ShardedQueue implements QueueOperations {
      */
     @Override
     public RemoveOutcome remove(String id, boolean force) {
-        ShardRouting.Located at = routing.locate(id);
+        JobHome at = routing.locate(id);
         return at == null ? RemoveOutcome.MISSING : at.partition().remove(at.localId(), force);
     }
 
@@ -295,6 +311,7 @@ public final class ShardedQueue implements QueueOperations {
      * @return each partition's counts, index i for partition i, read in parallel
      * @throws io.echomq.RedisCommandException if Redis fails
      */
+    @Override
     public List<QueueStats> partitionStats() {
         return fanOut.partitionStats();
     }

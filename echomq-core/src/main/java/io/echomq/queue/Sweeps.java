@@ -38,7 +38,7 @@ final class Sweeps {
     /** One reap-5 call: {returned, dead}; its moves are reported to the client's instrumentation. */
     CompletableFuture<List<Object>> reapAsync(int limit) {
         CompletableFuture<List<Object>> f = wire.run(Scripts.REAP, ScriptOutputType.MULTI, reapKeys, wire.prefix(),
-                EnqueueOptions.num(limit), wire.publish());
+                QueueWire.num(limit), wire.publish());
         if (!observations.observed()) {
             return f;
         }
@@ -60,7 +60,7 @@ final class Sweeps {
     /** One promote-5 call: {promoted, next_due_ms}. */
     CompletableFuture<List<Object>> promoteAsync(int limit) {
         return wire.run(Scripts.PROMOTE, ScriptOutputType.MULTI, promoteKeys, wire.prefix(),
-                EnqueueOptions.num(limit), wire.publish());
+                QueueWire.num(limit), wire.publish());
     }
 
     /** @return how many jobs were promoted */

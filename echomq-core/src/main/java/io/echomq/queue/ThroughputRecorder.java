@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * duties:
  *
  * <ol>
- *   <li>{@link #record(Queue)}, when this worker holds a queue's (or partition's) maintenance
+ *   <li>{@link #record(QueueKeys)}, when this worker holds a queue's (or partition's) maintenance
  *       lock: one {@code throughput-2.lua} call, which samples the counters {@code completed} and
  *       {@code failed} once per minute of the server's clock into the queue's bounded ZSET
  *       {@code emq:{q}:throughput} and drops samples older than {@link #KEEP}.</li>

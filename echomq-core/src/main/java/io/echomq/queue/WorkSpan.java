@@ -11,14 +11,14 @@ import java.util.concurrent.CompletableFuture;
  * The queues a worker claims from (one, or every partition of a sharded queue), with a wake
  * subscription and a maintenance lock key for each.
  */
-record WorkSpan(List<Queue> queues, List<ChannelSignals.Waiter> wakes, List<String> maintenanceKeys) {
+record WorkSpan(List<Partition> queues, List<ChannelSignals.Waiter> wakes, List<String> maintenanceKeys) {
     /** @return this span plus the queues of {@code all} beyond it, each subscribed to its wake channel */
-    WorkSpan with(ChannelSignals signals, List<Queue> all) {
-        List<Queue> q = new ArrayList<>(queues);
+    WorkSpan with(ChannelSignals signals, List<Partition> all) {
+        List<Partition> q = new ArrayList<>(queues);
         List<ChannelSignals.Waiter> w = new ArrayList<>(wakes);
         List<String> m = new ArrayList<>(maintenanceKeys);
         LockKeys lockKeys = new LockKeys(LockKeys.DEFAULT_NAMESPACE);
-        for (Queue added : all.subList(queues.size(), all.size())) {
+        for (Partition added : all.subList(queues.size(), all.size())) {
             q.add(added);
             w.add(signals.join(added.keys().wake()));
             m.add(lockKeys.lock(added.keys().maintenanceResource()));

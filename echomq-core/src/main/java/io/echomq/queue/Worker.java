@@ -318,15 +318,7 @@ public final class Worker implements AutoCloseable {
          * @param registry the client's started workers, which it closes at its own close; a started
          *     worker adds itself and removes itself when it ends
          */
-        Builder(QueueContext context, List<Worker> registry, Queue queue, JobHandler handler) {
-            this(context, registry, ClaimSource.of(queue), handler);
-        }
-
-        Builder(QueueContext context, List<Worker> registry, ShardedQueue sharded, JobHandler handler) {
-            this(context, registry, sharded.claimSource(), handler);
-        }
-
-        private Builder(QueueContext context, List<Worker> registry, ClaimSource source, JobHandler handler) {
+        Builder(QueueContext context, List<Worker> registry, ClaimSource source, JobHandler handler) {
             this.context = context;
             this.registry = registry;
             this.source = source;

@@ -37,7 +37,7 @@ class ClusterNodeGuardTest {
                     .hasMessageContaining("names a node of a Redis Cluster").hasMessageContaining(hint);
             assertThatThrownBy(() -> QueueClient.create(node.url())).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining(hint);
-            assertThatThrownBy(() -> RedisEngine.connect(node.url() + "/2", java.time.Duration.ofSeconds(5)))
+            assertThatThrownBy(() -> EngineConnector.connect(node.url() + "/2", java.time.Duration.ofSeconds(5)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(hint)
                     .hasMessageContaining("'" + node.url() + "/2'");
         }

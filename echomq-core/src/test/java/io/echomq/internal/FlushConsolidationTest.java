@@ -31,7 +31,7 @@ class FlushConsolidationTest {
     @Test
     @Tag("standalone-only")   // reads the channel of a single-server connection
     void everyConnectionOfTheEngineHasTheHandlerAtTheHeadOfItsPipeline() {
-        try (RedisEngine engine = RedisEngine.connect(REDIS.url(), Duration.ofSeconds(10))) {
+        try (RedisEngine engine = EngineConnector.connect(REDIS.url(), Duration.ofSeconds(10))) {
             List<StatefulConnection<?, ?>> all = List.of(engine.main(), engine.pipelined(), engine.pubSub(),
                     engine.binary());
             for (StatefulConnection<?, ?> c : all) {
@@ -46,7 +46,7 @@ class FlushConsolidationTest {
 
     @Test
     void aLoneCommandIsAnsweredWithoutAnyOtherTraffic() throws Exception {
-        try (RedisEngine engine = RedisEngine.connect(REDIS.url(), Duration.ofSeconds(10))) {
+        try (RedisEngine engine = EngineConnector.connect(REDIS.url(), Duration.ofSeconds(10))) {
             for (int i = 0; i < 50; i++) {
                 // one at a time: each must be flushed on its own, never left waiting for a batch
                 assertThat(engine.commands().set("lone:{k}", "v" + i).get(5, TimeUnit.SECONDS)).isEqualTo("OK");
@@ -59,7 +59,7 @@ class FlushConsolidationTest {
     void manyThreadsOnOneConnectionEachGetTheirOwnRepliesInOrder() throws Exception {
         int threads = 16;
         int rounds = 2_000;
-        try (RedisEngine engine = RedisEngine.connect(REDIS.url(), Duration.ofSeconds(10))) {
+        try (RedisEngine engine = EngineConnector.connect(REDIS.url(), Duration.ofSeconds(10))) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 List<Future<Integer>> done = new ArrayList<>();

@@ -16,7 +16,7 @@ class WatchdogFirstRenewalTest {
     private static final long TTL_MS = 6_000;
 
     /** Answers every renewal RENEWED at once and remembers when the first was sent. */
-    private static final class Backend implements LeaseBackend {
+    private static final class Backend implements Lease.Backend {
         final CompletableFuture<Long> firstRenewalAt = new CompletableFuture<>();
 
         @Override

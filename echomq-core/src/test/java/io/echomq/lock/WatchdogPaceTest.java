@@ -25,7 +25,7 @@ class WatchdogPaceTest {
     private final MonotonicClock clock = () -> System.nanoTime() + offset.get();
     private final List<Long> sent = new CopyOnWriteArrayList<>();
 
-    private final LeaseBackend backend = new LeaseBackend() {
+    private final Lease.Backend backend = new Lease.Backend() {
         @Override
         public MonotonicClock clock() {
             return clock;

@@ -35,18 +35,18 @@ class CompactEnqueueTest extends QueueTestBase {
 
     /** Sends {@code requests} to {@code q} as {@link Enqueuer#send} chooses; asserts which forms it took. */
     private static List<EnqueueResult> chosen(Queue q, List<JobRequest> requests, byte[][] fields, Boolean... compact) {
-        List<EnqueueCall> calls = q.enqueuer().send(requests, fields);
+        List<EnqueueCall> calls = q.partition().enqueuer().send(requests, fields);
         assertThat(calls).extracting(EnqueueCall::compact).as("the form of each call").containsExactly(compact);
-        return q.enqueuer().collect(calls);
+        return q.partition().enqueuer().collect(calls);
     }
 
     /** Sends {@code requests} to {@code q} in the full form only, in chunks as {@link Enqueuer#send} cuts them. */
     private static List<EnqueueResult> full(Queue q, List<JobRequest> requests, byte[][] fields) {
         List<EnqueueCall> calls = new ArrayList<>();
         for (int from = 0; from < requests.size(); from += Enqueuer.CHUNK) {
-            calls.add(q.enqueuer().full(requests.subList(from, Math.min(requests.size(), from + Enqueuer.CHUNK)), fields));
+            calls.add(q.partition().enqueuer().full(requests.subList(from, Math.min(requests.size(), from + Enqueuer.CHUNK)), fields));
         }
-        return q.enqueuer().collect(calls);
+        return q.partition().enqueuer().collect(calls);
     }
 
     private List<String> strings(Object reply) {
@@ -129,7 +129,7 @@ class CompactEnqueueTest extends QueueTestBase {
     @Test
     void extraFieldsAreStoredByEveryJobAsTheFullFormStoresThem() {
         Queue f = client.queue("f");
-        byte[][] fields = {EnqueueOptions.num(2), bytes("traceparent"),
+        byte[][] fields = {QueueWire.num(2), bytes("traceparent"),
                 bytes("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"), bytes("tracestate"), bytes("a=1")};
         long from = serverMillis();
         List<JobRequest> bulk = jobs(20);

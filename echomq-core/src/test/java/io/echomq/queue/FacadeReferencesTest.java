@@ -25,15 +25,17 @@ import org.junit.jupiter.api.Test;
  * serves, so the total may only go down: it must stay at or under {@link #CEILING}, which is
  * lowered as references go. The table printed on each run names every file and facade counted.
  *
- * <p>What the count still holds, by design: a partition of a sharded queue is a {@code Queue},
- * so the sharded parts iterate {@code Queue}s; public entry points of tools that take a
- * {@code QueueClient} or a {@code QueueOperations} keep their signatures.
+ * <p>What the count still holds, by design: the public tools of the package ({@code JobLock},
+ * {@code JobTimeline}, {@code QueueDirectory}, {@code WorkerDirectory}, {@code ThroughputHistory},
+ * {@code QueueEventSettings}) are entry points a user calls with a {@code QueueClient} or a
+ * {@code QueueOperations}, so their signatures name one; no part below a facade names one.
  */
 class FacadeReferencesTest {
     /** The public entry types of the package; everything else in it is a part. */
-    static final Set<String> FACADES = Set.of("Queue", "QueueClient", "ShardedQueue", "Worker", "QueueOperations");
+    static final Set<String> FACADES = Set.of("Queue", "QueueClient", "ShardedQueue", "Worker", "QueueOperations",
+            "QueueFacade");
     /** The highest total accepted: lower it when references go, never raise it. */
-    static final int CEILING = 87;
+    static final int CEILING = 9;
     private static final Path PACKAGE = Path.of("src", "main", "java", "io", "echomq", "queue");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
 

@@ -20,7 +20,7 @@ class FlowControlTest extends QueueTestBase {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private Claimed claim(int n) {
-        return queue.claims().claimAsync(n, LEASE.toMillis()).join();
+        return queue.partition().claims().claimAsync(n, LEASE.toMillis()).join();
     }
 
     private void enqueue(int n) {
@@ -89,7 +89,7 @@ class FlowControlTest extends QueueTestBase {
     void aReapedLeaseFreesItsPlace() {
         enqueue(2);
         queue.flowControl().setConcurrencyCap(1);
-        assertThat(queue.claims().claimAsync(5, 200).join().jobs()).hasSize(1);
+        assertThat(queue.partition().claims().claimAsync(5, 200).join().jobs()).hasSize(1);
         assertThat(claim(5).capped()).isTrue();
         await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
             queue.reap(100);
@@ -103,13 +103,13 @@ class FlowControlTest extends QueueTestBase {
         enqueue(3);
         Queue other = client(b -> { }).queue("q");   // opened first: a cluster client takes a while to connect
         Job job = claim(1).jobs().get(0);
-        long code = queue.attempts().returnLease(job, 800);
+        long code = queue.partition().attempts().returnLease(job, 800);
         assertThat(code).isEqualTo(1L);
         assertThat(field(job.localId(), "spent")).as("the attempt was given back").isEqualTo("0");
         assertThat(field(job.localId(), "attempts")).as("the fence keeps rising").isEqualTo("1");
         assertThat(queue.flowControl().holdRemaining()).isBetween(Duration.ofMillis(1), Duration.ofMillis(800));
 
-        Claimed held = other.claims().claimAsync(5, LEASE.toMillis()).join();
+        Claimed held = other.partition().claims().claimAsync(5, LEASE.toMillis()).join();
         assertThat(held.jobs()).as("another client is held too").isEmpty();
         assertThat(held.nextDueMs()).as("the ms left of the hold").isBetween(1L, 800L);
 

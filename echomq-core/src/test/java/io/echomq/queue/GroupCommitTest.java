@@ -49,7 +49,7 @@ class GroupCommitTest extends SemanticsTestBase {
         raw().call("SET", jobKey(notAHash.localId()), "junk");
         Map<String, String> expiredBefore = hash(expired.localId());
 
-        Claimed answer = RedisEngine.await(queue.claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
+        Claimed answer = RedisEngine.await(queue.partition().claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
 
         assertThat(answer.completeCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, AttemptCalls.NOT_A_HASH_CODE);
         assertThat(answer.jobs()).isEmpty();
@@ -67,7 +67,7 @@ class GroupCommitTest extends SemanticsTestBase {
     void theSameJobTwiceInOneCallIsCompletedOnceAndTheSecondAckAnsweredAsALaterCallWouldBe() {
         queue.enqueue("once");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
-        Claimed answer = RedisEngine.await(queue.claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
+        Claimed answer = RedisEngine.await(queue.partition().claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
                 "claim", "q");
         long retained = client.context().retainCompletedMs();
         assertThat(answer.completeCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);
@@ -99,7 +99,7 @@ class GroupCommitTest extends SemanticsTestBase {
             queue.enqueue("job-" + i);
         }
         List<Job> jobs = queue.claim(4, LONG_LEASE);
-        AckBatcher batcher = new AckBatcher(queue, LONG_LEASE.toMillis());
+        AckBatcher batcher = new AckBatcher(queue.partition(), LONG_LEASE.toMillis());
         String claim = Scripts.CLAIM.sha();
         List<CompletableFuture<AckBatcher.Answer>> answers = new ArrayList<>();
         try (CommandTap tap = raw().monitor()) {
@@ -134,7 +134,7 @@ class GroupCommitTest extends SemanticsTestBase {
         queue.enqueue("a");
         queue.enqueue("b");
         List<Job> jobs = queue.claim(2, LONG_LEASE);
-        AckBatcher batcher = new AckBatcher(queue, LONG_LEASE.toMillis());
+        AckBatcher batcher = new AckBatcher(queue.partition(), LONG_LEASE.toMillis());
         String claim = Scripts.CLAIM.sha();
         try (CommandTap tap = raw().monitor()) {
             raw().call("CLIENT", "PAUSE", "500", "WRITE");

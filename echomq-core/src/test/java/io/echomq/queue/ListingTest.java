@@ -213,7 +213,7 @@ class ListingTest extends SemanticsTestBase {
             sq.enqueue(("o" + i).getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withPriority(i % 3 - 1));
         }
         for (int p = 0; p < 3; p++) {
-            Queue part = sq.partitionQueues().get(p);
+            Partition part = sq.span().get(p);
             String prefix = p + "-";
             part.list(JobState.PENDING, 100, null).jobs().forEach(j -> expected.add(j.id()));
             assertThat(part.list(JobState.PENDING, 100, null).jobs()).allMatch(j -> j.id().startsWith(prefix));
@@ -230,7 +230,7 @@ class ListingTest extends SemanticsTestBase {
             assertThat(ids).as("limit " + limit).isEqualTo(expected);
         }
         List<String> claimedFromPartition0 = new ArrayList<>();
-        sq.partitionQueues().get(0).claim(100, LONG_LEASE).forEach(j -> claimedFromPartition0.add(j.id()));
+        sq.span().get(0).claim(100, LONG_LEASE).forEach(j -> claimedFromPartition0.add(j.id()));
         assertThat(expected.subList(0, claimedFromPartition0.size()))
                 .as("within a partition, claim order").isEqualTo(claimedFromPartition0);
     }

@@ -99,8 +99,8 @@ class SettleRetryTest extends QueueTestBase {
     void aRefusedRepeatOfOurOwnCompleteReadsAsCompleted() {
         String id = queue.enqueue("x");
         Job job = queue.claim(1, Duration.ofSeconds(30)).get(0);
-        assertThat(queue.attempts().complete(job)).isEqualTo(1);   // applied; say its answer was lost
-        long again = queue.attempts().complete(job);
+        assertThat(queue.partition().attempts().complete(job)).isEqualTo(1);   // applied; say its answer was lost
+        long again = queue.partition().attempts().complete(job);
         assertThat(again).as("the fence refuses the repeat").isEqualTo(-3);
         assertThat(SettleReadBack.complete(job, again)).isEqualTo(1);
         assertThat(field(id, "state")).isEqualTo("done");
@@ -111,7 +111,7 @@ class SettleRetryTest extends QueueTestBase {
         queue.enqueue("x", EnqueueOptions.defaults().withMaxAttempts(2));
         Job retried = queue.claim(1, Duration.ofSeconds(30)).get(0);
         assertThat(retried.fail("boom")).isEqualTo(SettleOutcome.RETRYING);
-        long again = queue.attempts().fail(retried, retried.settlement().failText(), true, -1);
+        long again = queue.partition().attempts().fail(retried, retried.settlement().failText(), true, -1);
         assertThat(again).isEqualTo(-3);
         assertThat(SettleReadBack.fail(retried, again)).isEqualTo(2);
 
@@ -119,7 +119,7 @@ class SettleRetryTest extends QueueTestBase {
         Job died = queue.claim(1, Duration.ofSeconds(30)).stream().filter(j -> j.payloadUtf8().equals("y"))
                 .findFirst().orElseThrow();
         assertThat(died.fail("fatal")).isEqualTo(SettleOutcome.DEAD);
-        long refused = queue.attempts().fail(died, died.settlement().failText(), true, -1);
+        long refused = queue.partition().attempts().fail(died, died.settlement().failText(), true, -1);
         assertThat(SettleReadBack.fail(died, refused)).isEqualTo(3);
     }
 
@@ -128,10 +128,10 @@ class SettleRetryTest extends QueueTestBase {
         queue.enqueue("x");
         Job job = queue.claim(1, Duration.ofMillis(50)).get(0);
         await().atMost(WAIT).until(() -> queue.reap(10).returned() == 1);
-        long complete = queue.attempts().complete(job);
+        long complete = queue.partition().attempts().complete(job);
         assertThat(complete).isEqualTo(-3);
         assertThat(SettleReadBack.complete(job, complete)).isEqualTo(-3);
-        long returned = queue.attempts().returnLease(job);
+        long returned = queue.partition().attempts().returnLease(job);
         assertThat(SettleReadBack.returned(job, returned)).isEqualTo(-3);
         assertThat(job.isSettled()).isFalse();
     }

@@ -28,7 +28,10 @@ import java.util.stream.Stream;
  * rest), an explicit import, a top-level type of the file's own package, then a wildcard import of
  * a package of the set; a fully qualified name resolves by its longest known prefix. A statically
  * imported member resolves to its type's file, and a static import on demand counts as a use of
- * its type. A nested type counts with the file that declares it.
+ * its type. A nested type counts with the file that declares it. A sealed type's {@code permits}
+ * clause is no use of the types it names: it closes the set of implementations, which depend on the
+ * sealed type, not the other way round (a sealed type with its implementations in other files has
+ * to name them, so counting the clause would make every such family a cycle).
  *
  * <p>Files are named by their path under the source root, with {@code /}.
  */
@@ -42,6 +45,8 @@ final class SourceGraph {
     /** A type declaration's name (top-level or nested). */
     private static final Pattern DECLARATION = Pattern.compile(
             "(?<![\\w.])(?:class|interface|enum|record|@\\s*interface)\\s+([A-Za-z_$][\\w$]*)");
+    /** A sealed type's {@code permits} clause, up to the body's brace. */
+    private static final Pattern PERMITS = Pattern.compile("(?<![\\w$])permits\\s+[\\w$.\\s,<>]*?(?=\\{)");
     /** A name, or a dotted run of names (a qualified name or a member access). */
     private static final Pattern NAME = Pattern.compile("[A-Za-z_$][\\w$]*(?:\\s*\\.\\s*[A-Za-z_$][\\w$]*)*");
 
@@ -130,7 +135,8 @@ final class SourceGraph {
                     single.put(i.group(2).substring(i.group(2).lastIndexOf('.') + 1), target);
                 }
             }
-            String body = IMPORT.matcher(PACKAGE.matcher(code).replaceAll(" ")).replaceAll(" ");
+            String body = PERMITS.matcher(IMPORT.matcher(PACKAGE.matcher(code).replaceAll(" ")).replaceAll(" "))
+                    .replaceAll(" ");
             Set<String> own = declared.get(file);
             Set<String> targets = new TreeSet<>(staticOnDemand);
             targets.remove(file);

@@ -86,8 +86,14 @@ class SourceStructureTest {
         // F's nested type G is used by H; H is used by F: a cycle through a nested type
         sources.put("a/F.java", "package a;\nclass F { static class G {} H h; }\n");
         sources.put("a/H.java", "package a;\nimport static a.F.G;\nclass H { Object g = new F.G(); }\n");
+        // a sealed interface names its implementations only to close the set: no use, no cycle
+        sources.put("s/Op.java", "package s;\npublic sealed interface Op permits One, s.Two {\n  Op next();\n}\n");
+        sources.put("s/One.java", "package s;\npublic final class One implements Op { public Op next() { return this; } }\n");
+        sources.put("s/Two.java", "package s;\npublic final class Two implements Op { public Op next() { return new One(); } }\n");
         SourceGraph graph = SourceGraph.of(sources);
 
+        assertThat(graph.dependencies("s/Op.java")).isEmpty();
+        assertThat(graph.dependencies("s/Two.java")).containsExactlyInAnyOrder("s/Op.java", "s/One.java");
         assertThat(graph.dependencies("a/D.java")).isEmpty();
         assertThat(graph.dependencies("b/E.java")).containsExactly("a/D.java");
         assertThat(graph.cycles()).containsExactly(

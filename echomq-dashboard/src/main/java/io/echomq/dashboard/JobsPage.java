@@ -9,7 +9,6 @@ import io.echomq.queue.JobState;
 import io.echomq.queue.JobSummary;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
-import io.echomq.queue.ShardedQueue;
 
 /**
  * A queue's jobs in one state, a page at a time, with the search by id and the queue's actions.
@@ -73,8 +72,8 @@ final class JobsPage {
         QueueStats s = q.stats();
         StringBuilder b = new StringBuilder();
         b.append("<p><a href=\"/\">All queues</a>");
-        if (q instanceof ShardedQueue sharded) {
-            b.append(" · sharded into ").append(sharded.partitions()).append(" partitions, listed one after the other");
+        if (q.isSharded()) {
+            b.append(" · sharded into ").append(q.partitions()).append(" partitions, listed one after the other");
         }
         b.append(s.paused() ? " · <span class=\"badge warn\">paused</span>" : " · running")
                 .append(" · <a href=\"").append(esc("/schedules?queue=" + url(name))).append("\">Schedules</a>")

@@ -6,7 +6,6 @@ import static io.echomq.dashboard.Html.url;
 
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
-import io.echomq.queue.ShardedQueue;
 import io.echomq.queue.ThroughputHistory;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +46,7 @@ final class OverviewPage {
             } catch (HttpError gone) {
                 continue;   // deleted since the walk
             }
-            int partitions = q instanceof ShardedQueue s ? s.partitions() : 0;
+            int partitions = q.isSharded() ? q.partitions() : 0;
             rows.add(new Row(name, partitions, q.stats(), index.throughput(name)));
         }
         return rows;
