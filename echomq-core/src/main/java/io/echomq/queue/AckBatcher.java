@@ -34,15 +34,15 @@ final class AckBatcher {
     private record Waiting(Job job, boolean claimNext, CompletableFuture<Answer> answer) {
     }
 
-    private final Partition queue;
+    private final JobLine line;
     private final long leaseMs;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();   // guarded by this
     private boolean inFlight;                                          // guarded by this
     private boolean abandoned;                                         // guarded by this
 
     /** @param leaseMs the lease of the jobs claimed for handlers */
-    AckBatcher(Partition queue, long leaseMs) {
-        this.queue = queue;
+    AckBatcher(JobLine line, long leaseMs) {
+        this.line = line;
         this.leaseMs = leaseMs;
     }
 
@@ -112,7 +112,7 @@ final class AckBatcher {
         }
         CompletableFuture<Claimed> call;
         try {
-            call = queue.claims().settleAsync(jobs, claims, leaseMs);
+            call = line.claims().settleAsync(jobs, claims, leaseMs);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }

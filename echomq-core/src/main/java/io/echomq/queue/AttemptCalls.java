@@ -35,15 +35,17 @@ final class AttemptCalls {
     /** The complete code of claim-8 and complete-2 for a job key that holds another type than a hash. */
     static final long NOT_A_HASH_CODE = -5;
 
-    private final QueueContext context;
+    private final long retainCompletedMs;
+    private final int maxPayloadBytes;
     private final QueueWire wire;
     private final String[] completeKeys;
     private final String[] failKeys;
     private final String[] activeKey;
     private final String[] returnKeys;
 
-    AttemptCalls(QueueContext context, QueueWire wire) {
-        this.context = context;
+    AttemptCalls(long retainCompletedMs, int maxPayloadBytes, QueueWire wire) {
+        this.retainCompletedMs = retainCompletedMs;
+        this.maxPayloadBytes = maxPayloadBytes;
         this.wire = wire;
         QueueKeys k = wire.keys();
         this.completeKeys = new String[] {k.active(), k.stats()};
@@ -60,7 +62,7 @@ final class AttemptCalls {
      */
     long complete(Job job) {
         List<Long> codes = wire.await(wire.run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, wire.prefix(),
-                QueueWire.num(context.retainCompletedMs()), QueueWire.ONE, QueueWire.bytes(job.localId()),
+                QueueWire.num(retainCompletedMs), QueueWire.ONE, QueueWire.bytes(job.localId()),
                 QueueWire.bytes(job.attemptText()), wire.publish()), Scripts.COMPLETE.label());
         return checkCompleteCode(job, codes.get(0), Scripts.COMPLETE);
     }
@@ -118,9 +120,9 @@ final class AttemptCalls {
     /** @throws IllegalArgumentException if progress is null or over the payload limit */
     long progress(Job job, byte[] progress) {
         Checks.notNull(progress, "progress");
-        if (progress.length > context.maxPayloadBytes()) {
+        if (progress.length > maxPayloadBytes) {
             throw new IllegalArgumentException("progress is " + progress.length + " bytes; the limit is "
-                    + context.maxPayloadBytes() + " bytes");
+                    + maxPayloadBytes + " bytes");
         }
         return wire.<Long>await(wire.run(Scripts.PROGRESS, ScriptOutputType.INTEGER, activeKey, wire.prefix(),
                 QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), progress), Scripts.PROGRESS.label());

@@ -1,10 +1,12 @@
 package io.echomq.queue;
 
+import io.echomq.MonotonicClock;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongConsumer;
 
 /**
  * The claim of one queue (or one partition): {@code claim-8.lua}, which completes, promotes and
@@ -32,14 +34,18 @@ final class Claims {
     /** Most completes one call carries: the bound of a worker's group commit. */
     static final int MAX_COMPLETES = 256;
 
-    private final Partition queue;
-    private final QueueContext context;
+    private final JobLine line;
+    private final MonotonicClock clock;
+    private final long retainCompletedMs;
     private final QueueWire wire;
+    private final LongConsumer claimWaits;   // null: nobody listens
 
-    Claims(Partition queue, QueueContext context, QueueWire wire) {
-        this.queue = queue;
-        this.context = context;
+    Claims(JobLine line, MonotonicClock clock, long retainCompletedMs, QueueWire wire, LongConsumer claimWaits) {
+        this.line = line;
+        this.clock = clock;
+        this.retainCompletedMs = retainCompletedMs;
         this.wire = wire;
+        this.claimWaits = claimWaits;
     }
 
     /** Claims up to {@code n} jobs and, first, completes {@code complete} when it is not null. */
@@ -61,7 +67,7 @@ final class Claims {
      * @throws IllegalArgumentException if there are more than {@link #MAX_COMPLETES} completes
      */
     CompletableFuture<Claimed> settleAsync(List<Job> completes, int n, long leaseMs) {
-        long start = context.clock().nanoTime();
+        long start = clock.nanoTime();
         return send(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, completes).thenApply(r -> decode(r, leaseMs, start));
     }
 
@@ -75,7 +81,7 @@ final class Claims {
         args[1] = QueueWire.num(leaseMs);
         args[2] = QueueWire.num(n);
         args[3] = QueueWire.num(promote);
-        args[4] = QueueWire.num(context.retainCompletedMs());
+        args[4] = QueueWire.num(retainCompletedMs);
         args[5] = wire.publish();
         args[6] = QueueWire.num(completes.size());
         for (int i = 0; i < completes.size(); i++) {
@@ -89,11 +95,12 @@ final class Claims {
     @SuppressWarnings("unchecked")
     private Claimed decode(List<Object> r, long leaseMs, long start) {
         List<Job> jobs = new ArrayList<>((r.size() - 4) / 7);
-        QueueObservations observations = queue.observations();
         for (int i = 4; i + 6 < r.size(); i += 7) {
-            jobs.add(new Job(queue, QueueWire.text(r.get(i)), (byte[]) r.get(i + 1), (Long) r.get(i + 2),
+            jobs.add(new Job(line, QueueWire.text(r.get(i)), (byte[]) r.get(i + 1), (Long) r.get(i + 2),
                     (Long) r.get(i + 3), (Long) r.get(i + 4), (Long) r.get(i + 6), leaseMs, start));
-            observations.claimed((Long) r.get(i + 5));
+            if (claimWaits != null) {
+                claimWaits.accept((Long) r.get(i + 5));
+            }
         }
         return new Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
     }

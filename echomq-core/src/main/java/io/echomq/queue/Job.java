@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Job {
     private static final AtomicLong HANDLES = new AtomicLong();
 
-    private final Partition queue;
+    private final JobLine line;
     private final String id;
     private final String localId;
     private final byte[] payload;
@@ -55,11 +55,11 @@ public final class Job {
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
 
-    Job(Partition queue, String id, byte[] payload, long attempt, long spent, long maxAttempts, long timeoutMs,
+    Job(JobLine line, String id, byte[] payload, long attempt, long spent, long maxAttempts, long timeoutMs,
         long leaseMs, long claimStartNanos) {
-        this.queue = queue;
+        this.line = line;
         this.localId = id;
-        this.id = queue.idPrefix() + id;
+        this.id = line.idPrefix() + id;
         this.payload = payload;
         this.attempt = attempt;
         this.spent = spent;
@@ -67,7 +67,7 @@ public final class Job {
         this.timeoutMs = timeoutMs;
         this.attemptText = Long.toString(attempt);
         this.leaseMs = leaseMs;
-        this.localLease = new JobLease(this, queue.context().clock(), settlement::outcome, claimStartNanos, leaseMs);
+        this.localLease = new JobLease(this, line.clock(), settlement::outcome, claimStartNanos, leaseMs);
     }
 
     /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */
@@ -77,7 +77,7 @@ public final class Job {
 
     /** @return the queue the job belongs to (for a partition of a sharded queue, the sharded queue's name) */
     public String queueName() {
-        return queue.logicalName();
+        return line.logicalName();
     }
 
     /**
@@ -94,8 +94,8 @@ public final class Job {
     }
 
     /** @return the queue (or partition) whose scripts settle this job */
-    Partition queue() {
-        return queue;
+    JobLine line() {
+        return line;
     }
 
     /** @return a copy of the payload bytes */
@@ -364,8 +364,8 @@ public final class Job {
         if (localLease.isLost()) {
             return false;   // sticky: a lost lease is never renewed
         }
-        long start = queue.clockNanos();
-        long code = queue.attempts().extend(ms, java.util.List.of(this)).get(0);
+        long start = line.clock().nanoTime();
+        long code = line.attempts().extend(ms, java.util.List.of(this)).get(0);
         return localLease.onExtended(code, start, ms);
     }
 
@@ -378,7 +378,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public boolean progress(byte[] progress) {
-        long code = queue.attempts().progress(this, progress);
+        long code = line.attempts().progress(this, progress);
         if (code == 1) {
             return true;
         }
@@ -406,7 +406,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public boolean result(byte[] result) {
-        return queue.attempts().result(this, result, localLease);
+        return line.attempts().result(this, result, localLease);
     }
 
     /**
@@ -442,6 +442,6 @@ public final class Job {
 
     @Override
     public String toString() {
-        return "Job[" + queue.name() + "/" + id + " attempt " + attempt + "]";
+        return "Job[" + line.name() + "/" + id + " attempt " + attempt + "]";
     }
 }

@@ -62,7 +62,8 @@ final class JobRunner {
     private final long timeoutMs;   // the worker's own, 0 for none
     private final boolean interruptHandlers;   // a stop also interrupts the handler's thread
     private final JobTimeouts timeouts;   // its thread starts with the first job that has a timeout
-    private final Map<Partition, AckBatcher> batchers = new ConcurrentHashMap<>();
+    private final Map<JobLine, AckBatcher> batchers = new ConcurrentHashMap<>();
+    private final QueueObservations observations;   // the queue's, the same for each of its partitions
     private final AtomicInteger busy = new AtomicInteger();
     private final Object idleMonitor = new Object();
     private final LongAdder completed = new LongAdder();
@@ -91,8 +92,9 @@ final class JobRunner {
         this.interruptHandlers = interruptHandlers;
         this.timeouts = new JobTimeouts(name, clock, this::timedOut);
         for (Partition q : source.queues()) {
-            batchers.put(q, new AckBatcher(q, leaseMs));
+            batchers.put(q.line(), new AckBatcher(q.line(), leaseMs));
         }
+        this.observations = source.queues().get(0).observations();
     }
 
     /** Runs {@code job} and then, while it chains, the jobs claimed with its complete. Holds one slot. */
@@ -185,7 +187,6 @@ final class JobRunner {
     /** @return the job claimed with this one's complete, or null */
     private Job runOne(Job job) {
         Throwable error = null;
-        QueueObservations observations = job.queue().observations();
         Object traced = observations.jobStarting(job);   // null when nobody listens
         job.settlement().observation(traced);
         long started = observations.start();
@@ -232,16 +233,16 @@ final class JobRunner {
             } else if (error instanceof RateLimitedException limited) {
                 // the remote refused, not the job: back to pending unspent, the whole queue held
                 outcome = job.settlement().settleWith("return", code -> SettleOutcome.RETURNED,
-                        () -> job.queue().attempts().returnLease(job, limited.backOffMillis()),
+                        () -> job.line().attempts().returnLease(job, limited.backOffMillis()),
                         SettleReadBack::returned);
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
-                AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.queue()), chain);
+                AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.line()), chain);
                 next = answer.next();
                 if (chain && answer.claimed() && next == null) {
                     state.queueDry(true);
                 }
-                job.queue().attempts().checkClaimCompleteCode(job, answer.code());
+                job.line().attempts().checkClaimCompleteCode(job, answer.code());
                 outcome = job.outcome().orElse(null);
             } else {
                 outcome = job.fail(error, retryPolicy);
@@ -308,7 +309,6 @@ final class JobRunner {
         if (outcome == null || !job.settlement().markTold()) {
             return;
         }
-        QueueObservations observations = job.queue().observations();
         if (job.timedOut() && (outcome == SettleOutcome.RETRYING || outcome == SettleOutcome.DEAD)) {
             error = timeoutError(job, error);   // the handler's thread may tell a fail the timeout made
             observations.timedOut(outcome);
@@ -358,9 +358,9 @@ final class JobRunner {
     }
 
     /** @return the group commit of this worker's completes on {@code q} */
-    private AckBatcher batcher(Partition q) {
-        AckBatcher b = batchers.get(q);
-        return b != null ? b : batchers.computeIfAbsent(q, p -> new AckBatcher(p, leaseMs));
+    private AckBatcher batcher(JobLine line) {
+        AckBatcher b = batchers.get(line);
+        return b != null ? b : batchers.computeIfAbsent(line, l -> new AckBatcher(l, leaseMs));
     }
 
     private void count(SettleOutcome outcome) {

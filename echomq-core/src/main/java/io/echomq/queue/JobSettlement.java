@@ -140,18 +140,18 @@ final class JobSettlement {
         String kept = FailureText.kept(error);
         failText = kept;
         return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
-                () -> job.queue().attempts().fail(job, kept, retry, delayMs), SettleReadBack::fail);
+                () -> job.line().attempts().fail(job, kept, retry, delayMs), SettleReadBack::fail);
     }
 
     /** See {@link Job#complete()}. */
     SettleOutcome complete() {
-        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> job.queue().attempts().complete(job),
+        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> job.line().attempts().complete(job),
                 SettleReadBack::complete);
     }
 
     /** See {@link Job#returnLease()}. */
     SettleOutcome returnLease() {
-        return settleWith("return", code -> SettleOutcome.RETURNED, () -> job.queue().attempts().returnLease(job),
+        return settleWith("return", code -> SettleOutcome.RETURNED, () -> job.line().attempts().returnLease(job),
                 SettleReadBack::returned);
     }
 
@@ -159,8 +159,8 @@ final class JobSettlement {
     Optional<Job> completeAndClaimNext(long leaseMs) {
         Claimed[] box = new Claimed[1];
         settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
-            box[0] = job.queue().claims().claim(1, leaseMs, job);
-            return job.queue().attempts().checkClaimCompleteCode(job, box[0].completeCodes().get(0));
+            box[0] = job.line().claims().claim(1, leaseMs, job);
+            return job.line().attempts().checkClaimCompleteCode(job, box[0].completeCodes().get(0));
         }, SettleReadBack::complete);
         Claimed c = box[0];
         return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
@@ -181,12 +181,12 @@ final class JobSettlement {
         checkUnsettled("complete");
         AckBatcher.Answer answer;
         try {
-            answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), job.queue().name());
+            answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), job.line().name());
         } catch (RuntimeException e) {
             // sent again alone, without a claim: the handler takes its next job from the worker's own claims
             AckBatcher.Answer[] again = new AckBatcher.Answer[1];
             long code = retried(e, () -> {
-                again[0] = RedisEngine.await(batch.complete(job, false), Scripts.CLAIM.label(), job.queue().name());
+                again[0] = RedisEngine.await(batch.complete(job, false), Scripts.CLAIM.label(), job.line().name());
                 return again[0].code();
             }, SettleReadBack::complete);
             answer = code == again[0].code() ? again[0] : new AckBatcher.Answer(code, null, false);
@@ -215,7 +215,7 @@ final class JobSettlement {
     private void checkUnsettled(String what) {
         if (!SETTLING.compareAndSet(this, false, true)) {
             SettleOutcome s = settled;
-            throw new IllegalStateException("cannot " + what + " job " + job.id() + " of queue " + job.queue().name()
+            throw new IllegalStateException("cannot " + what + " job " + job.id() + " of queue " + job.line().name()
                     + " (attempt " + job.attempt() + "): it is already "
                     + (s == null ? "being settled" : "settled as " + s));
         }

@@ -178,7 +178,7 @@ final class LeaseKeeper {
             long now = clock.nanoTime();
             List<Job> mine = new ArrayList<>();
             for (Job job : held) {
-                if (job.queue() == queue && !job.isSettled() && !job.leaseState().isLost()) {
+                if (job.line() == queue.line() && !job.isSettled() && !job.leaseState().isLost()) {
                     mine.add(job);
                     job.leaseState().renewAt(now + renewEveryNanos);
                 }
@@ -194,7 +194,7 @@ final class LeaseKeeper {
     }
 
     private void renew(List<Job> chunk, long sentAt) {
-        chunk.get(0).queue().attempts().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+        chunk.get(0).line().attempts().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
             if (failure != null) {
                 log.warn("{}: lease renewal failed, retrying next tick: {}", name,
                         RedisEngine.unwrap(failure).toString());
@@ -224,9 +224,9 @@ final class LeaseKeeper {
      *     jobs of a sharded queue are renewed on their own partitions
      */
     private static List<List<Job>> chunksByQueue(List<Job> due) {
-        Map<Partition, List<Job>> byQueue = new LinkedHashMap<>();
+        Map<JobLine, List<Job>> byQueue = new LinkedHashMap<>();
         for (Job job : due) {
-            byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
+            byQueue.computeIfAbsent(job.line(), q -> new ArrayList<>()).add(job);
         }
         List<List<Job>> chunks = new ArrayList<>();
         for (List<Job> jobs : byQueue.values()) {

@@ -28,6 +28,7 @@ final class Partition {
     private final String idPrefix;      // "<partition>-" for a partition, else ""
     private final QueueWire wire;
     private final Enqueuer enqueuer;
+    private final JobLine line;
     private final Claims claims;
     private final AttemptCalls attempts;
     private final Sweeps sweeps;
@@ -51,8 +52,10 @@ final class Partition {
         this.wire = new QueueWire(keys, context.engine());
         this.observations = context.observations(logicalName);
         this.enqueuer = new Enqueuer(context.maxPayloadBytes(), wire, observations);
-        this.claims = new Claims(this, context, wire);
-        this.attempts = new AttemptCalls(context, wire);
+        this.line = new JobLine(wire, logicalName, idPrefix, context.clock(), context.retainCompletedMs(),
+                context.maxPayloadBytes(), observations.observed() ? observations::claimed : null);
+        this.claims = line.claims();
+        this.attempts = line.attempts();
         this.sweeps = new Sweeps(wire, observations);
         this.reads = new QueueReads(wire);
         this.admin = new QueueAdmin(wire);
@@ -176,6 +179,11 @@ final class Partition {
 
     Enqueuer enqueuer() {
         return enqueuer;
+    }
+
+    /** @return what this partition's claimed jobs reach of it */
+    JobLine line() {
+        return line;
     }
 
     Claims claims() {

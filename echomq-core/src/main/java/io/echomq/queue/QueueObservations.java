@@ -137,7 +137,7 @@ final class QueueObservations {
         Map<String, String> fields = Map.of();
         if (jobFields.length > 0) {
             try {
-                fields = JobFields.read(job.queue().wire(), job.localId(), jobFields);
+                fields = JobFields.read(job.line().wire(), job.localId(), jobFields);
             } catch (RuntimeException e) {
                 LOG.debug("could not read the extra fields of job {} of {}; it runs without them", job.id(), queue, e);
             }

@@ -64,7 +64,7 @@ final class SettleReadBack {
 
     private static String[] trace(Job job) {
         try {
-            return job.queue().attempts().settleTrace(job);
+            return job.line().attempts().settleTrace(job);
         } catch (RuntimeException unreadable) {
             return null;   // cannot tell: the refusal stands
         }

@@ -99,7 +99,7 @@ class GroupCommitTest extends SemanticsTestBase {
             queue.enqueue("job-" + i);
         }
         List<Job> jobs = queue.claim(4, LONG_LEASE);
-        AckBatcher batcher = new AckBatcher(queue.partition(), LONG_LEASE.toMillis());
+        AckBatcher batcher = new AckBatcher(queue.partition().line(), LONG_LEASE.toMillis());
         String claim = Scripts.CLAIM.sha();
         List<CompletableFuture<AckBatcher.Answer>> answers = new ArrayList<>();
         try (CommandTap tap = raw().monitor()) {
@@ -134,7 +134,7 @@ class GroupCommitTest extends SemanticsTestBase {
         queue.enqueue("a");
         queue.enqueue("b");
         List<Job> jobs = queue.claim(2, LONG_LEASE);
-        AckBatcher batcher = new AckBatcher(queue.partition(), LONG_LEASE.toMillis());
+        AckBatcher batcher = new AckBatcher(queue.partition().line(), LONG_LEASE.toMillis());
         String claim = Scripts.CLAIM.sha();
         try (CommandTap tap = raw().monitor()) {
             raw().call("CLIENT", "PAUSE", "500", "WRITE");
