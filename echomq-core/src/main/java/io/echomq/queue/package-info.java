@@ -22,5 +22,11 @@
  *
  * <p>{@code docs/queue.md} covers the API and its guarantees; {@code docs/protocol.md} the keys and
  * scripts, for producers and workers in other languages.
+ *
+ * <p>The public types sit in this package's folder. Its package-private parts sit in folders named
+ * for their role ({@code partition/}, {@code shard/}, {@code settings/}, {@code worker/},
+ * {@code job/}, {@code schedule/}, {@code observations/}, {@code results/}), still in this package,
+ * because they use the package-private side of the public types; {@code docs/architecture.md} maps
+ * every part.
  */
 package io.echomq.queue;

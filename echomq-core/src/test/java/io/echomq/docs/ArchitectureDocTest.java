@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -41,6 +42,10 @@ class ArchitectureDocTest {
     private static final String MODULES_HEADER = "| module | owns | may depend on |";
     private static final Pattern TICKED = Pattern.compile("`([^`]+)`");
     private static final Pattern MODULE = Pattern.compile("^\\s*<module>([^<]+)</module>", Pattern.MULTILINE);
+    private static final Pattern PACKAGE = Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
+    private static final Pattern PUBLIC_TOP_LEVEL = Pattern.compile(
+            "^public\\s+(?:(?:abstract|final|sealed|non-sealed|static)\\s+)*(?:class|interface|enum|record|@interface)\\s",
+            Pattern.MULTILINE);
     private static final Pattern DECLARATION = Pattern.compile(
             "(?<![\\w.])(?:class|interface|enum|record|@interface)\\s+([A-Za-z_$][\\w$]*)");
 
@@ -51,6 +56,49 @@ class ArchitectureDocTest {
                 packageFolders(main));
         assertThat(problems).as("%s, its table '%s', against echomq-core/src/main/java", PAGE, FILES_HEADER)
                 .isEmpty();
+    }
+
+    @Test
+    void aRoleFolderHoldsOnlyPackagePrivatePartsOfItsPackage() {
+        Path main = DocSnippets.root().resolve("echomq-core/src/main/java");
+        Map<String, String> texts = new TreeMap<>();
+        mainFiles(main).forEach((name, file) -> texts.put(file.toString().replace('\\', '/'), read(main.resolve(file))));
+        assertThat(texts.keySet()).as("role folders under io/echomq/queue").anyMatch(f -> f.startsWith("io/echomq/queue/worker/"));
+        assertThat(roleFolderProblems(texts)).isEmpty();
+    }
+
+    @Test
+    void aPublicTypeOrAForeignPackageInARoleFolderFails() {
+        Map<String, String> texts = new TreeMap<>();
+        texts.put("a/b/Api.java", "package a.b;\npublic final class Api {}\n");
+        texts.put("a/b/role/Part.java", "package a.b;\nfinal class Part {}\n");
+        texts.put("a/b/role/Leak.java", "package a.b;\n/** doc */\npublic final class Leak {}\n");
+        texts.put("a/b/role/Stray.java", "package x.y;\nclass Stray {}\n");
+        assertThat(roleFolderProblems(texts)).containsExactly(
+                "a/b/role/Leak.java is public in a role folder: public types stay in their package's folder a/b/",
+                "a/b/role/Stray.java declares package x.y, which is not its folder's package or one above it");
+    }
+
+    /**
+     * @param texts each main file's text by its path under the source root
+     * @return one line per file that is in a role folder (a folder below its package's own) and is
+     *     public, or whose package is not that of its folder or of a folder above it
+     */
+    static List<String> roleFolderProblems(Map<String, String> texts) {
+        List<String> problems = new ArrayList<>();
+        texts.forEach((file, text) -> {
+            Matcher p = PACKAGE.matcher(text);
+            String pkgFolder = (p.find() ? p.group(1) : "").replace('.', '/') + "/";
+            String folder = file.substring(0, file.lastIndexOf('/') + 1);
+            if (!folder.startsWith(pkgFolder)) {
+                problems.add(file + " declares package " + pkgFolder.substring(0, pkgFolder.length() - 1).replace('/', '.')
+                        + ", which is not its folder's package or one above it");
+            } else if (!folder.equals(pkgFolder) && PUBLIC_TOP_LEVEL.matcher(text).find()) {
+                problems.add(file + " is public in a role folder: public types stay in their package's folder "
+                        + pkgFolder);
+            }
+        });
+        return problems;
     }
 
     @Test
@@ -105,6 +153,20 @@ class ArchitectureDocTest {
         assertThat(filesProblems(page.replace("| `p` | a part | `Part`, `Facade` |", "| `p` | a part | `Part`, "
                 + "`Forgotten` |").replace(", `Gone`", "").replace("| `q` | the missing package | `Anything` |\n", ""),
                 files, Set.of("p"))).isEmpty();
+    }
+
+    @Test
+    void aRowNamesTheRoleFolderItsFilesAreIn() {
+        String page = "# A\n\n" + FILES_HEADER + "\n|---|---|---|\n"
+                + "| `p` | the facade | `Facade` |\n"
+                + "| `p` `role/` | the role's parts | `Part`, `Misplaced` |\n";
+        Map<String, Path> files = new LinkedHashMap<>();
+        files.put("p.Facade", Path.of("p/Facade.java"));
+        files.put("p.Part", Path.of("p/role/Part.java"));
+        files.put("p.Misplaced", Path.of("p/Misplaced.java"));
+        assertThat(filesProblems(page, files, Set.of("p"))).containsExactly(
+                "row 'the role's parts' puts p.Misplaced in p/role/Misplaced.java, but its file is p/Misplaced.java: "
+                        + "move the file or fix the row's folder");
     }
 
     @Test
@@ -184,7 +246,10 @@ class ArchitectureDocTest {
         Map<String, List<String>> partsOf = new LinkedHashMap<>();
         List<String> missingPackages = new ArrayList<>();
         for (List<String> row : rows) {
-            String pkg = ticked(row.get(0)).stream().findFirst().orElse(row.get(0));
+            List<String> place = ticked(row.get(0));
+            String pkg = place.stream().findFirst().orElse(row.get(0));
+            // an optional second name, `folder/`, is the role folder below the package's folder
+            String folder = place.size() > 1 && place.get(1).endsWith("/") ? place.get(1) : "";
             String part = row.get(1);
             if (!packages.contains(pkg)) {
                 missingPackages.add("row '" + part + "' names package " + pkg
@@ -197,6 +262,13 @@ class ArchitectureDocTest {
                 if (!files.containsKey(name)) {
                     problems.add("row '" + part + "' names " + name
                             + ", which has no file: remove it from the row (or fix its name)");
+                } else {
+                    String expected = pkg.replace('.', '/') + "/" + folder + simple + ".java";
+                    String actual = files.get(name).toString().replace('\\', '/');
+                    if (!actual.equals(expected)) {
+                        problems.add("row '" + part + "' puts " + name + " in " + expected + ", but its file is "
+                                + actual + ": move the file or fix the row's folder");
+                    }
                 }
             }
         }
@@ -249,16 +321,22 @@ class ArchitectureDocTest {
     }
 
     /** @return every {@code .java} file under {@code main} but package-info and module-info, by class name */
-    private static Map<String, Path> mainFiles(Path main) {
+    /**
+     * @return every main file but package-info and module-info, by its class's name: the package its
+     *     {@code package} line declares, and its file name (a part in a role folder below its package's
+     *     folder is named by its package, not its folder)
+     */
+    static Map<String, Path> mainFiles(Path main) {
         Map<String, Path> files = new java.util.TreeMap<>();
         try (Stream<Path> walk = Files.walk(main)) {
             walk.filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> !p.getFileName().toString().equals("package-info.java")
                             && !p.getFileName().toString().equals("module-info.java"))
                     .forEach(p -> {
-                        String rel = main.relativize(p).toString().replace('\\', '/');
-                        files.put(rel.substring(0, rel.length() - ".java".length()).replace('/', '.'),
-                                main.relativize(p));
+                        String simple = p.getFileName().toString();
+                        Matcher pkg = PACKAGE.matcher(read(p));
+                        String name = simple.substring(0, simple.length() - ".java".length());
+                        files.put(pkg.find() ? pkg.group(1) + "." + name : name, main.relativize(p));
                     });
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -46,7 +46,7 @@ class SourceStructureTest {
     void theCyclesBetweenFilesAreTheRecordedOnes() {
         Map<String, String> sources = SourceGraph.read(MAIN);
         assertThat(sources).as("no sources found under %s", MAIN.toAbsolutePath()).isNotEmpty();
-        List<Set<String>> now = SourceGraph.of(sources).cycles().stream().map(SourceStructureTest::classNames)
+        List<Set<String>> now = SourceGraph.of(sources).cycles().stream().map(c -> classNames(c, sources))
                 .toList();
         if (Baseline.updating()) {
             Baseline.write(CYCLES, CYCLES_HEADER, now.stream().map(c -> String.join(" ", c)).toList());
@@ -179,9 +179,15 @@ class SourceStructureTest {
                 .collect(Collectors.joining(", "));
     }
 
-    private static Set<String> classNames(Set<String> files) {
+    /** @return the files' class names: each one's package, as its {@code package} line declares, and its file name */
+    private static Set<String> classNames(Set<String> files, Map<String, String> sources) {
         Set<String> names = new TreeSet<>();
-        files.forEach(f -> names.add(f.substring(0, f.length() - ".java".length()).replace('/', '.')));
+        for (String f : files) {
+            java.util.regex.Matcher p = java.util.regex.Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;",
+                    java.util.regex.Pattern.MULTILINE).matcher(sources.get(f));
+            String simple = f.substring(f.lastIndexOf('/') + 1, f.length() - ".java".length());
+            names.add(p.find() ? p.group(1) + "." + simple : simple);
+        }
         return names;
     }
 }
