@@ -1,6 +1,10 @@
 package io.echomq.cli;
 
 import io.echomq.RedisCommandException;
+import io.echomq.dashboard.CrashGapRun;
+import io.echomq.dashboard.RaceRun;
+import io.echomq.dashboard.SafetyActs;
+import io.echomq.dashboard.SafetyFigures;
 import io.echomq.lock.AcquireOptions;
 import io.echomq.lock.FencedStore;
 import io.echomq.lock.FencedValue;
@@ -18,13 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The seed's scenarios, replayed on a real server, each judged from what Redis answered.
@@ -39,6 +37,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       job is completed exactly once, and the killed worker's stale completion is refused.</li>
  * </ol>
  *
+ * <p>Acts 1 and 2 are the dashboard's {@link SafetyActs}, which answer their replies as records
+ * ({@link RaceRun}, {@link CrashGapRun}): this class prints and judges them, and
+ * {@link #figures()} draws them as the dashboard's "Why it is safe" page does.
+ *
  * <p>Lock keys live under the namespace {@value #NAMESPACE}, and so do the raw keys of the
  * hazards, which are sent with a plain Lettuce connection, not through the lock API. The queue of
  * act 6 lives under {@code emq:{demo-jobs}:}. Every key is deleted before the acts (the queue's
@@ -52,7 +54,6 @@ final class DemoScenarios implements AutoCloseable {
     private static final Duration HOLD = Duration.ofSeconds(30);
     private static final Duration SHORT = Duration.ofMillis(200);
     private static final AcquireOptions PLAIN = AcquireOptions.defaults().plain();
-    private static final String SETNX_KEY = NAMESPACE + "setnx:lock";
     private static final String PX_ONLY_KEY = NAMESPACE + "px-only:lock";
     private static final String FENCED_DATA_KEY = NAMESPACE + "{fenced}:data";
 
@@ -68,9 +69,13 @@ final class DemoScenarios implements AutoCloseable {
     private final List<String> keys;
     private final String url;
     private final boolean keep;
+    private final SafetyActs acts;
+    private RaceRun race;
+    private CrashGapRun crashGap;
 
     private DemoScenarios(LockClient locks, String url, RedisClient rawClient,
-                          StatefulRedisConnection<String, String> conn, DemoConsole console, boolean keep) {
+                          StatefulRedisConnection<String, String> conn, SafetyActs acts, DemoConsole console,
+                          boolean keep) {
         this.locks = locks;
         this.url = url;
         this.keep = keep;
@@ -78,8 +83,11 @@ final class DemoScenarios implements AutoCloseable {
         this.rawConnection = conn;
         this.raw = conn.sync();
         this.console = console;
-        this.keys = List.of(locks.lockKey("race"), locks.lockKey("atomic"), locks.lockKey("blind"),
-                locks.lockKey("fenced"), locks.fenceKey("fenced"), SETNX_KEY, PX_ONLY_KEY, FENCED_DATA_KEY);
+        this.acts = acts;
+        List<String> all = new ArrayList<>(acts.keys());
+        all.addAll(List.of(locks.lockKey("blind"), locks.lockKey("fenced"), locks.fenceKey("fenced"), PX_ONLY_KEY,
+                FENCED_DATA_KEY));
+        this.keys = List.copyOf(all);
     }
 
     /**
@@ -99,7 +107,15 @@ final class DemoScenarios implements AutoCloseable {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw new RedisCommandException("CONNECT (demo raw connection)", null, e);
         }
-        return new DemoScenarios(locks, url, client, connection, console, keep);
+        SafetyActs acts;
+        try {
+            acts = SafetyActs.open(url, NAMESPACE);
+        } catch (RuntimeException e) {
+            connection.close();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            throw e;
+        }
+        return new DemoScenarios(locks, url, client, connection, acts, console, keep);
     }
 
     /** Deletes leftovers of an earlier run, then runs the six acts in order. */
@@ -121,81 +137,50 @@ final class DemoScenarios implements AutoCloseable {
     private boolean fourWorkers() throws InterruptedException {
         console.act(1, "Four workers issue the acquire at once",
                 "exactly one finds the absent key and writes; the rest find it present and get nil.");
-        String key = locks.lockKey("race");
-        int workers = 4;
-        CyclicBarrier start = new CyclicBarrier(workers);
-        AtomicInteger thread = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(workers,
-                r -> new Thread(r, "emq-demo-race-" + thread.incrementAndGet()));
-        List<Optional<Lease>> outcomes = new ArrayList<>();
-        try {
-            List<Future<Optional<Lease>>> futures = new ArrayList<>();
-            for (int i = 0; i < workers; i++) {
-                futures.add(pool.submit(() -> {
-                    start.await(10, TimeUnit.SECONDS); // all four are released together
-                    return locks.tryAcquire("race", HOLD, PLAIN);
-                }));
-            }
-            for (Future<Optional<Lease>> f : futures) {
-                outcomes.add(get(f));
-            }
-        } finally {
-            pool.shutdownNow();
+        RaceRun run = acts.race();
+        race = run;
+        for (RaceRun.Reply r : run.replies()) {
+            console.command(r.worker(), "SET " + run.key() + " <" + r.worker() + "'s token> NX PX " + run.holdMillis(),
+                    r.shown());
         }
-        int holders = 0;
-        String winner = null;
-        String winnerToken = null;
-        for (int i = 0; i < workers; i++) {
-            Optional<Lease> lease = outcomes.get(i);
-            String who = "w" + (i + 1);
-            console.command(who, "SET " + key + " <" + who + "'s token> NX PX " + HOLD.toMillis(),
-                    lease.isPresent() ? "OK" : "nil");
-            if (lease.isPresent()) {
-                holders++;
-                winner = who;
-                winnerToken = lease.get().token();
-            }
-        }
-        String stored = raw.get(key);
-        boolean storedIsWinners = stored != null && stored.equals(winnerToken);
-        console.command("", "GET " + key, quote(stored) + (storedIsWinners ? " = " + winner + "'s token"
-                : " ≠ the token of the worker that got OK"));
-        console.verdict("Holders of the lock: " + holders);
-        console.verdict("Double-acquired: " + (holders > 1 ? "yes" : "no"));
-        return holders == 1 && storedIsWinners;
+        String winner = run.replies().stream().filter(RaceRun.Reply::acquired).map(RaceRun.Reply::worker).findFirst()
+                .orElse(null);
+        console.command("", "GET " + run.key(), quote(run.stored()) + (run.storedIsWinners() ? " = " + winner
+                + "'s token" : " ≠ the token of the worker that got OK"));
+        console.verdict("Holders of the lock: " + run.holders());
+        console.verdict("Double-acquired: " + (run.holders() > 1 ? "yes" : "no"));
+        return run.holders() == 1 && run.storedIsWinners();
     }
 
     // ------------------------------------------------------------------------------ act 2
 
-    @SuppressWarnings("deprecation") // SETNX is deprecated by Redis precisely because of this hazard
     private boolean setnxThenExpire() {
         console.act(2, "SETNX then EXPIRE, with a crash in the gap",
                 "a crash between the two leaves a lock with no expiry: a deadlock; SET … NX PX rules it out.");
-        boolean aSet;
-        try (StatefulRedisConnection<String, String> processA = rawClient.connect()) {
-            aSet = processA.sync().setnx(SETNX_KEY, token());
-            console.command("A", "SETNX " + SETNX_KEY + " <A's token>", aSet ? "1 (set)" : "0 (not set)");
-        } // process A "crashes": its connection closes here, before EXPIRE was sent
-        console.note("A", "crashes: its connection closes; EXPIRE " + SETNX_KEY + " 30 is never sent");
-        long ttl = raw.ttl(SETNX_KEY);
-        console.command("B", "TTL " + SETNX_KEY, ttl + (ttl == -1 ? " (no expiry)" : ""));
-        boolean bSet = raw.setnx(SETNX_KEY, token());
-        console.command("B", "SETNX " + SETNX_KEY + " <B's token>", bSet ? "1 (set)" : "0 (not set)");
-        boolean deadlock = aSet && ttl == -1 && !bSet;
+        CrashGapRun run = acts.crashGap();
+        crashGap = run;
+        long ttl = run.ttlAfterCrash();
+        console.command("A", "SETNX " + run.setnxKey() + " <A's token>", run.firstSetnx() ? "1 (set)" : "0 (not set)");
+        console.note("A", "crashes: its connection closes; EXPIRE " + run.setnxKey() + " 30 is never sent");
+        console.command("B", "TTL " + run.setnxKey(), ttl + (ttl == -1 ? " (no expiry)" : ""));
+        console.command("B", "SETNX " + run.setnxKey() + " <B's token>", run.secondSetnx() ? "1 (set)" : "0 (not set)");
         console.verdict("SETNX then EXPIRE, crash in the gap → " + (ttl == -1 ? "the lock has no expiry"
-                : "TTL " + ttl) + "; the next SETNX " + (bSet ? "succeeded" : "fails, and will forever")
-                + (deadlock ? ": deadlock" : ""));
+                : "TTL " + ttl) + "; the next SETNX " + (run.secondSetnx() ? "succeeded" : "fails, and will forever")
+                + (run.deadlock() ? ": deadlock" : ""));
+        console.command("C", "SET " + run.atomicKey() + " <C's token> NX PX " + run.holdMillis(),
+                run.atomicReply() == null ? "nil" : run.atomicReply());
+        console.command("C", "PTTL " + run.atomicKey(), Long.toString(run.atomicPttl()));
+        console.verdict("SET … NX PX, one command → " + (run.atomicHasExpiry() ? "the lock has an expiry ("
+                + run.atomicPttl() + " ms left): no deadlock" : "no expiry (PTTL " + run.atomicPttl() + ")"));
+        return run.deadlock() && run.atomicHasExpiry();
+    }
 
-        String atomicKey = locks.lockKey("atomic");
-        Optional<Lease> lease = locks.tryAcquire("atomic", HOLD, PLAIN);
-        console.command("C", "SET " + atomicKey + " <C's token> NX PX " + HOLD.toMillis(),
-                lease.isPresent() ? "OK" : "nil");
-        long pttl = raw.pttl(atomicKey);
-        console.command("C", "PTTL " + atomicKey, Long.toString(pttl));
-        boolean mortal = lease.isPresent() && pttl > 0;
-        console.verdict("SET … NX PX, one command → " + (mortal ? "the lock has an expiry (" + pttl
-                + " ms left): no deadlock" : "no expiry (PTTL " + pttl + ")"));
-        return deadlock && mortal;
+    /**
+     * @return the figures of acts 1 and 2 as the dashboard draws them, from this run's replies; ""
+     *     before {@link #runAll()}
+     */
+    String figures() {
+        return (race == null ? "" : SafetyFigures.race(race)) + (crashGap == null ? "" : SafetyFigures.crashGap(crashGap));
     }
 
     // ------------------------------------------------------------------------------ act 3
@@ -334,18 +319,6 @@ final class DemoScenarios implements AutoCloseable {
                         + " (PTTL → -2)";
     }
 
-    private static <T> T get(Future<T> f) throws InterruptedException {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException("a worker failed", cause);
-        }
-    }
-
     private static String token() {
         return UUID.randomUUID().toString();
     }
@@ -375,6 +348,7 @@ final class DemoScenarios implements AutoCloseable {
             console.line("Cleanup failed, keys under " + NAMESPACE + " and " + ClaimLeaseAct.PREFIX + " may remain: "
                     + e.getMessage());
         } finally {
+            acts.close();
             rawConnection.close();
             rawClient.shutdown(0, 2, TimeUnit.SECONDS);
         }

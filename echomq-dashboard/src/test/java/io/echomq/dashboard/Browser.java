@@ -14,7 +14,10 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chromium.ChromiumNetworkConditions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -107,6 +110,37 @@ final class Browser implements AutoCloseable {
         new WebDriverWait(driver, Duration.ofSeconds(15)).pollingEvery(Duration.ofMillis(50)).until(ExpectedConditions.stalenessOf(page));
     }
 
+    /** Moves the mouse onto {@code e}, as a person's pointer would (its {@code :hover} styles apply). */
+    void hover(WebElement e) {
+        new Actions(driver).moveToElement(e).perform();
+    }
+
+    /** Moves the mouse to the page's top left corner, away from any figure. */
+    void hoverNothing() {
+        new Actions(driver).moveToElement(driver.findElement(By.tagName("h1"))).perform();
+    }
+
+    /** Presses Tab once: keyboard focus moves to the next focusable element. */
+    void tab() {
+        new Actions(driver).sendKeys(Keys.TAB).perform();
+    }
+
+    /** @return the element that has keyboard focus */
+    WebElement focused() {
+        return driver.switchTo().activeElement();
+    }
+
+    /** Cuts the browser off the network (no request leaves it) or puts it back. */
+    void offline(boolean offline) {
+        if (offline) {
+            ChromiumNetworkConditions c = new ChromiumNetworkConditions();
+            c.setOffline(true);
+            driver.setNetworkConditions(c);
+        } else {
+            driver.deleteNetworkConditions();
+        }
+    }
+
     WebElement find(By by) {
         return driver.findElement(by);
     }
@@ -134,6 +168,18 @@ final class Browser implements AutoCloseable {
             Files.createDirectories(shots);
             Path to = shots.resolve(name + ".png");
             Files.write(to, driver.getScreenshotAs(OutputType.BYTES));
+            return to;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes a PNG of one element, as it shows in the window, to {@code <dir>/<name>.png}. */
+    Path screenshot(String name, WebElement element) {
+        try {
+            Files.createDirectories(shots);
+            Path to = shots.resolve(name + ".png");
+            Files.write(to, element.getScreenshotAs(OutputType.BYTES));
             return to;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
