@@ -57,17 +57,17 @@ public final class SafetyFigures {
      */
     public static String crashGap(CrashGapRun run) {
         String atomicCls = run.atomicHasExpiry() ? "ok" : "nil";
-        String atomic = "<svg class=\"lane-svg\" viewBox=\"0 0 560 66\" width=\"560\" height=\"66\" aria-hidden=\"true\">"
-                + "<text class=\"title\" x=\"10\" y=\"60\">one command: SET … NX PX</text>"
-                + "<path class=\"path " + atomicCls + "\" d=\"M10 30 H540\"/>"
+        String atomic = "<svg class=\"lane-svg\" viewBox=\"0 0 560 62\" width=\"560\" height=\"62\" aria-hidden=\"true\">"
+                + "<text class=\"title\" x=\"10\" y=\"14\">one command: SET … NX PX</text>"
+                + "<path class=\"path " + atomicCls + "\" d=\"M10 50 H540\"/>"
                 + step(40, "C: SET NX PX → " + (run.atomicReply() == null ? "nil" : run.atomicReply()), atomicCls)
                 + step(330, "PTTL → " + run.atomicPttl(), atomicCls) + "</svg>";
         String splitCls = run.deadlock() ? "nil" : "ok";
-        String split = "<svg class=\"lane-svg\" viewBox=\"0 0 560 66\" width=\"560\" height=\"66\" aria-hidden=\"true\">"
-                + "<text class=\"title\" x=\"10\" y=\"60\">two commands: SETNX, then EXPIRE</text>"
-                + "<path class=\"path " + splitCls + "\" d=\"M10 30 H540\"/>"
+        String split = "<svg class=\"lane-svg\" viewBox=\"0 0 560 62\" width=\"560\" height=\"62\" aria-hidden=\"true\">"
+                + "<text class=\"title\" x=\"10\" y=\"14\">two commands: SETNX, then EXPIRE</text>"
+                + "<path class=\"path " + splitCls + "\" d=\"M10 50 H540\"/>"
                 + step(40, "A: SETNX → " + (run.firstSetnx() ? 1 : 0), "ok")
-                + "<text class=\"crash\" x=\"170\" y=\"36\">✕</text><text class=\"label\" x=\"150\" y=\"14\">crash: "
+                + "<text class=\"crash\" x=\"170\" y=\"56\">✕</text><text class=\"label\" x=\"150\" y=\"34\">crash: "
                 + "no EXPIRE</text>"
                 + step(300, "TTL → " + run.ttlAfterCrash(), run.ttlAfterCrash() == -1 ? "nil" : "ok")
                 + step(430, "B: SETNX → " + (run.secondSetnx() ? 1 : 0), run.secondSetnx() ? "ok" : "nil") + "</svg>";
@@ -102,8 +102,8 @@ public final class SafetyFigures {
     }
 
     private static String step(int x, String text, String cls) {
-        return "<circle class=\"step " + cls + "\" cx=\"" + (x + 6) + "\" cy=\"30\" r=\"6\"/><text class=\"label\" x=\""
-                + x + "\" y=\"14\">" + esc(text) + "</text>";
+        return "<circle class=\"step " + cls + "\" cx=\"" + (x + 6) + "\" cy=\"50\" r=\"6\"/><text class=\"label\" x=\""
+                + x + "\" y=\"34\">" + esc(text) + "</text>";
     }
 
     private static String figure(String id, String caption, String lanes, String idle, String verdicts) {

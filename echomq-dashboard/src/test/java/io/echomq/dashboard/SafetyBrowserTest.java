@@ -148,6 +148,75 @@ class SafetyBrowserTest extends DashboardTestBase {
         }
     }
 
+    @Test
+    void everyTextOfTheFiguresHasWcagAaContrastHoveredOrNot() {
+        browser.open(acting.uri() + "safety");
+        browser.click(By.xpath("//button[text()='Run the race']"));
+        assertContrast("race");
+        browser.click(By.xpath("//button[text()='Run the crash gap']"));
+        assertContrast("crash-gap");
+    }
+
+    /** Checks every text of the figure's lanes, idle and hovered, and its readouts: 4.5:1 at least. */
+    private static void assertContrast(String figure) {
+        for (WebElement lane : browser.findAll(By.cssSelector("#" + figure + " .lane"))) {
+            for (boolean hovered : new boolean[] {false, true}) {
+                if (hovered) {
+                    browser.hover(lane);
+                } else {
+                    browser.hoverNothing();
+                }
+                double[] bg = rgb(lane.getCssValue("background-color"), new double[] {255, 255, 255});
+                for (WebElement text : lane.findElements(By.cssSelector("svg text"))) {
+                    if (text.getAttribute("class").contains("who")) {
+                        continue;   // white on the ink-coloured circle, checked below
+                    }
+                    assertThat(contrast(rgb(text.getCssValue("fill"), null), bg))
+                            .as("%s '%s' (hovered: %s)", figure, text.getText(), hovered).isGreaterThanOrEqualTo(4.5);
+                }
+                for (WebElement who : lane.findElements(By.cssSelector("svg circle.who"))) {
+                    assertThat(contrast(new double[] {255, 255, 255}, rgb(who.getCssValue("fill"), null)))
+                            .isGreaterThanOrEqualTo(4.5);
+                }
+            }
+            browser.hover(lane);
+            WebElement ro = lane.findElement(By.cssSelector(".ro"));
+            assertThat(contrast(rgb(ro.getCssValue("color"), null), rgb(ro.getCssValue("background-color"), null)))
+                    .isGreaterThanOrEqualTo(4.5);
+        }
+        WebElement verdicts = browser.find(By.id(figure + "-verdicts"));
+        assertThat(contrast(rgb(verdicts.getCssValue("color"), null), rgb(verdicts.getCssValue("background-color"),
+                null))).isGreaterThanOrEqualTo(4.5);
+    }
+
+    /** @return the red, green and blue of a computed colour; {@code transparent} when it is fully transparent */
+    private static double[] rgb(String css, double[] transparent) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("rgba?\\(([0-9.]+), ([0-9.]+), ([0-9.]+)(?:, ([0-9.]+))?\\)")
+                .matcher(css);
+        assertThat(m.find()).as("a colour: %s", css).isTrue();
+        if (m.group(4) != null && Double.parseDouble(m.group(4)) == 0) {
+            assertThat(transparent).as("an opaque colour: %s", css).isNotNull();
+            return transparent;
+        }
+        return new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3))};
+    }
+
+    /** @return the WCAG 2 contrast ratio of two colours */
+    private static double contrast(double[] a, double[] b) {
+        double la = luminance(a);
+        double lb = luminance(b);
+        return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+    }
+
+    private static double luminance(double[] c) {
+        double[] l = new double[3];
+        for (int i = 0; i < 3; i++) {
+            double v = c[i] / 255;
+            l[i] = v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+        }
+        return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+    }
+
     /** @return the text of the figure's one readout on screen: the hovered or focused lane's, else the idle one */
     private static String readoutShown(String figure) {
         List<WebElement> shown = browser.findAll(By.cssSelector("#" + figure + " .readout, #" + figure + " .ro")).stream()
