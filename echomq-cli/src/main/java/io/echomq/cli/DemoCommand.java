@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
  * {@code emq demo [--redis URL] [--keep] [--html FILE]}: replays the six classic locking failure scenarios
  * ({@link DemoScenarios}) on a real server, the embedded one unless {@code --redis} names
  * another, and exits 0 only if every act behaved as expected. With {@code --html} it also writes
- * the figures of acts 1 and 2 to one self-contained page (a path that cannot be written is refused
+ * the figures of acts 1 to 5 to one self-contained page (a path that cannot be written is refused
  * with exit code 2 before any act runs). With {@code --keep} it leaves the
  * demo's keys in place and prints the {@code emq dashboard} command that shows them; on the
  * embedded server it then waits for Ctrl-C, since the data lives only as long as that server.
@@ -45,7 +45,7 @@ final class DemoCommand implements Callable<Integer> {
                 + " is not consulted: the demo brings its own server unless told otherwise.")
     String redisUrl;
     @Option(names = "--html", paramLabel = "FILE",
-            description = "Also write the figures of acts 1 and 2, drawn from this run's replies as the dashboard's "
+            description = "Also write the figures of acts 1 to 5, drawn from this run's replies as the dashboard's "
                 + "'Why it is safe' page draws them, to FILE: one self-contained HTML page that loads nothing "
                 + "from the network. Its directory must exist.")
     Path html;
@@ -129,14 +129,14 @@ final class DemoCommand implements Callable<Integer> {
                     + DemoScenarios.NAMESPACE + "…, queue keys " + ClaimLeaseAct.PREFIX + "…");
             List<DemoScenarios.ActResult> results;
             String figures;
-            try (DemoScenarios demo = DemoScenarios.open(locks, url, console, keep)) {
+            try (DemoScenarios demo = DemoScenarios.open(url, console, keep)) {
                 results = demo.runAll();
                 figures = demo.figures();
             }
             boolean passed = console.summary(results);
             if (html != null) {
                 writeHtml(figures, shownUrl);
-                console.line("Figures of acts 1 and 2 written to " + html + " (one page; it loads nothing from the "
+                console.line("Figures of acts 1 to 5 written to " + html + " (one page; it loads nothing from the "
                         + "network).");
             }
             if (keep) {

@@ -30,7 +30,7 @@ class DemoHtmlTest {
 
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).as(run.out()).isZero();
-        assertThat(run.out()).contains("Figures of acts 1 and 2 written to " + file);
+        assertThat(run.out()).contains("Figures of acts 1 to 5 written to " + file);
         String page = Files.readString(file);
         // The same winner as the text: the worker whose SET got OK is the one the verdicts name.
         Matcher ok = Pattern.compile("^  (w[1-4]) +SET emq:demo:race:lock .* → OK$", Pattern.MULTILINE).matcher(run.out());
@@ -38,7 +38,12 @@ class DemoHtmlTest {
         assertThat(verdicts(page, "race")).startsWith("Static verdicts — " + ok.group(1) + " → finds the key absent")
                 .endsWith("Holders of the lock: 1. Double-acquired: no.");
         assertThat(verdicts(page, "crash-gap")).endsWith("and the next SETNX got 0: a deadlock.");
-        assertThat(Pattern.compile("<div class=\"lane ").matcher(page).results().count()).isEqualTo(6);
+        assertThat(verdicts(page, "blind-del")).endsWith("deleted B's lock: yes · token-checked release → NOT_OWNER, "
+                + "B's lock intact: yes.");
+        assertThat(verdicts(page, "px-only")).contains("Double-acquired: yes").endsWith("with NX the held lock is refused.");
+        assertThat(verdicts(page, "fenced")).contains("→ STALE, the store kept B's value: yes")
+                .endsWith("the lost lease revived: no.");
+        assertThat(Pattern.compile("<div class=\"lane ").matcher(page).results().count()).isEqualTo(13);
         // Self-contained: no script, no link, no source or address to load, a CSP that forbids loading any.
         assertThat(page).doesNotContain("<script", "<link", "src=", "href=", "url(", "@import", "http://", "https://")
                 .contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "

@@ -80,11 +80,74 @@ public final class SafetyFigures {
     }
 
     /**
+     * @param run a PX-without-NX run's replies
+     * @return its figure and verdicts, HTML with every value escaped
+     * @throws NullPointerException if run is null
+     */
+    public static String pxWithoutNx(PxOnlyRun run) {
+        String c1 = PxOnlyRun.shown(run.firstReply());
+        String c2 = PxOnlyRun.shown(run.secondReply());
+        String c3 = PxOnlyRun.shown(run.nxReply());
+        String lanes = lane("px-c1", replyClass(c1), run.firstReadout(), timeline("C1: SET without NX", replyClass(c1),
+                        new String[][] {{"SET … PX → " + c1, replyClass(c1)},
+                            {run.overwritten() ? "overwritten by C2" : "token kept", run.overwritten() ? "nil" : "ok"}}))
+                + lane("px-c2", replyClass(c2), run.secondReadout(), timeline("C2: SET without NX", replyClass(c2),
+                        new String[][] {{"SET … PX → " + c2, replyClass(c2)},
+                            {"GET → " + (run.overwritten() ? "C2's token" : "not C2's"), run.overwritten() ? "ok" : "nil"}}))
+                + lane("px-c3", replyClass(c3), run.nxReadout(), timeline("C3: SET with NX", replyClass(c3),
+                        new String[][] {{"SET … NX PX → " + c3, replyClass(c3)}}));
+        return figure("px-only", "Two clients SET the lock with PX but without NX, then a third with NX. Hover or focus "
+                + "a client to light its path and read its result.", lanes, "Hover or focus a client (Tab).", run.verdicts());
+    }
+
+    /**
+     * @param run a blind-DEL run's replies
+     * @return its figure and verdicts, HTML with every value escaped
+     * @throws NullPointerException if run is null
+     */
+    public static String blindDelete(BlindDeleteRun run) {
+        String blind = lane("blind-del", run.hazard() ? "nil" : "ok", run.blindReadout(), timeline("blind DEL",
+                run.hazard() ? "nil" : "ok", new String[][] {{"A, B: SET NX PX → " + (run.firstGrants() ? "OK" : "a nil"),
+                    run.firstGrants() ? "ok" : "nil"}, {"A: DEL → " + run.deleted(), run.deleted() == 1 ? "nil" : "ok"},
+                    {"B: GET → " + (run.afterDelete() == null ? "nil" : "its token"),
+                        run.afterDelete() == null ? "nil" : "ok"}}));
+        String token = lane("token-release", run.intact() ? "ok" : "nil", run.tokenReadout(), timeline("token release",
+                run.intact() ? "ok" : "nil", new String[][] {{"A, B: SET NX PX → " + (run.secondGrants() ? "OK" : "a nil"),
+                    run.secondGrants() ? "ok" : "nil"}, {"A: release → " + run.release(), "ok"},
+                    {"B: GET → " + (run.intact() ? "B's token" : run.afterRelease() == null ? "nil" : "other"),
+                        run.intact() ? "ok" : "nil"}}));
+        return figure("blind-del", "A's lock expired while A paused and B acquired; then A deletes blindly, or "
+                + "releases with its token. Hover or focus a release to light its path and read the outcome.",
+                blind + token, "Hover or focus a release (Tab).", run.verdicts());
+    }
+
+    /**
+     * @param run a stale-fenced-write run's replies
+     * @return its figure and verdicts, HTML with every value escaped
+     * @throws NullPointerException if run is null
+     */
+    public static String staleFencedWrite(FencedWriteRun run) {
+        String b = lane("fenced-b", replyClass("WRITTEN".equals(run.bWrite()) ? "OK" : null), run.bReadout(),
+                timeline("B: the current holder", "WRITTEN".equals(run.bWrite()) ? "ok" : "nil", new String[][] {
+                    {"acquire → fence", "ok"}, {"write → " + run.bWrite(), "WRITTEN".equals(run.bWrite()) ? "ok" : "nil"},
+                    {"kept: " + (FencedWriteRun.B_VALUE.equals(run.keptValue()) ? "B's value" : "not B's"),
+                        FencedWriteRun.B_VALUE.equals(run.keptValue()) ? "ok" : "nil"}}));
+        String a = lane("fenced-a", "nil", run.aReadout(), timeline("A: the stale holder", "nil", new String[][] {
+                    {"acquire → fence", "ok"}, {"pause past its ttl", "nil"},
+                    {"write → " + run.aWrite(), "STALE".equals(run.aWrite()) ? "nil" : "ok"},
+                    {"renew → " + run.renew(), run.notRevived() ? "nil" : "ok"}}));
+        return figure("fenced", "A's lease expired while it paused and B holds the lock with a higher fence; both "
+                + "write to a fenced store. Hover or focus a holder to light its path and read the outcome.", b + a,
+                "Hover or focus a holder (Tab).", run.verdicts());
+    }
+
+    /**
      * A page with nothing from outside itself: the stylesheet inline, no script, no link.
      *
      * @param title   the page's title
      * @param intro   a paragraph of plain text before the figures
-     * @param figures figures from {@link #race} and {@link #crashGap}
+     * @param figures figures from {@link #race}, {@link #crashGap}, {@link #blindDelete},
+     *                {@link #pxWithoutNx} and {@link #staleFencedWrite}
      * @return the whole document
      * @throws UncheckedIOException if the stylesheet cannot be read from the jar
      */
@@ -99,6 +162,21 @@ public final class SafetyFigures {
     private static String lane(String id, String cls, String readout, String svg) {
         return "<div class=\"lane " + cls + "\" id=\"" + id + "\" tabindex=\"0\" role=\"group\" aria-label=\""
                 + esc(readout) + "\">" + svg + "<output class=\"ro\">" + esc(readout) + "</output></div>";
+    }
+
+    private static String replyClass(String reply) {
+        return "OK".equals(reply) ? "ok" : "nil";
+    }
+
+    /** A lane's drawing: its title, a line, and one labelled dot per step ({label, ok or nil}). */
+    private static String timeline(String title, String cls, String[][] steps) {
+        StringBuilder b = new StringBuilder("<svg class=\"lane-svg\" viewBox=\"0 0 720 62\" width=\"720\" height=\"62\" "
+                + "aria-hidden=\"true\"><text class=\"title\" x=\"10\" y=\"14\">" + esc(title) + "</text><path class=\"path "
+                + cls + "\" d=\"M10 50 H700\"/>");
+        for (int i = 0; i < steps.length; i++) {
+            b.append(step(40 + i * 165, steps[i][0], steps[i][1]));
+        }
+        return b.append("</svg>").toString();
     }
 
     private static String step(int x, String text, String cls) {

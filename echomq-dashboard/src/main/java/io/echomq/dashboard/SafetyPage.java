@@ -12,8 +12,8 @@ import java.util.UUID;
  *   <li>{@code GET /safety}: what each act does, with its "run" form when the dashboard may act
  *       (it carries the CSRF value; none in read-only mode, or without a server URL to run on).
  *       The form is the confirmation: the page says which keys a run writes and deletes.</li>
- *   <li>{@code POST /safety}, after {@link Guard#checkAction}: runs one act in a scratch prefix of
- *       its own ({@code emq:figures:<random>:}), deletes that prefix's keys whatever happens, and
+ *   <li>{@code POST /safety}, after {@link Guard#checkAction}: runs one act (the race, the crash
+ *       gap, the blind DEL, PX without NX, the stale fenced write) in a scratch prefix of its own ({@code emq:figures:<random>:}), deletes that prefix's keys whatever happens, and
  *       answers the page with the figure of that run's replies.</li>
  * </ol>
  */
@@ -33,25 +33,64 @@ final class SafetyPage {
         this.fixedPrefix = fixedPrefix;
     }
 
-    /** {@code GET /safety}. */
-    Answer show(Html.Frame f) {
-        return Answer.html(page(f, "", ""));
+    /** The acts, in the page's order: the name a form posts, the heading, what it does, its button. */
+    private enum Act {
+        RACE("race", "The race", "Four workers, each on its own connection, send <code>SET resource:lock &lt;token&gt; NX PX "
+                + "30000</code> at once. <code>NX</code> reads and writes in one step: one finds the key absent."),
+        CRASH_GAP("crash-gap", "The crash gap", "Process A sends <code>SETNX</code> and crashes before its "
+                + "<code>EXPIRE</code>; B reads the <code>TTL</code> and tries <code>SETNX</code>. Beside it, C acquires "
+                + "with the one command <code>SET … NX PX</code>."),
+        BLIND_DEL("blind-del", "Blind DEL against the token release", "A acquires for 200 ms and pauses until the "
+                + "server has expired its lock; B acquires. Then A sends a blind <code>DEL</code>; replayed, A releases "
+                + "with its token (<code>release-3</code>: delete only while the key holds A's token)."),
+        PX_ONLY("px-only", "PX without NX", "C1 and C2 each send <code>SET … PX 30000</code> without <code>NX</code>; "
+                + "then C3 sends it with <code>NX</code>."),
+        FENCED("fenced", "The stale fenced write", "A acquires for 200 ms and pauses past it; B acquires with a higher "
+                + "fence. Both write to a fenced store (<code>fenced-write-1</code>), then A tries to renew.");
+
+        final String wire;
+        final String heading;
+        final String what;
+
+        Act(String wire, String heading, String what) {
+            this.wire = wire;
+            this.heading = heading;
+            this.what = what;
+        }
+
+        static Act parse(String wire) {
+            for (Act a : values()) {
+                if (a.wire.equals(wire)) {
+                    return a;
+                }
+            }
+            throw HttpError.badRequest("unknown act '" + wire + "'; expected race, crash-gap, blind-del, px-only or "
+                    + "fenced");
+        }
     }
 
-    /** {@code POST /safety}: runs the act the form names. */
+    /** {@code GET /safety}. */
+    Answer show(Html.Frame f) {
+        return Answer.html(page(f, null, ""));
+    }
+
+    /** {@code POST /safety}: runs the act the form names, in a scratch prefix it deletes before answering. */
     Answer run(Request r, Html.Frame f) {
         if (redisUrl == null) {
             throw HttpError.notFound("this dashboard was started without a server URL to run the acts on");
         }
-        String act = r.required("act");
-        if (!act.equals("race") && !act.equals("crash-gap")) {
-            throw HttpError.badRequest("unknown act '" + act + "'; expected race or crash-gap");
-        }
+        Act act = Act.parse(r.required("act"));
         String prefix = fixedPrefix != null ? fixedPrefix : PREFIX + UUID.randomUUID().toString().substring(0, 8) + ":";
         try (SafetyActs acts = SafetyActs.open(redisUrl, prefix)) {
             try {
-                return act.equals("race") ? Answer.html(page(f, SafetyFigures.race(acts.race()), ""))
-                        : Answer.html(page(f, "", SafetyFigures.crashGap(acts.crashGap())));
+                String figure = switch (act) {
+                    case RACE -> SafetyFigures.race(acts.race());
+                    case CRASH_GAP -> SafetyFigures.crashGap(acts.crashGap());
+                    case BLIND_DEL -> SafetyFigures.blindDelete(acts.blindDelete());
+                    case PX_ONLY -> SafetyFigures.pxWithoutNx(acts.pxWithoutNx());
+                    case FENCED -> SafetyFigures.staleFencedWrite(acts.staleFencedWrite());
+                };
+                return Answer.html(page(f, act, figure));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new HttpError(503, "the run was interrupted");
@@ -61,21 +100,20 @@ final class SafetyPage {
         }
     }
 
-    private String page(Html.Frame f, String race, String gap) {
+    private String page(Html.Frame f, Act ran, String figure) {
         StringBuilder b = new StringBuilder("<p>Each act runs on the connected server, with the same commands as "
                 + "<code>emq demo</code>, and its figure is drawn only from the replies the server gave: run it "
                 + "again and the winner may change.");
         b.append(redisUrl == null ? " This dashboard was started without a server URL to run them on." : "")
                 .append(" A run writes keys under <code>").append(PREFIX)
                 .append("&lt;run&gt;:</code> and deletes them before it answers.</p>");
-        b.append("<section id=\"act-race\"><h2>The race</h2><p class=\"note\">Four workers, each on its own "
-                + "connection, send <code>SET resource:lock &lt;token&gt; NX PX ").append(SafetyActs.HOLD.toMillis())
-                .append("</code> at once. <code>NX</code> reads and writes in one step: one finds the key absent.</p>")
-                .append(form(f, "race", "Run the race")).append(race).append("</section>");
-        b.append("<section id=\"act-crash-gap\"><h2>The crash gap</h2><p class=\"note\">Process A sends "
-                + "<code>SETNX</code> and crashes before its <code>EXPIRE</code>; B reads the <code>TTL</code> and "
-                + "tries <code>SETNX</code>. Beside it, C acquires with the one command <code>SET … NX PX</code>.</p>")
-                .append(form(f, "crash-gap", "Run the crash gap")).append(gap).append("</section>");
+        for (Act a : Act.values()) {
+            b.append("<section id=\"act-").append(a.wire).append("\"><h2>").append(a.heading)
+                    .append("</h2><p class=\"note\">").append(a.what).append("</p>")
+                    .append(form(f, a.wire, "Run " + (a == Act.RACE || a == Act.CRASH_GAP ? "the " + a.heading
+                            .substring("The ".length()) : "“" + a.heading + "”")))
+                    .append(a == ran ? figure : "").append("</section>");
+        }
         return Html.page(f, "Why it is safe", b.toString());
     }
 

@@ -15,13 +15,14 @@ import java.util.logging.Logger;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chromium.ChromiumNetworkConditions;
 import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -107,7 +108,7 @@ final class Browser implements AutoCloseable {
     void click(By by) {
         WebElement page = driver.findElement(By.tagName("html"));
         driver.findElement(by).click();
-        new WebDriverWait(driver, Duration.ofSeconds(15)).pollingEvery(Duration.ofMillis(50)).until(ExpectedConditions.stalenessOf(page));
+        new WebDriverWait(driver, Duration.ofSeconds(15)).pollingEvery(Duration.ofMillis(50)).until(d -> gone(page));
     }
 
     /** Moves the mouse onto {@code e}, as a person's pointer would (its {@code :hover} styles apply). */
@@ -138,6 +139,25 @@ final class Browser implements AutoCloseable {
             driver.setNetworkConditions(c);
         } else {
             driver.deleteNetworkConditions();
+        }
+    }
+
+    /**
+     * @return whether {@code element} has left the document. Chromium answers a question about an
+     *     element of a replaced page either as stale or, while the new page is being built, with an
+     *     inspector error that its node "does not belong to the document": both mean gone
+     */
+    private static boolean gone(WebElement element) {
+        try {
+            element.isEnabled();
+            return false;
+        } catch (StaleElementReferenceException e) {
+            return true;
+        } catch (WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+                return true;
+            }
+            throw e;
         }
     }
 

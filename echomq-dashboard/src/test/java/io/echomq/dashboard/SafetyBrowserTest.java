@@ -105,6 +105,34 @@ class SafetyBrowserTest extends DashboardTestBase {
     }
 
     @Test
+    void theOtherActsLightTheHoveredOrFocusedLaneAndShowItsReadout() {
+        for (String[] act : new String[][] {{"blind-del", "Run “Blind DEL against the token release”", "2"},
+            {"px-only", "Run “PX without NX”", "3"}, {"fenced", "Run “The stale fenced write”", "2"}}) {
+            browser.open(acting.uri() + "safety");
+            browser.click(By.xpath("//button[text()='" + act[1] + "']"));
+            List<WebElement> lanes = browser.findAll(By.cssSelector("#" + act[0] + " .lane"));
+            assertThat(lanes).as(act[0]).hasSize(Integer.parseInt(act[2]));
+            for (WebElement lane : lanes) {
+                browser.hover(lane);
+                assertThat(readoutShown(act[0])).isEqualTo(lane.getAttribute("aria-label"));
+                assertLitOnly(lanes, lane);
+            }
+            browser.hoverNothing();
+            browser.find(By.xpath("//button[text()='" + act[1] + "']")).sendKeys("");
+            for (WebElement lane : lanes) {
+                browser.tab();
+                assertThat(browser.focused()).isEqualTo(lane);
+                assertThat(readoutShown(act[0])).isEqualTo(lane.getAttribute("aria-label"));
+                assertLitOnly(lanes, lane);
+            }
+            browser.find(By.xpath("//button[text()='" + act[1] + "']")).sendKeys("");   // no lane keeps the focus
+            browser.hover(lanes.get(0));
+            browser.screenshot("dashboard-safety-" + act[0], browser.find(By.id("act-" + act[0])));
+            assertContrast(act[0]);
+        }
+    }
+
+    @Test
     void whenTheKeyIsAlreadyHeldEveryWorkersReadoutIsNil() {
         REDIS.raw().call("SET", "emq:figures:fixed:race:lock", "held-by-someone-else");
         browser.open(fixed.uri() + "safety");

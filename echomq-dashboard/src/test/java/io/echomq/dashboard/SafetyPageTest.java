@@ -79,6 +79,40 @@ class SafetyPageTest extends DashboardTestBase {
     }
 
     @Test
+    void theBlindDeleteHitsTheNextHolderAndTheTokenReleaseDoesNot() {
+        HttpResponse<String> r = run(acting, "blind-del");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(verdicts(r.body(), "blind-del")).isEqualTo("Static verdicts — blind DEL after A's lock expired → 1, "
+                + "deleted B's lock: yes · token-checked release → NOT_OWNER, B's lock intact: yes.");
+        assertThat(readouts(r.body(), "blind-del")).hasSize(2);
+        assertThat(REDIS.raw().call("KEYS", "emq:figures:*")).isEqualTo(List.of());
+    }
+
+    @Test
+    void pxWithoutNxLetsTwoHoldersInAndNxRefusesTheThird() {
+        HttpResponse<String> r = run(acting, "px-only");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(verdicts(r.body(), "px-only")).isEqualTo("Static verdicts — C1, C2 → SET … PX without NX, OK and OK: "
+                + "C2 overwrote C1's token. Clients that believe they hold the lock: 2. Double-acquired: yes · C3 → "
+                + "SET … NX PX → nil: with NX the held lock is refused.");
+        assertThat(readouts(r.body(), "px-only")).hasSize(3);
+        assertThat(REDIS.raw().call("KEYS", "emq:figures:*")).isEqualTo(List.of());
+    }
+
+    @Test
+    void theStaleHoldersFencedWriteIsRefusedAndItsLeaseNotRevived() {
+        HttpResponse<String> r = run(acting, "fenced");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(verdicts(r.body(), "fenced")).matches("Static verdicts — stale holder's write \\(fence (\\d+), after "
+                + "B's (\\d+)\\) → STALE, the store kept B's value: yes · A's renew → NOT_OWNER, the lost lease revived: no\\.");
+        assertThat(readouts(r.body(), "fenced")).hasSize(2);
+        assertThat(REDIS.raw().call("KEYS", "emq:figures:*")).isEqualTo(List.of());
+    }
+
+    @Test
     void aRunIsAGuardedActionAndReadOnlyOffersNone() {
         assertThat(get(guarded, "/safety").body()).contains("Read-only: runs are turned off").doesNotContain("<form "
                 + "class=\"run\"");
