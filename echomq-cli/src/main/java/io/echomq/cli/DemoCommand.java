@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
  * {@code emq demo [--redis URL] [--keep] [--html FILE]}: replays the six classic locking failure scenarios
  * ({@link DemoScenarios}) on a real server, the embedded one unless {@code --redis} names
  * another, and exits 0 only if every act behaved as expected. With {@code --html} it also writes
- * the figures of acts 1 to 5 to one self-contained page (a path that cannot be written is refused
+ * the figures of acts 1 to 6 to one self-contained page (a path that cannot be written is refused
  * with exit code 2 before any act runs). With {@code --keep} it leaves the
  * demo's keys in place and prints the {@code emq dashboard} command that shows them; on the
  * embedded server it then waits for Ctrl-C, since the data lives only as long as that server.
@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                 + "after expiry; 4 PX without NX; 5 a stale holder's fenced write; 6 the claim lease: 1,000 jobs, "
                 + "four workers, one killed mid-job.",
             "Runs on an embedded redis-server unless --redis is given. It touches only its own keys, "
-                + "under the prefixes " + DemoScenarios.NAMESPACE + " and " + ClaimLeaseAct.PREFIX
+                + "under the prefixes " + DemoScenarios.NAMESPACE + " and " + DemoScenarios.QUEUE_PREFIX
                 + " (its queue), and deletes them at the end unless --keep is given."})
 final class DemoCommand implements Callable<Integer> {
     @Spec
@@ -45,7 +45,7 @@ final class DemoCommand implements Callable<Integer> {
                 + " is not consulted: the demo brings its own server unless told otherwise.")
     String redisUrl;
     @Option(names = "--html", paramLabel = "FILE",
-            description = "Also write the figures of acts 1 to 5, drawn from this run's replies as the dashboard's "
+            description = "Also write the figures of acts 1 to 6, drawn from this run's replies as the dashboard's "
                 + "'Why it is safe' page draws them, to FILE: one self-contained HTML page that loads nothing "
                 + "from the network. Its directory must exist.")
     Path html;
@@ -126,7 +126,7 @@ final class DemoCommand implements Callable<Integer> {
         try (LockClient locks = LockClient.builder().redisUrl(url).namespace(DemoScenarios.NAMESPACE).build()) {
             console.line("Server: " + WorkerCommand.describeServer(locks.serverDescription()) + " at " + shownUrl);
             console.line("Keys: lock keys " + DemoScenarios.NAMESPACE + "{<resource>}:lock and :fence, raw keys "
-                    + DemoScenarios.NAMESPACE + "…, queue keys " + ClaimLeaseAct.PREFIX + "…");
+                    + DemoScenarios.NAMESPACE + "…, queue keys " + DemoScenarios.QUEUE_PREFIX + "…");
             List<DemoScenarios.ActResult> results;
             String figures;
             try (DemoScenarios demo = DemoScenarios.open(url, console, keep)) {
@@ -136,7 +136,7 @@ final class DemoCommand implements Callable<Integer> {
             boolean passed = console.summary(results);
             if (html != null) {
                 writeHtml(figures, shownUrl);
-                console.line("Figures of acts 1 to 5 written to " + html + " (one page; it loads nothing from the "
+                console.line("Figures of acts 1 to 6 written to " + html + " (one page; it loads nothing from the "
                         + "network).");
             }
             if (keep) {

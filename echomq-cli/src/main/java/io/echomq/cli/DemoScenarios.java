@@ -2,6 +2,8 @@ package io.echomq.cli;
 
 import io.echomq.RedisCommandException;
 import io.echomq.dashboard.BlindDeleteRun;
+import io.echomq.dashboard.ClaimLeaseAct;
+import io.echomq.dashboard.ClaimLeaseRun;
 import io.echomq.dashboard.CrashGapRun;
 import io.echomq.dashboard.FencedWriteRun;
 import io.echomq.dashboard.PxOnlyRun;
@@ -40,8 +42,10 @@ import java.util.concurrent.TimeUnit;
  * ({@code emq demo --keep}, for a look with {@code emq dashboard}).
  */
 final class DemoScenarios implements AutoCloseable {
-    /** The prefix of every key of acts 1-5; act 6's queue keys are under {@link ClaimLeaseAct#PREFIX}. */
+    /** The prefix of every key of acts 1-5; act 6's queue keys are under {@link #QUEUE_PREFIX}. */
     static final String NAMESPACE = "emq:demo:";
+    /** The prefix of every key of act 6's queue. */
+    static final String QUEUE_PREFIX = "emq:{" + ClaimLeaseAct.DEMO_QUEUE + "}:";   // ClaimLeaseAct.prefixOf, as a constant for the help text
 
 
     /** The verdict of one act. */
@@ -61,10 +65,13 @@ final class DemoScenarios implements AutoCloseable {
     private BlindDeleteRun blind;
     private PxOnlyRun pxOnly;
     private FencedWriteRun fenced;
+    private final ClaimLeaseAct claimLease;
+    private ClaimLeaseRun claim;
 
     private DemoScenarios(String url, RedisClient rawClient,
-                          StatefulRedisConnection<String, String> conn, SafetyActs acts, DemoConsole console,
-                          boolean keep) {
+                          StatefulRedisConnection<String, String> conn, SafetyActs acts, ClaimLeaseAct claimLease,
+                          DemoConsole console, boolean keep) {
+        this.claimLease = claimLease;
         this.url = url;
         this.keep = keep;
         this.rawClient = rawClient;
@@ -93,6 +100,7 @@ final class DemoScenarios implements AutoCloseable {
             throw new RedisCommandException("CONNECT (demo raw connection)", null, e);
         }
         SafetyActs acts;
+        ClaimLeaseAct claimLease;
         try {
             acts = SafetyActs.open(url, NAMESPACE);
         } catch (RuntimeException e) {
@@ -100,7 +108,15 @@ final class DemoScenarios implements AutoCloseable {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw e;
         }
-        return new DemoScenarios(url, client, connection, acts, console, keep);
+        try {
+            claimLease = ClaimLeaseAct.open(url, ClaimLeaseAct.DEMO_QUEUE, console);
+        } catch (RuntimeException e) {
+            acts.close();
+            connection.close();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            throw e;
+        }
+        return new DemoScenarios(url, client, connection, acts, claimLease, console, keep);
     }
 
     /** Deletes leftovers of an earlier run, then runs the six acts in order. */
@@ -112,8 +128,11 @@ final class DemoScenarios implements AutoCloseable {
         results.add(new ActResult(3, "blind DEL hits the next holder; token release does not", blindDelete()));
         results.add(new ActResult(4, "PX without NX lets two holders in", pxWithoutNx()));
         results.add(new ActResult(5, "stale fenced write refused; lost lease never revived", staleFencedWrite()));
-        results.add(new ActResult(6, "claim lease: a crash loses no job; a stale finish is refused",
-                new ClaimLeaseAct(url, rawConnection, console).run()));
+        console.act(6, "The claim lease: a job queue that no crash can lose and no stale worker can finish",
+                "@claim pops the oldest pending id (LPOP of emq:{q}:wait here: priority 0) and leases it into "
+                        + "emq:{q}:active scored now + lease_ms; a later reap returns any expired score to pending.");
+        claim = claimLease.run();
+        results.add(new ActResult(6, "claim lease: a crash loses no job; a stale finish is refused", claim.passed()));
         return results;
     }
 
@@ -161,14 +180,15 @@ final class DemoScenarios implements AutoCloseable {
     }
 
     /**
-     * @return the figures of acts 1 to 5 as the dashboard draws them, from this run's replies; an
+     * @return the figures of acts 1 to 6 as the dashboard draws them, from this run's replies; an
      *     act not run yet has none
      */
     String figures() {
         return (race == null ? "" : SafetyFigures.race(race)) + (crashGap == null ? "" : SafetyFigures.crashGap(crashGap))
                 + (blind == null ? "" : SafetyFigures.blindDelete(blind))
                 + (pxOnly == null ? "" : SafetyFigures.pxWithoutNx(pxOnly))
-                + (fenced == null ? "" : SafetyFigures.staleFencedWrite(fenced));
+                + (fenced == null ? "" : SafetyFigures.staleFencedWrite(fenced))
+                + (claim == null ? "" : SafetyFigures.claimLease(claim));
     }
 
     // ------------------------------------------------------------------------------ act 3
@@ -265,20 +285,21 @@ final class DemoScenarios implements AutoCloseable {
             if (keep) {
                 console.line("");
                 console.line("Kept (--keep): the demo's " + raw.exists(keys.toArray(String[]::new)) + " keys left under "
-                        + NAMESPACE + ", and the queue " + ClaimLeaseAct.QUEUE + " (" + ClaimLeaseAct.PREFIX
+                        + NAMESPACE + ", and the queue " + ClaimLeaseAct.DEMO_QUEUE + " (" + QUEUE_PREFIX
                         + "…) with its jobs.");
                 return;
             }
             long deleted = raw.del(keys.toArray(String[]::new));
             console.line("");
             console.line("Cleanup: DEL of the demo's " + keys.size() + " keys under " + NAMESPACE + " → " + deleted);
-            long queueKeys = ClaimLeaseAct.deleteKeys(raw);
-            console.line("Cleanup: DEL of the demo queue's keys (SCAN MATCH " + ClaimLeaseAct.PREFIX
+            long queueKeys = claimLease.deleteKeys();
+            console.line("Cleanup: DEL of the demo queue's keys (SCAN MATCH " + QUEUE_PREFIX
                     + "*) and its maintenance lock → " + queueKeys);
         } catch (RuntimeException e) {
-            console.line("Cleanup failed, keys under " + NAMESPACE + " and " + ClaimLeaseAct.PREFIX + " may remain: "
+            console.line("Cleanup failed, keys under " + NAMESPACE + " and " + QUEUE_PREFIX + " may remain: "
                     + e.getMessage());
         } finally {
+            claimLease.close();
             acts.close();
             rawConnection.close();
             rawClient.shutdown(0, 2, TimeUnit.SECONDS);

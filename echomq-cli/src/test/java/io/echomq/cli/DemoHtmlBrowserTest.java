@@ -42,7 +42,7 @@ class DemoHtmlBrowserTest {
 
         String dom = dumpDom(file, dir);
 
-        for (String id : List.of("race", "crash-gap", "blind-del", "px-only", "fenced")) {
+        for (String id : List.of("race", "crash-gap", "blind-del", "px-only", "fenced", "claim-lease")) {
             String verdicts = DemoHtmlTest.verdicts(page, id);
             assertThat(DemoHtmlTest.verdicts(dom, id)).as("%s as Chromium shows it", id).isEqualTo(verdicts);
         }

@@ -30,7 +30,7 @@ class DemoHtmlTest {
 
         assertThat(run.err()).isEmpty();
         assertThat(run.code()).as(run.out()).isZero();
-        assertThat(run.out()).contains("Figures of acts 1 to 5 written to " + file);
+        assertThat(run.out()).contains("Figures of acts 1 to 6 written to " + file);
         String page = Files.readString(file);
         // The same winner as the text: the worker whose SET got OK is the one the verdicts name.
         Matcher ok = Pattern.compile("^  (w[1-4]) +SET emq:demo:race:lock .* → OK$", Pattern.MULTILINE).matcher(run.out());
@@ -43,7 +43,10 @@ class DemoHtmlTest {
         assertThat(verdicts(page, "px-only")).contains("Double-acquired: yes").endsWith("with NX the held lock is refused.");
         assertThat(verdicts(page, "fenced")).contains("→ STALE, the store kept B's value: yes")
                 .endsWith("the lost lease revived: no.");
-        assertThat(Pattern.compile("<div class=\"lane ").matcher(page).results().count()).isEqualTo(13);
+        assertThat(verdicts(page, "claim-lease")).matches("Static verdicts — Jobs enqueued: 1000 · accepted completions: 1000 · completed "
+                + "exactly once: 1000 · lost: 0 · reaped leases: [1-9]\\d* · w4's stale completion of job \\d+ \\(attempt "
+                + "1\\) → LEASE_LOST \\(SUPERSEDED\\); w[123] ran it again as attempt [2-9]\\. Queue drained: yes\\.");
+        assertThat(Pattern.compile("<div class=\"lane ").matcher(page).results().count()).isEqualTo(17);
         // Self-contained: no script, no link, no source or address to load, a CSP that forbids loading any.
         assertThat(page).doesNotContain("<script", "<link", "src=", "href=", "url(", "@import", "http://", "https://")
                 .contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "

@@ -142,12 +142,45 @@ public final class SafetyFigures {
     }
 
     /**
+     * @param run a claim lease run's record
+     * @return its figure and verdicts, HTML with every value escaped
+     * @throws NullPointerException if run is null
+     */
+    public static String claimLease(ClaimLeaseRun run) {
+        StringBuilder lanes = new StringBuilder();
+        for (String w : new String[] {"w1", "w2", "w3", "w4"}) {
+            long done = run.completedBy().getOrDefault(w, 0L);
+            String[][] steps;
+            String cls;
+            if (run.failure() != null) {
+                steps = new String[][] {{"stopped early", "nil"}};
+                cls = "nil";
+            } else if (w.equals("w4")) {
+                steps = new String[][] {{"job " + run.staleJob() + " → attempt " + run.staleAttempt(), "ok"},
+                    {"killed · PTTL " + run.killedPttl(), "nil"},
+                    {"stale complete → " + run.staleOutcome(), run.staleRefused() ? "nil" : "ok"}};
+                cls = "nil";
+            } else {
+                steps = w.equals(run.rerunBy()) ? new String[][] {{"completed " + done, "ok"},
+                    {"job " + run.staleJob() + " → attempt " + run.rerunAttempt(), "ok"}}
+                    : new String[][] {{"completed " + done, "ok"}};
+                cls = "ok";
+            }
+            String title = w.equals("w4") ? "w4: one job at a time, killed mid-job" : w + ": concurrency 4";
+            lanes.append(lane("lease-" + w, cls, run.readout(w), timeline(title, cls, steps)));
+        }
+        return figure("claim-lease", Html.count(run.jobs()) + " jobs, four workers with a client each; w4 is killed "
+                + "mid-job. Hover or focus a worker to light its path and read what it did.", lanes.toString(),
+                "Hover or focus a worker (Tab).", run.verdicts());
+    }
+
+    /**
      * A page with nothing from outside itself: the stylesheet inline, no script, no link.
      *
      * @param title   the page's title
      * @param intro   a paragraph of plain text before the figures
      * @param figures figures from {@link #race}, {@link #crashGap}, {@link #blindDelete},
-     *                {@link #pxWithoutNx} and {@link #staleFencedWrite}
+     *                {@link #pxWithoutNx}, {@link #staleFencedWrite} and {@link #claimLease}
      * @return the whole document
      * @throws UncheckedIOException if the stylesheet cannot be read from the jar
      */

@@ -13,8 +13,10 @@ import java.util.UUID;
  *       (it carries the CSRF value; none in read-only mode, or without a server URL to run on).
  *       The form is the confirmation: the page says which keys a run writes and deletes.</li>
  *   <li>{@code POST /safety}, after {@link Guard#checkAction}: runs one act (the race, the crash
- *       gap, the blind DEL, PX without NX, the stale fenced write) in a scratch prefix of its own ({@code emq:figures:<random>:}), deletes that prefix's keys whatever happens, and
- *       answers the page with the figure of that run's replies.</li>
+ *       gap, the blind DEL, PX without NX, the stale fenced write, the claim lease) in a scratch
+ *       prefix of its own ({@code emq:figures:<random>:}; the claim lease on the queue
+ *       {@code figures-<random>}), deletes those keys whatever happens, and answers the page with
+ *       the figure of that run's replies.</li>
  * </ol>
  */
 final class SafetyPage {
@@ -46,7 +48,10 @@ final class SafetyPage {
         PX_ONLY("px-only", "PX without NX", "C1 and C2 each send <code>SET … PX 30000</code> without <code>NX</code>; "
                 + "then C3 sends it with <code>NX</code>."),
         FENCED("fenced", "The stale fenced write", "A acquires for 200 ms and pauses past it; B acquires with a higher "
-                + "fence. Both write to a fenced store (<code>fenced-write-1</code>), then A tries to renew.");
+                + "fence. Both write to a fenced store (<code>fenced-write-1</code>), then A tries to renew."),
+        CLAIM_LEASE("claim-lease", "The claim lease", "1,000 jobs on a scratch queue, four workers with a client each; "
+                + "w4, one job at a time, is killed mid-job. The others' reaper returns its expired lease, one of them "
+                + "runs the job again, and w4's late complete is refused by the fence. It takes a few seconds.");
 
         final String wire;
         final String heading;
@@ -64,8 +69,8 @@ final class SafetyPage {
                     return a;
                 }
             }
-            throw HttpError.badRequest("unknown act '" + wire + "'; expected race, crash-gap, blind-del, px-only or "
-                    + "fenced");
+            throw HttpError.badRequest("unknown act '" + wire + "'; expected race, crash-gap, blind-del, px-only, "
+                    + "fenced or claim-lease");
         }
     }
 
@@ -89,6 +94,7 @@ final class SafetyPage {
                     case BLIND_DEL -> SafetyFigures.blindDelete(acts.blindDelete());
                     case PX_ONLY -> SafetyFigures.pxWithoutNx(acts.pxWithoutNx());
                     case FENCED -> SafetyFigures.staleFencedWrite(acts.staleFencedWrite());
+                    case CLAIM_LEASE -> claimLease(prefix);
                 };
                 return Answer.html(page(f, act, figure));
             } catch (InterruptedException e) {
@@ -100,13 +106,26 @@ final class SafetyPage {
         }
     }
 
+    /** Runs the claim lease on a queue named after the run's prefix, and deletes the queue's keys. */
+    private String claimLease(String prefix) throws InterruptedException {
+        String queue = "figures-" + prefix.substring(PREFIX.length(), prefix.length() - 1).replace(':', '-');
+        try (ClaimLeaseAct act = ClaimLeaseAct.open(redisUrl, queue, ActLog.SILENT)) {
+            try {
+                return SafetyFigures.claimLease(act.run());
+            } finally {
+                act.deleteKeys();
+            }
+        }
+    }
+
     private String page(Html.Frame f, Act ran, String figure) {
         StringBuilder b = new StringBuilder("<p>Each act runs on the connected server, with the same commands as "
                 + "<code>emq demo</code>, and its figure is drawn only from the replies the server gave: run it "
                 + "again and the winner may change.");
         b.append(redisUrl == null ? " This dashboard was started without a server URL to run them on." : "")
                 .append(" A run writes keys under <code>").append(PREFIX)
-                .append("&lt;run&gt;:</code> and deletes them before it answers.</p>");
+                .append("&lt;run&gt;:</code> (the claim lease: the queue <code>figures-&lt;run&gt;</code>) and deletes "
+                        + "them before it answers.</p>");
         for (Act a : Act.values()) {
             b.append("<section id=\"act-").append(a.wire).append("\"><h2>").append(a.heading)
                     .append("</h2><p class=\"note\">").append(a.what).append("</p>")

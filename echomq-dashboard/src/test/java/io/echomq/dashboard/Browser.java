@@ -13,6 +13,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -43,6 +44,8 @@ final class Browser implements AutoCloseable {
     static final String CHROMEDRIVER = System.getProperty("emq.chromedriver", "/usr/bin/chromedriver");
     static final int WIDTH = 1200;
     static final int HEIGHT = 900;
+    /** The window's height while one element is shot. */
+    static final int TALL = 1400;
 
     private static final Logger FINDER_LOG = Logger.getLogger("org.openqa.selenium.remote.service.DriverFinder");
     private static final List<String> FINDER_MESSAGES = new CopyOnWriteArrayList<>();
@@ -194,15 +197,25 @@ final class Browser implements AutoCloseable {
         }
     }
 
-    /** Writes a PNG of one element, as it shows in the window, to {@code <dir>/<name>.png}. */
-    Path screenshot(String name, WebElement element) {
+    /**
+     * Writes a PNG of one element to {@code <dir>/<name>.png}, with the pointer on {@code hovered}:
+     * for the shot only, the window grows to {@value #TALL} pixels high and the element is
+     * scrolled to its top, so that a figure with its verdicts fits whole; then the window is put
+     * back to its fixed size.
+     */
+    Path screenshot(String name, WebElement element, WebElement hovered) {
+        driver.manage().window().setSize(new Dimension(WIDTH, TALL));
         try {
+            driver.executeScript("arguments[0].scrollIntoView(true)", element);
+            new Actions(driver).moveToElement(hovered).perform();
             Files.createDirectories(shots);
             Path to = shots.resolve(name + ".png");
             Files.write(to, element.getScreenshotAs(OutputType.BYTES));
             return to;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            driver.manage().window().setSize(new Dimension(WIDTH, HEIGHT));
         }
     }
 

@@ -67,8 +67,8 @@ class SafetyBrowserTest extends DashboardTestBase {
             assertLitOnly(lanes, lane);
         }
         assertThat(oks).as("exactly one worker's readout says OK").isEqualTo(1);
-        browser.hover(lanes.stream().filter(l -> l.getAttribute("class").contains("ok")).findFirst().orElseThrow());
-        browser.screenshot("dashboard-safety-race", browser.find(By.id("act-race")));
+        browser.screenshot("dashboard-safety-race", browser.find(By.id("act-race")),
+                lanes.stream().filter(l -> l.getAttribute("class").contains("ok")).findFirst().orElseThrow());
 
         // The keyboard reaches every worker and lights the same path as the pointer.
         browser.hoverNothing();
@@ -98,7 +98,7 @@ class SafetyBrowserTest extends DashboardTestBase {
         assertThat(readoutShown("crash-gap")).startsWith("SETNX then EXPIRE · A: SETNX ")
                 .endsWith("The lock ends with no expiry. A crash deadlocks the resource: yes.");
         assertLitOnly(lanes, lanes.get(1));
-        browser.screenshot("dashboard-safety-crash-gap", browser.find(By.id("act-crash-gap")));
+        browser.screenshot("dashboard-safety-crash-gap", browser.find(By.id("act-crash-gap")), lanes.get(1));
         assertThat(verdicts("crash-gap")).matches("Static verdicts — SET … NX PX → one command, the lock has an "
                 + "expiry \\(PTTL [1-9][0-9]* ms\\), no deadlock · SETNX then EXPIRE → a crash between the two left a "
                 + "lock with no expiry \\(TTL -1\\), and the next SETNX got 0: a deadlock\\.");
@@ -107,7 +107,8 @@ class SafetyBrowserTest extends DashboardTestBase {
     @Test
     void theOtherActsLightTheHoveredOrFocusedLaneAndShowItsReadout() {
         for (String[] act : new String[][] {{"blind-del", "Run “Blind DEL against the token release”", "2"},
-            {"px-only", "Run “PX without NX”", "3"}, {"fenced", "Run “The stale fenced write”", "2"}}) {
+            {"px-only", "Run “PX without NX”", "3"}, {"fenced", "Run “The stale fenced write”", "2"},
+            {"claim-lease", "Run “The claim lease”", "4"}}) {
             browser.open(acting.uri() + "safety");
             browser.click(By.xpath("//button[text()='" + act[1] + "']"));
             List<WebElement> lanes = browser.findAll(By.cssSelector("#" + act[0] + " .lane"));
@@ -126,8 +127,8 @@ class SafetyBrowserTest extends DashboardTestBase {
                 assertLitOnly(lanes, lane);
             }
             browser.find(By.xpath("//button[text()='" + act[1] + "']")).sendKeys("");   // no lane keeps the focus
-            browser.hover(lanes.get(0));
-            browser.screenshot("dashboard-safety-" + act[0], browser.find(By.id("act-" + act[0])));
+            browser.screenshot("dashboard-safety-" + act[0], browser.find(By.id("act-" + act[0])),
+                    lanes.get(lanes.size() - 1));
             assertContrast(act[0]);
         }
     }

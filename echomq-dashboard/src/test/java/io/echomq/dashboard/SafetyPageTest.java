@@ -113,6 +113,22 @@ class SafetyPageTest extends DashboardTestBase {
     }
 
     @Test
+    void theClaimLeaseLosesNoJobAndRefusesTheKilledWorkersCompletion() {
+        HttpResponse<String> r = run(acting, "claim-lease");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(verdicts(r.body(), "claim-lease")).matches("Static verdicts — Jobs enqueued: 1000 · accepted "
+                + "completions: 1000 · completed exactly once: 1000 · lost: 0 · reaped leases: [1-9]\\d* · w4's stale "
+                + "completion of job \\d+ \\(attempt 1\\) → LEASE_LOST \\(SUPERSEDED\\); w[123] ran it again as attempt "
+                + "[2-9]\\. Queue drained: yes\\.");
+        List<String> readouts = readouts(r.body(), "claim-lease");
+        assertThat(readouts).hasSize(4);
+        assertThat(readouts.get(3)).startsWith("w4 · claim-8 → job ").contains("→ LEASE_LOST (SUPERSEDED)");
+        // The scratch queue, its maintenance lock and the lock acts' keys are all gone.
+        assertThat(REDIS.raw().call("KEYS", "*figures*")).isEqualTo(List.of());
+    }
+
+    @Test
     void aRunIsAGuardedActionAndReadOnlyOffersNone() {
         assertThat(get(guarded, "/safety").body()).contains("Read-only: runs are turned off").doesNotContain("<form "
                 + "class=\"run\"");
