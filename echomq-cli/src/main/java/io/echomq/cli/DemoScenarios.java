@@ -248,7 +248,8 @@ final class DemoScenarios implements AutoCloseable {
                 "the fence rises with every grant; a store that remembers it refuses an older holder.");
         FencedWriteRun run = acts.staleFencedWrite();
         fenced = run;
-        String acquire = "acquire-2: SET <lock> <%s> NX PX %d, SET <fence> max(last+1, TIME in µs)";
+        String acquire = "acquire-2: SET " + run.lockKey() + " <%s> NX PX %d, SET " + run.fenceKey()
+                + " max(last+1, TIME in µs)";
         console.command("A", String.format(acquire, "A's token", SafetyActs.SHORT.toMillis()), run.aFence() == 0 ? "nil"
                 : "OK fence=" + run.aFence());
         console.note("A", "pauses (think: a GC pause) past its ttl, until the server has expired its lock (PTTL → -2)");

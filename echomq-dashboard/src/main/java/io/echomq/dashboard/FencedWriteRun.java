@@ -7,6 +7,8 @@ import java.util.Objects;
  * past its ttl; B acquired (fence b); B wrote to a fenced store with b, then A with a; the store
  * was read back; A tried to renew its lost lease.
  *
+ * @param lockKey    the lock's key
+ * @param fenceKey   the key of the lock's fence
  * @param key        the data key of the fenced store
  * @param aFence     A's fence
  * @param bFence     B's fence
@@ -16,15 +18,17 @@ import java.util.Objects;
  * @param keptFence  the fence stored with it; 0 when none
  * @param renew      A's renew outcome ({@code RENEWED}, {@code NOT_OWNER}, {@code EXPIRED})
  */
-public record FencedWriteRun(String key, long aFence, long bFence, String bWrite, String aWrite, String keptValue,
+public record FencedWriteRun(String lockKey, String fenceKey, String key, long aFence, long bFence, String bWrite, String aWrite, String keptValue,
                              long keptFence, String renew) {
     /** The value B writes. */
     public static final String B_VALUE = "written by B";
 
     /**
-     * @throws NullPointerException if key is null
+     * @throws NullPointerException if a key is null
      */
     public FencedWriteRun {
+        Objects.requireNonNull(lockKey, "lockKey");
+        Objects.requireNonNull(fenceKey, "fenceKey");
         Objects.requireNonNull(key, "key");
     }
 

@@ -243,7 +243,8 @@ public final class SafetyActs implements AutoCloseable {
         Lease b = locks.tryAcquire("fenced", HOLD).orElse(null);
         String data = fencedDataKey();
         if (a == null || b == null) {
-            return new FencedWriteRun(data, a == null ? 0 : a.fence(), b == null ? 0 : b.fence(), "nil", "nil", null, 0,
+            return new FencedWriteRun(key, locks.fenceKey("fenced"), data, a == null ? 0 : a.fence(),
+                    b == null ? 0 : b.fence(), "nil", "nil", null, 0,
                     "nil");
         }
         FencedStore store = locks.fencedStore();
@@ -251,7 +252,7 @@ public final class SafetyActs implements AutoCloseable {
         FencedWriteOutcome aWrite = store.write(data, a.fence(), "written by A");
         Optional<FencedValue> kept = store.read(data);
         RenewOutcome renewed = locks.renew("fenced", a.token(), HOLD);
-        return new FencedWriteRun(data, a.fence(), b.fence(), bWrite.name(), aWrite.name(),
+        return new FencedWriteRun(key, locks.fenceKey("fenced"), data, a.fence(), b.fence(), bWrite.name(), aWrite.name(),
                 kept.map(FencedValue::value).orElse(null), kept.map(FencedValue::fence).orElse(0L), renewed.name());
     }
 
