@@ -184,11 +184,13 @@ final class DemoScenarios implements AutoCloseable {
      *     act not run yet has none
      */
     String figures() {
-        return (race == null ? "" : SafetyFigures.race(race)) + (crashGap == null ? "" : SafetyFigures.crashGap(crashGap))
-                + (blind == null ? "" : SafetyFigures.blindDelete(blind))
-                + (pxOnly == null ? "" : SafetyFigures.pxWithoutNx(pxOnly))
-                + (fenced == null ? "" : SafetyFigures.staleFencedWrite(fenced))
-                + (claim == null ? "" : SafetyFigures.claimLease(claim));
+        return (race == null ? "" : "<h2>Act 1 · The race</h2>" + SafetyFigures.race(race))
+                + (crashGap == null ? "" : "<h2>Act 2 · The crash gap</h2>" + SafetyFigures.crashGap(crashGap))
+                + (blind == null ? "" : "<h2>Act 3 · Blind DEL against the token release</h2>"
+                        + SafetyFigures.blindDelete(blind))
+                + (pxOnly == null ? "" : "<h2>Act 4 · PX without NX</h2>" + SafetyFigures.pxWithoutNx(pxOnly))
+                + (fenced == null ? "" : "<h2>Act 5 · The stale fenced write</h2>" + SafetyFigures.staleFencedWrite(fenced))
+                + (claim == null ? "" : "<h2>Act 6 · The claim lease</h2>" + SafetyFigures.claimLease(claim));
     }
 
     // ------------------------------------------------------------------------------ act 3

@@ -47,6 +47,7 @@ class DemoHtmlTest {
                 + "exactly once: 1000 · lost: 0 · reaped leases: [1-9]\\d* · w4's stale completion of job \\d+ \\(attempt "
                 + "1\\) → LEASE_LOST \\(SUPERSEDED\\); w[123] ran it again as attempt [2-9]\\. Queue drained: yes\\.");
         assertThat(Pattern.compile("<div class=\"lane ").matcher(page).results().count()).isEqualTo(17);
+        assertThat(page).contains("<h2>Act 1 · The race</h2>", "<h2>Act 6 · The claim lease</h2>");
         // Self-contained: no script, no link, no source or address to load, a CSP that forbids loading any.
         assertThat(page).doesNotContain("<script", "<link", "src=", "href=", "url(", "@import", "http://", "https://")
                 .contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
