@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.dashboard.ActLog;
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -7,7 +8,7 @@ import java.util.List;
  * The demo's printer: act headers, one line per Redis command with its reply, notes, verdicts
  * and the closing summary. Commands and notes are indented; verdicts start at the margin.
  */
-final class DemoConsole {
+final class DemoConsole implements ActLog {
     private static final int COMMAND_WIDTH = 58;
 
     private final PrintWriter out;
@@ -32,20 +33,23 @@ final class DemoConsole {
     }
 
     /** Prints one command sent by {@code who}, and the reply it got. */
-    void command(String who, String command, String reply) {
+    @Override
+    public void command(String who, String command, String reply) {
         String left = "  " + pad(who, 4) + command;
         out.println(pad(left, COMMAND_WIDTH) + " → " + reply);
         out.flush();
     }
 
     /** Prints an indented remark by {@code who} (blank for none). */
-    void note(String who, String text) {
+    @Override
+    public void note(String who, String text) {
         out.println("  " + pad(who, 4) + text);
         out.flush();
     }
 
     /** Prints a verdict line at the margin. */
-    void verdict(String text) {
+    @Override
+    public void verdict(String text) {
         out.println(text);
         out.flush();
     }

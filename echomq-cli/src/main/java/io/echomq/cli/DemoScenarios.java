@@ -1,30 +1,21 @@
 package io.echomq.cli;
 
 import io.echomq.RedisCommandException;
-import io.echomq.lock.AcquireOptions;
-import io.echomq.lock.FencedStore;
-import io.echomq.lock.FencedValue;
-import io.echomq.lock.FencedWriteOutcome;
-import io.echomq.lock.Lease;
-import io.echomq.lock.LockClient;
-import io.echomq.lock.ReleaseOutcome;
-import io.echomq.lock.RenewOutcome;
+import io.echomq.dashboard.BlindDeleteRun;
+import io.echomq.dashboard.ClaimLeaseAct;
+import io.echomq.dashboard.ClaimLeaseRun;
+import io.echomq.dashboard.CrashGapRun;
+import io.echomq.dashboard.FencedWriteRun;
+import io.echomq.dashboard.PxOnlyRun;
+import io.echomq.dashboard.RaceRun;
+import io.echomq.dashboard.SafetyActs;
+import io.echomq.dashboard.SafetyFigures;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The seed's scenarios, replayed on a real server, each judged from what Redis answered.
@@ -39,6 +30,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       job is completed exactly once, and the killed worker's stale completion is refused.</li>
  * </ol>
  *
+ * <p>Acts 1 to 5 are the dashboard's {@link SafetyActs}, which answer their replies as records
+ * ({@link RaceRun}, {@link CrashGapRun}, {@link BlindDeleteRun}, {@link PxOnlyRun},
+ * {@link FencedWriteRun}): this class prints and judges them, and
+ * {@link #figures()} draws them as the dashboard's "Why it is safe" page does.
+ *
  * <p>Lock keys live under the namespace {@value #NAMESPACE}, and so do the raw keys of the
  * hazards, which are sent with a plain Lettuce connection, not through the lock API. The queue of
  * act 6 lives under {@code emq:{demo-jobs}:}. Every key is deleted before the acts (the queue's
@@ -46,21 +42,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code emq demo --keep}, for a look with {@code emq dashboard}).
  */
 final class DemoScenarios implements AutoCloseable {
-    /** The prefix of every key of acts 1-5; act 6's queue keys are under {@link ClaimLeaseAct#PREFIX}. */
+    /** The prefix of every key of acts 1-5; act 6's queue keys are under {@link #QUEUE_PREFIX}. */
     static final String NAMESPACE = "emq:demo:";
+    /** The prefix of every key of act 6's queue. */
+    static final String QUEUE_PREFIX = "emq:{" + ClaimLeaseAct.DEMO_QUEUE + "}:";   // ClaimLeaseAct.prefixOf, as a constant for the help text
 
-    private static final Duration HOLD = Duration.ofSeconds(30);
-    private static final Duration SHORT = Duration.ofMillis(200);
-    private static final AcquireOptions PLAIN = AcquireOptions.defaults().plain();
-    private static final String SETNX_KEY = NAMESPACE + "setnx:lock";
-    private static final String PX_ONLY_KEY = NAMESPACE + "px-only:lock";
-    private static final String FENCED_DATA_KEY = NAMESPACE + "{fenced}:data";
 
     /** The verdict of one act. */
     record ActResult(int number, String title, boolean passed) {
     }
 
-    private final LockClient locks;
     private final RedisClient rawClient;
     private final StatefulRedisConnection<String, String> rawConnection;
     private final RedisCommands<String, String> raw;
@@ -68,29 +59,38 @@ final class DemoScenarios implements AutoCloseable {
     private final List<String> keys;
     private final String url;
     private final boolean keep;
+    private final SafetyActs acts;
+    private RaceRun race;
+    private CrashGapRun crashGap;
+    private BlindDeleteRun blind;
+    private PxOnlyRun pxOnly;
+    private FencedWriteRun fenced;
+    private final ClaimLeaseAct claimLease;
+    private ClaimLeaseRun claim;
 
-    private DemoScenarios(LockClient locks, String url, RedisClient rawClient,
-                          StatefulRedisConnection<String, String> conn, DemoConsole console, boolean keep) {
-        this.locks = locks;
+    private DemoScenarios(String url, RedisClient rawClient,
+                          StatefulRedisConnection<String, String> conn, SafetyActs acts, ClaimLeaseAct claimLease,
+                          DemoConsole console, boolean keep) {
+        this.claimLease = claimLease;
         this.url = url;
         this.keep = keep;
         this.rawClient = rawClient;
         this.rawConnection = conn;
         this.raw = conn.sync();
         this.console = console;
-        this.keys = List.of(locks.lockKey("race"), locks.lockKey("atomic"), locks.lockKey("blind"),
-                locks.lockKey("fenced"), locks.fenceKey("fenced"), SETNX_KEY, PX_ONLY_KEY, FENCED_DATA_KEY);
+        this.acts = acts;
+        this.keys = acts.keys();
     }
 
     /**
-     * Opens the raw connection the hazards are sent on.
+     * Opens the raw connection act 6 reads with, and the lock acts ({@link SafetyActs}) under
+     * {@value #NAMESPACE}.
      *
-     * @param locks a lock client whose namespace is {@value #NAMESPACE}
      * @param url the same server's URL, already checked
      * @param keep whether {@link #close()} leaves the demo's keys in place
      * @throws RedisCommandException if the server cannot be reached
      */
-    static DemoScenarios open(LockClient locks, String url, DemoConsole console, boolean keep) {
+    static DemoScenarios open(String url, DemoConsole console, boolean keep) {
         RedisClient client = RedisClient.create(url);
         StatefulRedisConnection<String, String> connection;
         try {
@@ -99,7 +99,24 @@ final class DemoScenarios implements AutoCloseable {
             client.shutdown(0, 2, TimeUnit.SECONDS);
             throw new RedisCommandException("CONNECT (demo raw connection)", null, e);
         }
-        return new DemoScenarios(locks, url, client, connection, console, keep);
+        SafetyActs acts;
+        ClaimLeaseAct claimLease;
+        try {
+            acts = SafetyActs.open(url, NAMESPACE);
+        } catch (RuntimeException e) {
+            connection.close();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            throw e;
+        }
+        try {
+            claimLease = ClaimLeaseAct.open(url, ClaimLeaseAct.DEMO_QUEUE, console);
+        } catch (RuntimeException e) {
+            acts.close();
+            connection.close();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            throw e;
+        }
+        return new DemoScenarios(url, client, connection, acts, claimLease, console, keep);
     }
 
     /** Deletes leftovers of an earlier run, then runs the six acts in order. */
@@ -111,8 +128,11 @@ final class DemoScenarios implements AutoCloseable {
         results.add(new ActResult(3, "blind DEL hits the next holder; token release does not", blindDelete()));
         results.add(new ActResult(4, "PX without NX lets two holders in", pxWithoutNx()));
         results.add(new ActResult(5, "stale fenced write refused; lost lease never revived", staleFencedWrite()));
-        results.add(new ActResult(6, "claim lease: a crash loses no job; a stale finish is refused",
-                new ClaimLeaseAct(url, rawConnection, console).run()));
+        console.act(6, "The claim lease: a job queue that no crash can lose and no stale worker can finish",
+                "@claim pops the oldest pending id (LPOP of emq:{q}:wait here: priority 0) and leases it into "
+                        + "emq:{q}:active scored now + lease_ms; a later reap returns any expired score to pending.");
+        claim = claimLease.run();
+        results.add(new ActResult(6, "claim lease: a crash loses no job; a stale finish is refused", claim.passed()));
         return results;
     }
 
@@ -121,81 +141,56 @@ final class DemoScenarios implements AutoCloseable {
     private boolean fourWorkers() throws InterruptedException {
         console.act(1, "Four workers issue the acquire at once",
                 "exactly one finds the absent key and writes; the rest find it present and get nil.");
-        String key = locks.lockKey("race");
-        int workers = 4;
-        CyclicBarrier start = new CyclicBarrier(workers);
-        AtomicInteger thread = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(workers,
-                r -> new Thread(r, "emq-demo-race-" + thread.incrementAndGet()));
-        List<Optional<Lease>> outcomes = new ArrayList<>();
-        try {
-            List<Future<Optional<Lease>>> futures = new ArrayList<>();
-            for (int i = 0; i < workers; i++) {
-                futures.add(pool.submit(() -> {
-                    start.await(10, TimeUnit.SECONDS); // all four are released together
-                    return locks.tryAcquire("race", HOLD, PLAIN);
-                }));
-            }
-            for (Future<Optional<Lease>> f : futures) {
-                outcomes.add(get(f));
-            }
-        } finally {
-            pool.shutdownNow();
+        RaceRun run = acts.race();
+        race = run;
+        for (RaceRun.Reply r : run.replies()) {
+            console.command(r.worker(), "SET " + run.key() + " <" + r.worker() + "'s token> NX PX " + run.holdMillis(),
+                    r.shown());
         }
-        int holders = 0;
-        String winner = null;
-        String winnerToken = null;
-        for (int i = 0; i < workers; i++) {
-            Optional<Lease> lease = outcomes.get(i);
-            String who = "w" + (i + 1);
-            console.command(who, "SET " + key + " <" + who + "'s token> NX PX " + HOLD.toMillis(),
-                    lease.isPresent() ? "OK" : "nil");
-            if (lease.isPresent()) {
-                holders++;
-                winner = who;
-                winnerToken = lease.get().token();
-            }
-        }
-        String stored = raw.get(key);
-        boolean storedIsWinners = stored != null && stored.equals(winnerToken);
-        console.command("", "GET " + key, quote(stored) + (storedIsWinners ? " = " + winner + "'s token"
-                : " ≠ the token of the worker that got OK"));
-        console.verdict("Holders of the lock: " + holders);
-        console.verdict("Double-acquired: " + (holders > 1 ? "yes" : "no"));
-        return holders == 1 && storedIsWinners;
+        String winner = run.replies().stream().filter(RaceRun.Reply::acquired).map(RaceRun.Reply::worker).findFirst()
+                .orElse(null);
+        console.command("", "GET " + run.key(), quote(run.stored()) + (run.storedIsWinners() ? " = " + winner
+                + "'s token" : " ≠ the token of the worker that got OK"));
+        console.verdict("Holders of the lock: " + run.holders());
+        console.verdict("Double-acquired: " + (run.holders() > 1 ? "yes" : "no"));
+        return run.holders() == 1 && run.storedIsWinners();
     }
 
     // ------------------------------------------------------------------------------ act 2
 
-    @SuppressWarnings("deprecation") // SETNX is deprecated by Redis precisely because of this hazard
     private boolean setnxThenExpire() {
         console.act(2, "SETNX then EXPIRE, with a crash in the gap",
                 "a crash between the two leaves a lock with no expiry: a deadlock; SET … NX PX rules it out.");
-        boolean aSet;
-        try (StatefulRedisConnection<String, String> processA = rawClient.connect()) {
-            aSet = processA.sync().setnx(SETNX_KEY, token());
-            console.command("A", "SETNX " + SETNX_KEY + " <A's token>", aSet ? "1 (set)" : "0 (not set)");
-        } // process A "crashes": its connection closes here, before EXPIRE was sent
-        console.note("A", "crashes: its connection closes; EXPIRE " + SETNX_KEY + " 30 is never sent");
-        long ttl = raw.ttl(SETNX_KEY);
-        console.command("B", "TTL " + SETNX_KEY, ttl + (ttl == -1 ? " (no expiry)" : ""));
-        boolean bSet = raw.setnx(SETNX_KEY, token());
-        console.command("B", "SETNX " + SETNX_KEY + " <B's token>", bSet ? "1 (set)" : "0 (not set)");
-        boolean deadlock = aSet && ttl == -1 && !bSet;
+        CrashGapRun run = acts.crashGap();
+        crashGap = run;
+        long ttl = run.ttlAfterCrash();
+        console.command("A", "SETNX " + run.setnxKey() + " <A's token>", run.firstSetnx() ? "1 (set)" : "0 (not set)");
+        console.note("A", "crashes: its connection closes; EXPIRE " + run.setnxKey() + " 30 is never sent");
+        console.command("B", "TTL " + run.setnxKey(), ttl + (ttl == -1 ? " (no expiry)" : ""));
+        console.command("B", "SETNX " + run.setnxKey() + " <B's token>", run.secondSetnx() ? "1 (set)" : "0 (not set)");
         console.verdict("SETNX then EXPIRE, crash in the gap → " + (ttl == -1 ? "the lock has no expiry"
-                : "TTL " + ttl) + "; the next SETNX " + (bSet ? "succeeded" : "fails, and will forever")
-                + (deadlock ? ": deadlock" : ""));
+                : "TTL " + ttl) + "; the next SETNX " + (run.secondSetnx() ? "succeeded" : "fails, and will forever")
+                + (run.deadlock() ? ": deadlock" : ""));
+        console.command("C", "SET " + run.atomicKey() + " <C's token> NX PX " + run.holdMillis(),
+                run.atomicReply() == null ? "nil" : run.atomicReply());
+        console.command("C", "PTTL " + run.atomicKey(), Long.toString(run.atomicPttl()));
+        console.verdict("SET … NX PX, one command → " + (run.atomicHasExpiry() ? "the lock has an expiry ("
+                + run.atomicPttl() + " ms left): no deadlock" : "no expiry (PTTL " + run.atomicPttl() + ")"));
+        return run.deadlock() && run.atomicHasExpiry();
+    }
 
-        String atomicKey = locks.lockKey("atomic");
-        Optional<Lease> lease = locks.tryAcquire("atomic", HOLD, PLAIN);
-        console.command("C", "SET " + atomicKey + " <C's token> NX PX " + HOLD.toMillis(),
-                lease.isPresent() ? "OK" : "nil");
-        long pttl = raw.pttl(atomicKey);
-        console.command("C", "PTTL " + atomicKey, Long.toString(pttl));
-        boolean mortal = lease.isPresent() && pttl > 0;
-        console.verdict("SET … NX PX, one command → " + (mortal ? "the lock has an expiry (" + pttl
-                + " ms left): no deadlock" : "no expiry (PTTL " + pttl + ")"));
-        return deadlock && mortal;
+    /**
+     * @return the figures of acts 1 to 6 as the dashboard draws them, from this run's replies; an
+     *     act not run yet has none
+     */
+    String figures() {
+        return (race == null ? "" : "<h2>Act 1 · The race</h2>" + SafetyFigures.race(race))
+                + (crashGap == null ? "" : "<h2>Act 2 · The crash gap</h2>" + SafetyFigures.crashGap(crashGap))
+                + (blind == null ? "" : "<h2>Act 3 · Blind DEL against the token release</h2>"
+                        + SafetyFigures.blindDelete(blind))
+                + (pxOnly == null ? "" : "<h2>Act 4 · PX without NX</h2>" + SafetyFigures.pxWithoutNx(pxOnly))
+                + (fenced == null ? "" : "<h2>Act 5 · The stale fenced write</h2>" + SafetyFigures.staleFencedWrite(fenced))
+                + (claim == null ? "" : "<h2>Act 6 · The claim lease</h2>" + SafetyFigures.claimLease(claim));
     }
 
     // ------------------------------------------------------------------------------ act 3
@@ -203,43 +198,29 @@ final class DemoScenarios implements AutoCloseable {
     private boolean blindDelete() throws InterruptedException {
         console.act(3, "A blind DEL after expiry deletes the next holder's lock",
                 "a release must delete the lock only while its token still matches.");
-        String key = locks.lockKey("blind");
-        Handover first = handover("blind", key);
-        long deleted = raw.del(key);
-        console.command("A", "DEL " + key + "   (blind: no token check)", Long.toString(deleted));
-        String afterDel = raw.get(key);
-        console.command("B", "GET " + key, quote(afterDel) + (afterDel == null
+        BlindDeleteRun run = acts.blindDelete();
+        blind = run;
+        String key = run.key();
+        handover(key, run.firstGrants());
+        console.command("A", "DEL " + key + "   (blind: no token check)", Long.toString(run.deleted()));
+        console.command("B", "GET " + key, quote(run.afterDelete()) + (run.afterDelete() == null
                 ? "  B's lock is gone, yet B believes it holds it" : ""));
-        boolean hazard = first.complete() && deleted == 1 && afterDel == null;
-        console.verdict("Blind DEL → deleted B's lock: " + (hazard ? "yes" : "no"));
+        console.verdict("Blind DEL → deleted B's lock: " + (run.hazard() ? "yes" : "no"));
 
         console.line("  Replay, releasing with the token check (lease.release(), release-3.lua):");
-        Handover second = handover("blind", key);
-        ReleaseOutcome released = second.a() == null ? null : second.a().release();
-        console.command("A", "EVALSHA release-3 (DEL only if GET = A's token)", String.valueOf(released));
-        String afterRelease = raw.get(key);
-        boolean intact = second.b() != null && second.b().token().equals(afterRelease);
-        console.command("B", "GET " + key, quote(afterRelease) + (intact ? " = B's token: intact" : ""));
-        console.verdict("Token-checked release → " + released + ", B's lock intact: " + (intact ? "yes" : "no"));
-        return hazard && second.complete() && released == ReleaseOutcome.NOT_OWNER && intact;
+        handover(key, run.secondGrants());
+        console.command("A", "EVALSHA release-3 (DEL only if GET = A's token)", String.valueOf(run.release()));
+        console.command("B", "GET " + key, quote(run.afterRelease()) + (run.intact() ? " = B's token: intact" : ""));
+        console.verdict("Token-checked release → " + run.release() + ", B's lock intact: " + (run.intact() ? "yes" : "no"));
+        return run.hazard() && run.secondGrants() && "NOT_OWNER".equals(run.release()) && run.intact();
     }
 
-    /** Two plain leases on one resource, A's expired before B's was granted; null where nil. */
-    private record Handover(Lease a, Lease b) {
-        boolean complete() {
-            return a != null && b != null;
-        }
-    }
-
-    /** A acquires for a short ttl and pauses past it; then B acquires. */
-    private Handover handover(String resource, String key) throws InterruptedException {
-        long aStart = System.nanoTime();
-        Lease a = locks.tryAcquire(resource, SHORT, PLAIN).orElse(null);
-        console.command("A", "SET " + key + " <A's token> NX PX " + SHORT.toMillis(), a != null ? "OK" : "nil");
-        console.note("A", expiryNote("pauses", awaitExpiry(key, aStart)));
-        Lease b = locks.tryAcquire(resource, HOLD, PLAIN).orElse(null);
-        console.command("B", "SET " + key + " <B's token> NX PX " + HOLD.toMillis(), b != null ? "OK" : "nil");
-        return new Handover(a, b);
+    /** Prints A's short acquire, its pause past the ttl, and B's acquire. */
+    private void handover(String key, boolean granted) {
+        console.command("A", "SET " + key + " <A's token> NX PX " + SafetyActs.SHORT.toMillis(), granted ? "OK" : "?");
+        console.note("A", "pauses past its ttl, until the server has expired its lock (PTTL → -2)");
+        console.command("B", "SET " + key + " <B's token> NX PX " + SafetyActs.HOLD.toMillis(), granted ? "OK"
+                : "? (one of the two acquires answered nil)");
     }
 
     // ------------------------------------------------------------------------------ act 4
@@ -247,23 +228,19 @@ final class DemoScenarios implements AutoCloseable {
     private boolean pxWithoutNx() {
         console.act(4, "PX without NX lets two holders in",
                 "without NX a plain SET overwrites a held lock, and two clients both proceed as the owner.");
-        String t1 = token();
-        String t2 = token();
-        String r1 = raw.set(PX_ONLY_KEY, t1, SetArgs.Builder.px(HOLD.toMillis()));
-        console.command("C1", "SET " + PX_ONLY_KEY + " <C1's token> PX " + HOLD.toMillis(), String.valueOf(r1));
-        String r2 = raw.set(PX_ONLY_KEY, t2, SetArgs.Builder.px(HOLD.toMillis()));
-        console.command("C2", "SET " + PX_ONLY_KEY + " <C2's token> PX " + HOLD.toMillis(), String.valueOf(r2));
-        String stored = raw.get(PX_ONLY_KEY);
-        boolean overwritten = t2.equals(stored);
-        console.command("", "GET " + PX_ONLY_KEY, quote(stored) + (overwritten
+        PxOnlyRun run = acts.pxWithoutNx();
+        pxOnly = run;
+        String key = run.key();
+        console.command("C1", "SET " + key + " <C1's token> PX " + run.holdMillis(), String.valueOf(run.firstReply()));
+        console.command("C2", "SET " + key + " <C2's token> PX " + run.holdMillis(), String.valueOf(run.secondReply()));
+        console.command("", "GET " + key, quote(run.stored()) + (run.overwritten()
                 ? " = C2's token: C2 overwrote C1, who still believes it holds the lock" : ""));
-        int believers = ("OK".equals(r1) ? 1 : 0) + ("OK".equals(r2) ? 1 : 0);
-        console.verdict("PX without NX → clients that got OK and believe they hold the lock: " + believers
-                + (believers > 1 ? " (two holders)" : ""));
-        String r3 = raw.set(PX_ONLY_KEY, token(), SetArgs.Builder.nx().px(HOLD.toMillis()));
-        console.command("C3", "SET " + PX_ONLY_KEY + " <C3's token> NX PX " + HOLD.toMillis(), r3 == null ? "nil" : r3);
-        console.verdict("With NX → the held lock is refused: " + (r3 == null ? "yes (nil)" : "no"));
-        return believers == 2 && overwritten && r3 == null;
+        console.verdict("PX without NX → clients that got OK and believe they hold the lock: " + run.believers()
+                + (run.believers() > 1 ? " (two holders)" : ""));
+        console.command("C3", "SET " + key + " <C3's token> NX PX " + run.holdMillis(),
+                run.nxReply() == null ? "nil" : run.nxReply());
+        console.verdict("With NX → the held lock is refused: " + (run.nxRefused() ? "yes (nil)" : "no"));
+        return run.believers() == 2 && run.overwritten() && run.nxRefused();
     }
 
     // ------------------------------------------------------------------------------ act 5
@@ -271,84 +248,34 @@ final class DemoScenarios implements AutoCloseable {
     private boolean staleFencedWrite() throws InterruptedException {
         console.act(5, "A stale holder's fenced write is refused after the lease moved on",
                 "the fence rises with every grant; a store that remembers it refuses an older holder.");
-        String key = locks.lockKey("fenced");
-        String fenceKey = locks.fenceKey("fenced");
-        String acquire = "acquire-2: SET " + key + " <%s> NX PX %d, SET " + fenceKey + " max(last+1, TIME in µs)";
-        long aStart = System.nanoTime();
-        Lease a = locks.tryAcquire("fenced", SHORT).orElse(null);
-        console.command("A", String.format(acquire, "A's token", SHORT.toMillis()), a == null ? "nil" : "OK fence=" + a.fence());
-        console.note("A", expiryNote("pauses (think: a GC pause)", awaitExpiry(key, aStart)));
-        Lease b = locks.tryAcquire("fenced", HOLD).orElse(null);
-        console.command("B", String.format(acquire, "B's token", HOLD.toMillis()), b == null ? "nil" : "OK fence=" + b.fence());
-        if (a == null || b == null) {
+        FencedWriteRun run = acts.staleFencedWrite();
+        fenced = run;
+        String acquire = "acquire-2: SET " + run.lockKey() + " <%s> NX PX %d, SET " + run.fenceKey()
+                + " max(last+1, TIME in µs)";
+        console.command("A", String.format(acquire, "A's token", SafetyActs.SHORT.toMillis()), run.aFence() == 0 ? "nil"
+                : "OK fence=" + run.aFence());
+        console.note("A", "pauses (think: a GC pause) past its ttl, until the server has expired its lock (PTTL → -2)");
+        console.command("B", String.format(acquire, "B's token", SafetyActs.HOLD.toMillis()), run.bFence() == 0 ? "nil"
+                : "OK fence=" + run.bFence());
+        if (run.aFence() == 0 || run.bFence() == 0) {
             console.verdict("Could not stage the scenario: an acquire answered nil");
             return false;
         }
-        FencedStore store = locks.fencedStore();
-        FencedWriteOutcome bWrite = store.write(FENCED_DATA_KEY, b.fence(), "written by B");
-        console.command("B", "fenced-write-1 " + FENCED_DATA_KEY + " fence=" + b.fence() + " \"written by B\"",
-                bWrite.toString());
-        FencedWriteOutcome aWrite = store.write(FENCED_DATA_KEY, a.fence(), "written by A");
-        console.command("A", "fenced-write-1 " + FENCED_DATA_KEY + " fence=" + a.fence() + " \"written by A\"",
-                aWrite + (aWrite == FencedWriteOutcome.STALE ? " (refused)" : ""));
-        Optional<FencedValue> kept = store.read(FENCED_DATA_KEY);
-        console.command("", "HMGET " + FENCED_DATA_KEY + " value fence",
-                kept.map(v -> quote(v.value()) + " " + v.fence()).orElse("(nil)"));
-        RenewOutcome renewed = locks.renew("fenced", a.token(), HOLD);
-        console.command("A", "EVALSHA renew-2 (PEXPIRE " + HOLD.toMillis() + " only if GET = A's token)",
-                renewed.toString());
-        boolean fencesGrow = b.fence() > a.fence();
-        boolean keptB = kept.isPresent() && kept.get().value().equals("written by B") && kept.get().fence() == b.fence();
-        boolean notRevived = renewed != RenewOutcome.RENEWED && b.token().equals(raw.get(key));
-        console.verdict("Stale holder's write (fence " + a.fence() + ", after B's " + b.fence() + ") → " + aWrite
-                + "; the store kept B's value: " + (keptB ? "yes" : "no"));
-        console.verdict("A's renew → " + renewed + "; the lost lease was revived: " + (notRevived ? "no" : "yes"));
-        return fencesGrow && bWrite == FencedWriteOutcome.WRITTEN && aWrite == FencedWriteOutcome.STALE && keptB
-                && notRevived;
+        console.command("B", "fenced-write-1 " + run.key() + " fence=" + run.bFence() + " \"" + FencedWriteRun.B_VALUE
+                + "\"", run.bWrite());
+        console.command("A", "fenced-write-1 " + run.key() + " fence=" + run.aFence() + " \"written by A\"",
+                run.aWrite() + ("STALE".equals(run.aWrite()) ? " (refused)" : ""));
+        console.command("", "HMGET " + run.key() + " value fence", run.keptValue() == null ? "(nil)"
+                : quote(run.keptValue()) + " " + run.keptFence());
+        console.command("A", "EVALSHA renew-2 (PEXPIRE " + SafetyActs.HOLD.toMillis() + " only if GET = A's token)",
+                run.renew());
+        console.verdict("Stale holder's write (fence " + run.aFence() + ", after B's " + run.bFence() + ") → "
+                + run.aWrite() + "; the store kept B's value: " + (run.staleRefused() ? "yes" : "no"));
+        console.verdict("A's renew → " + run.renew() + "; the lost lease was revived: " + (run.notRevived() ? "no" : "yes"));
+        return run.staleRefused() && run.notRevived();
     }
 
     // ------------------------------------------------------------------------------ helpers
-
-    /**
-     * Polls the key's PTTL until the server has expired it, sleeping no longer than it has left.
-     *
-     * @param start when the acquire was sent, on {@link System#nanoTime()}
-     * @return the milliseconds since {@code start}, or -1 if the key was still there 5 seconds
-     *     after its ttl
-     */
-    private long awaitExpiry(String key, long start) throws InterruptedException {
-        long deadline = start + TimeUnit.MILLISECONDS.toNanos(SHORT.toMillis() + 5_000);
-        while (System.nanoTime() < deadline) {
-            long pttl = raw.pttl(key);
-            if (pttl == -2) {
-                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            }
-            Thread.sleep(Math.max(1, Math.min(pttl, 20)));
-        }
-        return -1;
-    }
-
-    private static String expiryNote(String pauses, long waitedMillis) {
-        return waitedMillis < 0 ? pauses + ", but its lock did not expire in time"
-                : pauses + " past its ttl: " + waitedMillis + " ms after the acquire the server has expired it"
-                        + " (PTTL → -2)";
-    }
-
-    private static <T> T get(Future<T> f) throws InterruptedException {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException("a worker failed", cause);
-        }
-    }
-
-    private static String token() {
-        return UUID.randomUUID().toString();
-    }
 
     static String quote(String value) {
         return value == null ? "(nil)" : '"' + value + '"';
@@ -361,20 +288,22 @@ final class DemoScenarios implements AutoCloseable {
             if (keep) {
                 console.line("");
                 console.line("Kept (--keep): the demo's " + raw.exists(keys.toArray(String[]::new)) + " keys left under "
-                        + NAMESPACE + ", and the queue " + ClaimLeaseAct.QUEUE + " (" + ClaimLeaseAct.PREFIX
+                        + NAMESPACE + ", and the queue " + ClaimLeaseAct.DEMO_QUEUE + " (" + QUEUE_PREFIX
                         + "…) with its jobs.");
                 return;
             }
             long deleted = raw.del(keys.toArray(String[]::new));
             console.line("");
             console.line("Cleanup: DEL of the demo's " + keys.size() + " keys under " + NAMESPACE + " → " + deleted);
-            long queueKeys = ClaimLeaseAct.deleteKeys(raw);
-            console.line("Cleanup: DEL of the demo queue's keys (SCAN MATCH " + ClaimLeaseAct.PREFIX
+            long queueKeys = claimLease.deleteKeys();
+            console.line("Cleanup: DEL of the demo queue's keys (SCAN MATCH " + QUEUE_PREFIX
                     + "*) and its maintenance lock → " + queueKeys);
         } catch (RuntimeException e) {
-            console.line("Cleanup failed, keys under " + NAMESPACE + " and " + ClaimLeaseAct.PREFIX + " may remain: "
+            console.line("Cleanup failed, keys under " + NAMESPACE + " and " + QUEUE_PREFIX + " may remain: "
                     + e.getMessage());
         } finally {
+            claimLease.close();
+            acts.close();
             rawConnection.close();
             rawClient.shutdown(0, 2, TimeUnit.SECONDS);
         }

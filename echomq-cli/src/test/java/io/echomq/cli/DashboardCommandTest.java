@@ -47,6 +47,27 @@ class DashboardCommandTest {
     }
 
     @Test
+    void itsWhyItIsSafePageRunsTheRaceOnTheNamedServer() throws Exception {
+        REDIS.flushAll();
+        Running d = start("--redis", REDIS.url(), "--port", "0", "--token", TOKEN);
+        String cookie = get(d.open, null).headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
+        String page = get(d.open.resolve("/safety"), cookie).body();
+        assertThat(page).contains("<form class=\"run\" method=\"post\" action=\"/safety\">");
+        java.util.regex.Matcher csrf = java.util.regex.Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"").matcher(page);
+        assertThat(csrf.find()).isTrue();
+        String origin = d.open.getScheme() + "://" + d.open.getAuthority();
+        HttpResponse<String> run = HttpClient.newHttpClient().send(HttpRequest.newBuilder(d.open.resolve("/safety"))
+                .timeout(Duration.ofSeconds(20)).header("Cookie", cookie).header("Origin", origin)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("act=race&csrf=" + csrf.group(1))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
+        assertThat(run.body()).contains("Holders of the lock: 1. Double-acquired: no.");
+        assertThat(REDIS.raw().call("KEYS", "emq:figures:*")).isEqualTo(java.util.List.of());
+        d.stop();
+    }
+
+    @Test
     void withoutRedisItStartsAnEmbeddedServer() throws Exception {
         Running d = start("--port", "0");
         assertThat(d.banner).contains("Started an embedded");

@@ -127,6 +127,8 @@ public final class Dashboard implements AutoCloseable {
         private String server;
         private io.echomq.lock.LockClient locks;
         private java.time.Duration rescanAfter = QueueIndex.MAX_AGE;
+        private String figuresUrl;
+        private String figuresPrefix;
 
         private Builder(QueueClient client) {
             this.client = client;
@@ -204,6 +206,25 @@ public final class Dashboard implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param redisUrl the server the "Why it is safe" page runs its lock acts on, when asked with
+         *                 its run buttons: the same server as the client's, given by URL because the
+         *                 acts send plain commands on connections of their own. Without one, the page
+         *                 explains the acts and offers no run
+         * @return this builder
+         * @throws NullPointerException if redisUrl is null
+         */
+        public Builder figures(String redisUrl) {
+            this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            return this;
+        }
+
+        /** For tests: the prefix every run of an act writes under, instead of a random one. */
+        Builder figuresPrefix(String prefix) {
+            this.figuresPrefix = Objects.requireNonNull(prefix, "prefix");
+            return this;
+        }
+
         /** For tests: how long the overview shows a walk of the keyspace before it walks again. */
         Builder rescanAfter(java.time.Duration age) {
             this.rescanAfter = Objects.requireNonNull(age, "age");
@@ -239,7 +260,8 @@ public final class Dashboard implements AutoCloseable {
             int bound = http.getAddress().getPort();
             Guard guard = new Guard(secret, readOnly, bound);
             String shown = server != null ? server : productOnly(client.serverDescription());
-            http.createContext("/", new JdkExchange(new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks)));
+            http.createContext("/", new JdkExchange(new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks,
+                    new SafetyPage(figuresUrl, figuresPrefix))));
             AtomicInteger n = new AtomicInteger();
             ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
                 Thread t = new Thread(r, "emq-dashboard-" + n.incrementAndGet());

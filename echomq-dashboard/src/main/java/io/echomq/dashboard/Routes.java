@@ -48,8 +48,13 @@ final class Routes {
     private final SchedulesPage schedules;
     private final LockPage lock;
     private final WorkersPage workers;
+    private final SafetyPage safety;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
+        this(guard, server, index, lockClient, new SafetyPage(null, null));
+    }
+
+    Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient, SafetyPage safety) {
         this.guard = guard;
         this.frame = new Html.Frame(RedisUrl.redactAll(server), guard.readOnly(), guard.csrf());
         this.overview = new OverviewPage(index);
@@ -60,6 +65,7 @@ final class Routes {
         this.schedules = new SchedulesPage(index);
         this.lock = new LockPage(lockClient, index);
         this.workers = new WorkersPage(index);
+        this.safety = safety;
     }
 
     /**
@@ -140,6 +146,15 @@ final class Routes {
                 onlyGet(r);
                 guard.checkToken(r);
                 return lock.answer(r, frame);
+            }
+            case "/safety" -> {
+                if (r.method().equals("POST")) {
+                    guard.checkAction(r);
+                    return safety.run(r, frame);
+                }
+                onlyGet(r);
+                guard.checkToken(r);
+                return safety.show(frame);
             }
             case "/confirm" -> {
                 onlyGet(r);

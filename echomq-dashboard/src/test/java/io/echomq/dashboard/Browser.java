@@ -13,12 +13,17 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chromium.ChromiumNetworkConditions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -39,6 +44,8 @@ final class Browser implements AutoCloseable {
     static final String CHROMEDRIVER = System.getProperty("emq.chromedriver", "/usr/bin/chromedriver");
     static final int WIDTH = 1200;
     static final int HEIGHT = 900;
+    /** The window's height while one element is shot. */
+    static final int TALL = 1400;
 
     private static final Logger FINDER_LOG = Logger.getLogger("org.openqa.selenium.remote.service.DriverFinder");
     private static final List<String> FINDER_MESSAGES = new CopyOnWriteArrayList<>();
@@ -104,7 +111,57 @@ final class Browser implements AutoCloseable {
     void click(By by) {
         WebElement page = driver.findElement(By.tagName("html"));
         driver.findElement(by).click();
-        new WebDriverWait(driver, Duration.ofSeconds(15)).pollingEvery(Duration.ofMillis(50)).until(ExpectedConditions.stalenessOf(page));
+        new WebDriverWait(driver, Duration.ofSeconds(15)).pollingEvery(Duration.ofMillis(50)).until(d -> gone(page));
+    }
+
+    /** Moves the mouse onto {@code e}, as a person's pointer would (its {@code :hover} styles apply). */
+    void hover(WebElement e) {
+        new Actions(driver).moveToElement(e).perform();
+    }
+
+    /** Moves the mouse to the page's top left corner, away from any figure. */
+    void hoverNothing() {
+        new Actions(driver).moveToElement(driver.findElement(By.tagName("h1"))).perform();
+    }
+
+    /** Presses Tab once: keyboard focus moves to the next focusable element. */
+    void tab() {
+        new Actions(driver).sendKeys(Keys.TAB).perform();
+    }
+
+    /** @return the element that has keyboard focus */
+    WebElement focused() {
+        return driver.switchTo().activeElement();
+    }
+
+    /** Cuts the browser off the network (no request leaves it) or puts it back. */
+    void offline(boolean offline) {
+        if (offline) {
+            ChromiumNetworkConditions c = new ChromiumNetworkConditions();
+            c.setOffline(true);
+            driver.setNetworkConditions(c);
+        } else {
+            driver.deleteNetworkConditions();
+        }
+    }
+
+    /**
+     * @return whether {@code element} has left the document. Chromium answers a question about an
+     *     element of a replaced page either as stale or, while the new page is being built, with an
+     *     inspector error that its node "does not belong to the document": both mean gone
+     */
+    private static boolean gone(WebElement element) {
+        try {
+            element.isEnabled();
+            return false;
+        } catch (StaleElementReferenceException e) {
+            return true;
+        } catch (WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+                return true;
+            }
+            throw e;
+        }
     }
 
     WebElement find(By by) {
@@ -137,6 +194,28 @@ final class Browser implements AutoCloseable {
             return to;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Writes a PNG of one element to {@code <dir>/<name>.png}, with the pointer on {@code hovered}:
+     * for the shot only, the window grows to {@value #TALL} pixels high and the element is
+     * scrolled to its top, so that a figure with its verdicts fits whole; then the window is put
+     * back to its fixed size.
+     */
+    Path screenshot(String name, WebElement element, WebElement hovered) {
+        driver.manage().window().setSize(new Dimension(WIDTH, TALL));
+        try {
+            driver.executeScript("arguments[0].scrollIntoView(true)", element);
+            new Actions(driver).moveToElement(hovered).perform();
+            Files.createDirectories(shots);
+            Path to = shots.resolve(name + ".png");
+            Files.write(to, element.getScreenshotAs(OutputType.BYTES));
+            return to;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            driver.manage().window().setSize(new Dimension(WIDTH, HEIGHT));
         }
     }
 

@@ -72,9 +72,14 @@ abstract class DashboardTestBase {
 
     /** A POST of the form on {@code d} with the cookie and the extra headers (name, value, …). */
     static HttpResponse<String> post(Dashboard d, Map<String, String> form, String... headers) {
+        return post(d, "/action", form, headers);
+    }
+
+    /** A POST of the form to {@code path} on {@code d} with the cookie and the extra headers (name, value, …). */
+    static HttpResponse<String> post(Dashboard d, String path, Map<String, String> form, String... headers) {
         String body = form.entrySet().stream().map(e -> Html.url(e.getKey()) + "=" + Html.url(e.getValue()))
                 .collect(Collectors.joining("&"));
-        HttpRequest.Builder b = HttpRequest.newBuilder(at(d, "/action")).header("Cookie", cookie(d))
+        HttpRequest.Builder b = HttpRequest.newBuilder(at(d, path)).header("Cookie", cookie(d))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         for (int i = 0; i < headers.length; i += 2) {

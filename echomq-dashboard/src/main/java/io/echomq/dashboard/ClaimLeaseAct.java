@@ -1,4 +1,4 @@
-package io.echomq.cli;
+package io.echomq.dashboard;
 
 import io.echomq.RedisCommandException;
 import io.echomq.queue.SettleOutcome;
@@ -13,6 +13,7 @@ import io.echomq.queue.ShutdownReport;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerListener;
 import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -43,22 +45,17 @@ import java.util.stream.IntStream;
  * worker's stale handle is then refused by the fence ({@code attempts}). Every number printed is
  * computed from what the workers heard and what the server holds.
  *
- * <p>The act works on the queue {@value #QUEUE}: its keys, {@code emq:{demo-jobs}:*}, and the
- * workers' maintenance lock are deleted before the act and again by {@link #deleteKeys}.
+ * <p>The act works on the queue it is opened with ({@value #DEMO_QUEUE} for {@code emq demo}, a
+ * scratch one for the dashboard): its keys, {@code emq:{<queue>}:*}, and the workers' maintenance
+ * lock are deleted before the act and again by {@link #deleteKeys}. {@code emq demo} prints what
+ * it tells its {@link ActLog} as it goes; the dashboard draws the {@link ClaimLeaseRun} it answers.
  */
-final class ClaimLeaseAct {
-    /** The demo's queue. */
-    static final String QUEUE = "demo-jobs";
-    /** The prefix of every key of the demo's queue. */
-    static final String PREFIX = "emq:{" + QUEUE + "}:";
-    /**
-     * The lock the workers' maintenance takes once per interval ({@code SET NX PX}, never
-     * released, in the default lock namespace; see {@link Worker}). It lapses by itself within one
-     * interval, but the demo deletes it too so that it leaves nothing behind.
-     */
-    static final String MAINTENANCE_LOCK = "emq:lock:{queue:" + QUEUE + ":maintenance}:lock";
+public final class ClaimLeaseAct implements AutoCloseable {
+    /** The queue of {@code emq demo}'s act. */
+    public static final String DEMO_QUEUE = "demo-jobs";
+    /** The jobs the act enqueues. */
+    public static final int JOBS = 1000;
 
-    private static final int JOBS = 1000;
     private static final int WORKERS = 4;
     private static final int CONCURRENCY = 4;
     private static final Duration LEASE = Duration.ofMillis(400);
@@ -68,9 +65,19 @@ final class ClaimLeaseAct {
     private static final Duration BUDGET = Duration.ofSeconds(30);
 
     private final String url;
+    private final String queueName;
+    private final String prefix;
+    /**
+     * The lock the workers' maintenance takes once per interval ({@code SET NX PX}, never
+     * released, in the default lock namespace; see {@link Worker}). It lapses by itself within one
+     * interval, but the act deletes it too so that it leaves nothing behind.
+     */
+    private final String maintenanceLock;
+    private final RedisClient rawClient;
     private final StatefulRedisConnection<String, String> rawConnection;
     private final RedisCommands<String, String> raw;
-    private final DemoConsole console;
+    private final ActLog console;
+    private final Map<String, AtomicLong> completedBy = new ConcurrentHashMap<>();
 
     // What the workers heard, filled in by their handlers and listeners.
     private final Map<String, AtomicInteger> completions = new ConcurrentHashMap<>();
@@ -82,27 +89,65 @@ final class ClaimLeaseAct {
     private final AtomicReference<String> rerunBy = new AtomicReference<>();
     private final AtomicLong rerunAttempt = new AtomicLong();
 
-    /**
-     * @param url the server's URL, already checked
-     * @param rawConnection a plain connection to the same server, for the raw reads shown
-     */
-    ClaimLeaseAct(String url, StatefulRedisConnection<String, String> rawConnection, DemoConsole console) {
+    private ClaimLeaseAct(String url, String queue, RedisClient rawClient,
+                          StatefulRedisConnection<String, String> rawConnection, ActLog console) {
         this.url = url;
+        this.queueName = queue;
+        this.prefix = prefixOf(queue);
+        this.maintenanceLock = "emq:lock:{queue:" + queue + ":maintenance}:lock";
+        this.rawClient = rawClient;
         this.rawConnection = rawConnection;
         this.raw = rawConnection.sync();
         this.console = console;
     }
 
     /**
-     * Deletes every key of the demo's queue (found with {@code SCAN MATCH emq:{demo-jobs}:*}) and
+     * Connects the act's own plain connection, for the raw reads it shows.
+     *
+     * @param url   the server's URL, already checked
+     * @param queue the queue the act works on; every key of it is deleted before the act
+     * @param log   where the act tells what it does as it goes
+     * @return the act, ready to {@link #run()}; close it
+     * @throws NullPointerException if an argument is null
+     * @throws RedisCommandException if the server cannot be reached
+     */
+    public static ClaimLeaseAct open(String url, String queue, ActLog log) {
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(log, "log");
+        RedisClient client = RedisClient.create(Objects.requireNonNull(url, "url"));
+        try {
+            return new ClaimLeaseAct(url, queue, client, client.connect(), log);
+        } catch (RuntimeException e) {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+            throw new RedisCommandException("CONNECT (the claim lease act's connection)", queue, e);
+        }
+    }
+
+    /**
+     * @param queue a queue name
+     * @return the prefix of every key of that queue, {@code emq:{<queue>}:}
+     */
+    public static String prefixOf(String queue) {
+        return "emq:{" + queue + "}:";
+    }
+
+    /** Closes the act's connection; the queue's keys stay (see {@link #deleteKeys()}). */
+    @Override
+    public void close() {
+        rawConnection.close();
+        rawClient.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Deletes every key of the act's queue (found with {@code SCAN MATCH emq:{<queue>}:*}) and
      * its maintenance lock.
      *
      * @return how many keys were deleted
      * @throws io.lettuce.core.RedisException if a command fails
      */
-    static long deleteKeys(RedisCommands<String, String> raw) {
-        long deleted = raw.del(MAINTENANCE_LOCK);
-        ScanArgs match = ScanArgs.Builder.matches(PREFIX + "*").limit(1000);
+    public long deleteKeys() {
+        long deleted = raw.del(maintenanceLock);
+        ScanArgs match = ScanArgs.Builder.matches(prefix + "*").limit(1000);
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
             KeyScanCursor<String> page = raw.scan(cursor, match);
@@ -117,23 +162,21 @@ final class ClaimLeaseAct {
     /**
      * Plays the act.
      *
-     * @return whether it behaved as the seed says
+     * @return what the workers heard and the server answered, and whether it behaved as the seed says
      * @throws io.echomq.RedisCommandException if the queue's Redis commands fail
+     * @throws InterruptedException if interrupted while the workers run
      */
-    boolean run() throws InterruptedException {
-        console.act(6, "The claim lease: a job queue that no crash can lose and no stale worker can finish",
-                "@claim pops the oldest pending id (LPOP of emq:{q}:wait here: priority 0) and leases it into "
-                        + "emq:{q}:active scored now + lease_ms; a later reap returns any expired score to pending.");
+    public ClaimLeaseRun run() throws InterruptedException {
         console.note("", "1,000 jobs, four workers with a QueueClient each (as four processes); w4, running one job "
                 + "at a time, is killed mid-job.");
-        console.note("", "claim-8 moves a job from " + PREFIX + "wait to :active, scored on the server's TIME + "
+        console.note("", "claim-8 moves a job from " + prefix + "wait to :active, scored on the server's TIME + "
                 + LEASE.toMillis() + " ms, and bumps the job's attempts: the fence.");
         console.note("", "reap-5 (run by the workers' maintenance) returns an expired lease to pending: a crash loses "
                 + "no job. A complete");
         console.note("", "must present the current attempts: a worker whose job has moved on cannot finish it.");
         long deadline = System.nanoTime() + BUDGET.toNanos();
-        long leftovers = deleteKeys(raw);
-        console.command("P", "SCAN MATCH " + PREFIX + "* + DEL (an earlier run's keys)", leftovers + " deleted");
+        long leftovers = deleteKeys();
+        console.command("P", "SCAN MATCH " + prefix + "* + DEL (an earlier run's keys)", leftovers + " deleted");
 
         List<QueueClient> clients = new ArrayList<>();
         try {
@@ -144,9 +187,9 @@ final class ClaimLeaseAct {
         }
     }
 
-    private boolean play(List<QueueClient> clients, long deadline) throws InterruptedException {
+    private ClaimLeaseRun play(List<QueueClient> clients, long deadline) throws InterruptedException {
         QueueClient producer = connect(clients);
-        Queue queue = producer.queue(QUEUE);
+        Queue queue = producer.queue(queueName);
         List<JobRequest> requests = IntStream.rangeClosed(1, JOBS).mapToObj(i -> JobRequest.of("job " + i)).toList();
         List<EnqueueResult> enqueued = queue.enqueueAll(requests);
         Set<String> ids = new LinkedHashSet<>();
@@ -171,7 +214,7 @@ final class ClaimLeaseAct {
             return timedOut("w4 did not claim a job", queue, Set.of());
         }
         Job stale = held.get();
-        String jobKey = PREFIX + "job:" + stale.id();
+        String jobKey = prefix + "job:" + stale.id();
         console.command("w4", "claim-8 (lease " + LEASE.toMillis() + " ms)", "job " + stale.id() + " attempt "
                 + stale.attempt() + "; its handler blocks mid-job");
         for (int i = 0; i < WORKERS - 1; i++) {
@@ -180,7 +223,7 @@ final class ClaimLeaseAct {
         console.note("w1-3", "start, and work the backlog at 1-3 ms per job (concurrency " + CONCURRENCY
                 + ", maintenance every " + MAINTENANCE.toMillis() + " ms)");
         String attemptsBefore = raw.hget(jobKey, "attempts");
-        console.command("", "HGET " + jobKey + " attempts", DemoScenarios.quote(attemptsBefore));
+        console.command("", "HGET " + jobKey + " attempts", quote(attemptsBefore));
 
         workers[WORKERS - 1].abandon();
         long killedAt = System.nanoTime();
@@ -197,7 +240,7 @@ final class ClaimLeaseAct {
         List<KeyValue<String, String>> after = raw.hmget(jobKey, "attempts", "state", "last_error");
         String attemptsAfter = after.get(0).getValueOrElse(null);
         console.command("", "HMGET " + jobKey + " attempts state last_error", after.stream()
-                .map(kv -> DemoScenarios.quote(kv.getValueOrElse(null))).reduce((a, b) -> a + " " + b).orElse(""));
+                .map(kv -> quote(kv.getValueOrElse(null))).reduce((a, b) -> a + " " + b).orElse(""));
         if (!await(allCompleted, deadline)) {
             return timedOut("only " + (JOBS - allCompleted.getCount()) + " of " + JOBS + " jobs were completed", queue,
                     ids);
@@ -207,8 +250,9 @@ final class ClaimLeaseAct {
         try {
             staleOutcome = stale.complete();
         } catch (IllegalStateException settled) {
-            console.verdict("FAIL: w4 settled job " + stale.id() + " before it was killed: " + settled.getMessage());
-            return false;
+            String failure = "w4 settled job " + stale.id() + " before it was killed: " + settled.getMessage();
+            console.verdict("FAIL: " + failure);
+            return ClaimLeaseRun.failed(queueName, JOBS, failure);
         }
         String reason = stale.lossReason().map(LeaseLossReason::toString).orElse("none");
         console.command("w4", "complete job " + stale.id() + " with attempt " + stale.attempt()
@@ -224,7 +268,7 @@ final class ClaimLeaseAct {
         console.command("P", "EVALSHA stats-6", "pending " + end.pending() + ", active " + end.active() + ", delayed "
                 + end.delayed() + ", dead " + end.dead() + ", completed " + end.completed() + ", failed " + end.failed());
         long claims = sumAttempts(ids);
-        console.command("", "HGET " + PREFIX + "job:<id> attempts, for all " + ids.size() + " jobs", "Σ " + claims
+        console.command("", "HGET " + prefix + "job:<id> attempts, for all " + ids.size() + " jobs", "Σ " + claims
                 + " claims");
 
         long accepted = completions.values().stream().mapToLong(AtomicInteger::get).sum();
@@ -252,9 +296,14 @@ final class ClaimLeaseAct {
                 + staleOutcome + (staleOutcome == SettleOutcome.LEASE_LOST ? " (" + reason + ")" : "")
                 + "; its attempts: " + attemptsBefore + " before the kill, " + attemptsAfter + " after the rerun");
         console.verdict("Queue drained: " + (end.drained() ? "yes" : "no"));
-        return created == JOBS && ids.size() == JOBS && accepted == JOBS && exactlyOnce == JOBS
+        boolean passed = created == JOBS && ids.size() == JOBS && accepted == JOBS && exactlyOnce == JOBS
                 && completions.keySet().equals(ids) && end.completed() == accepted && end.dead() == 0 && lost == 0
                 && end.drained() && reaped >= 1 && fenced && movedOn;
+        Map<String, Long> by = new java.util.TreeMap<>();
+        completedBy.forEach((w, n) -> by.put(w, n.get()));
+        return new ClaimLeaseRun(queueName, JOBS, created, stale.id(), stale.attempt(), attemptsBefore, pttl, rerunBy.get(),
+                rerunAttempt.get(), rerunMs, attemptsAfter, staleOutcome.name(), reason, accepted, exactlyOnce, lost, reaped,
+                end.drained(), by, passed, null);
     }
 
     /**
@@ -265,7 +314,7 @@ final class ClaimLeaseAct {
      */
     private Worker start(QueueClient client, int n) {
         String who = "w" + n;
-        return client.worker(QUEUE, job -> {
+        return client.worker(queueName, job -> {
             if (n == WORKERS && held.compareAndSet(null, job)) {
                 midJob.countDown();
                 release.await();   // interrupted by abandon(); the worker then sends nothing more
@@ -280,6 +329,7 @@ final class ClaimLeaseAct {
                         if (outcome != SettleOutcome.COMPLETED) {
                             return;
                         }
+                        completedBy.computeIfAbsent(who, w -> new AtomicLong()).incrementAndGet();
                         if (completions.computeIfAbsent(job.id(), id -> new AtomicInteger()).incrementAndGet() == 1) {
                             allCompleted.countDown();
                         }
@@ -301,7 +351,7 @@ final class ClaimLeaseAct {
     private long sumAttempts(Set<String> ids) throws InterruptedException {
         List<RedisFuture<String>> reads = new ArrayList<>(ids.size());
         for (String id : ids) {
-            reads.add(rawConnection.async().hget(PREFIX + "job:" + id, "attempts"));
+            reads.add(rawConnection.async().hget(prefix + "job:" + id, "attempts"));
         }
         long sum = 0;
         for (RedisFuture<String> f : reads) {
@@ -309,7 +359,7 @@ final class ClaimLeaseAct {
                 String v = f.get(10, TimeUnit.SECONDS);
                 sum += v == null ? 0 : Long.parseLong(v);
             } catch (ExecutionException | TimeoutException e) {
-                throw new RedisCommandException("HGET (the demo jobs' attempts)", QUEUE, e);
+                throw new RedisCommandException("HGET (the act's jobs' attempts)", queueName, e);
             }
         }
         return sum;
@@ -326,16 +376,21 @@ final class ClaimLeaseAct {
     }
 
     /** Prints the FAIL line, then what the server holds: the queue's counts and a few unheard jobs. */
-    private boolean timedOut(String what, Queue queue, Set<String> expected) {
-        console.verdict("FAIL: " + what + " within " + BUDGET.toSeconds() + " s; the act stops here");
+    private ClaimLeaseRun timedOut(String what, Queue queue, Set<String> expected) {
+        String failure = what + " within " + BUDGET.toSeconds() + " s";
+        console.verdict("FAIL: " + failure + "; the act stops here");
         QueueStats s = queue.stats();
         console.note("", "stats-6 → pending " + s.pending() + ", active " + s.active() + ", delayed " + s.delayed()
                 + ", dead " + s.dead() + ", completed " + s.completed() + ", failed " + s.failed());
         expected.stream().filter(id -> !completions.containsKey(id)).limit(5).forEach(id -> console.note("",
-                "no completion heard for job " + id + ": HMGET state attempts → " + raw.hmget(PREFIX + "job:" + id,
-                        "state", "attempts").stream().map(kv -> DemoScenarios.quote(kv.getValueOrElse(null)))
+                "no completion heard for job " + id + ": HMGET state attempts → " + raw.hmget(prefix + "job:" + id,
+                        "state", "attempts").stream().map(kv -> quote(kv.getValueOrElse(null)))
                         .reduce((a, b) -> a + " " + b).orElse("")));
-        return false;
+        return ClaimLeaseRun.failed(queueName, JOBS, failure);
+    }
+
+    private static String quote(String value) {
+        return value == null ? "(nil)" : '"' + value + '"';
     }
 
     /** Closes the clients, newest first; each stops its workers within the grace. */
