@@ -95,7 +95,7 @@ public final class Schedules {
         long now = RedisEngine.await(store.due(0), Scripts.SCHEDULE_DUE.label(), name).now();
         long next = schedule.spec().nextAfter(Instant.ofEpochMilli(now)).map(Instant::toEpochMilli).orElse(-1L);
         List<Object> r = RedisEngine.await(store.upsert(schedule, next), Scripts.SCHEDULE_UPSERT.label(), name);
-        String stored = ScheduleStore.text(r.get(0));
+        String stored = QueueWire.text(r.get(0));
         return new ScheduleInfo(schedule, ScheduleStore.nextOf(stored), (Long) r.get(1));
     }
 
@@ -121,7 +121,7 @@ public final class Schedules {
     public List<ScheduleInfo> list() {
         List<ScheduleInfo> out = new ArrayList<>();
         for (ScoredValue<byte[]> e : store.ids()) {
-            read(ScheduleStore.text(e.getValue()), e.getScore()).ifPresent(out::add);
+            read(QueueWire.text(e.getValue()), e.getScore()).ifPresent(out::add);
         }
         return out;
     }
@@ -143,7 +143,7 @@ public final class Schedules {
         }
         List<ScheduleInfo> out = new ArrayList<>();
         for (ScoredValue<byte[]> e : store.ids(limit)) {
-            read(ScheduleStore.text(e.getValue()), e.getScore()).ifPresent(out::add);
+            read(QueueWire.text(e.getValue()), e.getScore()).ifPresent(out::add);
         }
         return out;
     }
@@ -217,7 +217,7 @@ public final class Schedules {
         }
         try {
             Schedule s = ScheduleFirer.decode(new ScheduleStore.Due(id, "", 0, f));
-            long version = f[7] == null ? 0 : Long.parseLong(ScheduleStore.text(f[7]));
+            long version = f[7] == null ? 0 : Long.parseLong(QueueWire.text(f[7]));
             return Optional.of(new ScheduleInfo(s, ScheduleStore.nextOf(score), version));
         } catch (RuntimeException e) {
             return Optional.empty();

@@ -60,15 +60,15 @@ final class ScheduleStore {
     }
 
     CompletableFuture<DueRead> due(int limit) {
-        return this.<List<Object>>run(Scripts.SCHEDULE_DUE, prefix, num(limit)).thenApply(r -> {
+        return this.<List<Object>>run(Scripts.SCHEDULE_DUE, prefix, QueueWire.num(limit)).thenApply(r -> {
             List<Due> out = new ArrayList<>();
             for (int i = 2; i + 9 < r.size(); i += 10) {
                 byte[][] f = new byte[8][];
                 for (int j = 0; j < 8; j++) {
                     f[j] = (byte[]) r.get(i + 2 + j);
                 }
-                String fire = text(r.get(i + 1));
-                out.add(new Due(text(r.get(i)), fire, (long) Double.parseDouble(fire), f));
+                String fire = QueueWire.text(r.get(i + 1));
+                out.add(new Due(QueueWire.text(r.get(i)), fire, (long) Double.parseDouble(fire), f));
             }
             return new DueRead((Long) r.get(0), (Long) r.get(1), out);
         });
@@ -76,19 +76,19 @@ final class ScheduleStore {
 
     /** @return {next fire time text ('inf' for none), version} */
     CompletableFuture<List<Object>> upsert(Schedule s, long next) {
-        return run(Scripts.SCHEDULE_UPSERT, prefix, bytes(s.id()), bytes(s.spec().text()),
-                bytes(s.spec().zone().getId()), next < 0 ? new byte[0] : num(next), s.rawPayload(),
-                bytes(s.missed().text()), num(s.maxMissed()), num(s.priority()), num(s.maxAttempts()));
+        return run(Scripts.SCHEDULE_UPSERT, prefix, QueueWire.bytes(s.id()), QueueWire.bytes(s.spec().text()),
+                QueueWire.bytes(s.spec().zone().getId()), next < 0 ? new byte[0] : QueueWire.num(next), s.rawPayload(),
+                QueueWire.bytes(s.missed().text()), QueueWire.num(s.maxMissed()), QueueWire.num(s.priority()), QueueWire.num(s.maxAttempts()));
     }
 
     CompletableFuture<Long> remove(String id) {
-        return run(Scripts.SCHEDULE_REMOVE, ScriptOutputType.INTEGER, prefix, bytes(id));
+        return run(Scripts.SCHEDULE_REMOVE, ScriptOutputType.INTEGER, prefix, QueueWire.bytes(id));
     }
 
     /** @return 1 ADVANCED or 0 MOVED */
     CompletableFuture<Long> advance(Due d, long next) {
-        return run(Scripts.SCHEDULE_ADVANCE, ScriptOutputType.INTEGER, prefix, bytes(d.id()), bytes(d.fireText()),
-                bytes(d.version() == null ? "" : d.version()), next < 0 ? new byte[0] : num(next));
+        return run(Scripts.SCHEDULE_ADVANCE, ScriptOutputType.INTEGER, prefix, QueueWire.bytes(d.id()), QueueWire.bytes(d.fireText()),
+                QueueWire.bytes(d.version() == null ? "" : d.version()), next < 0 ? new byte[0] : QueueWire.num(next));
     }
 
     /** @return every schedule id with its stored next fire time (empty for none), by next fire time */
@@ -111,7 +111,7 @@ final class ScheduleStore {
 
     /** @return the stored next fire time of one schedule (infinite: never again), or null when it has none */
     Double score(String id) {
-        return RedisEngine.await(RedisEngine.async(conn).zscore(keys.schedules(), bytes(id)).toCompletableFuture(),
+        return RedisEngine.await(RedisEngine.async(conn).zscore(keys.schedules(), QueueWire.bytes(id)).toCompletableFuture(),
                 "ZSCORE " + keys.schedules(), resource);
     }
 
@@ -149,17 +149,5 @@ final class ScheduleStore {
 
     private <T> CompletableFuture<T> run(LuaScript script, ScriptOutputType type, byte[]... args) {
         return engine.run(conn, script, type, schedulesKey, args);
-    }
-
-    static byte[] num(long n) {
-        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static String text(Object o) {
-        return o == null ? null : new String((byte[]) o, StandardCharsets.UTF_8);
     }
 }
