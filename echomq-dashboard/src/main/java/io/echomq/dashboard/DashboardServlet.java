@@ -99,6 +99,7 @@ public final class DashboardServlet extends HttpServlet {
         private boolean readOnly;
         private String server;
         private io.echomq.lock.LockClient locks;
+        private String figuresUrl;
 
         private Builder(QueueClient client) {
             this.client = client;
@@ -148,13 +149,27 @@ public final class DashboardServlet extends HttpServlet {
             return this;
         }
 
+        /**
+         * @param redisUrl the server the "Why it is safe" page runs its lock acts on, when asked with
+         *                 its run buttons: the same server as the client's, given by URL
+         *                 because the acts send plain commands on connections of their own. Without
+         *                 one, the page explains the acts and offers no run
+         * @return this builder
+         * @throws NullPointerException if redisUrl is null
+         */
+        public Builder figures(String redisUrl) {
+            this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            return this;
+        }
+
         /** @return the servlet, ready to be mapped (to {@code /echomq/*}, say) */
         public DashboardServlet build() {
             String secret = token != null ? token : Guard.randomToken();
             // One name wherever it is mounted: the cookie's Path (the mount) keeps two mounts apart.
             Guard guard = new Guard(secret, readOnly, "emq_dashboard");
             String shown = server != null ? server : Dashboard.productOnly(client.serverDescription());
-            Routes routes = new Routes(guard, shown, new QueueIndex(client, QueueIndex.MAX_AGE), locks);
+            Routes routes = new Routes(guard, shown, new QueueIndex(client, QueueIndex.MAX_AGE), locks,
+                    new SafetyPage(figuresUrl, null));
             return new DashboardServlet(routes, secret, readOnly);
         }
     }
