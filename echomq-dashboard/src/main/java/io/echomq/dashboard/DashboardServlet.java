@@ -100,6 +100,7 @@ public final class DashboardServlet extends HttpServlet {
         private String server;
         private io.echomq.lock.LockClient locks;
         private String figuresUrl;
+        private java.nio.file.Path figuresCa;
 
         private Builder(QueueClient client) {
             this.client = client;
@@ -159,6 +160,23 @@ public final class DashboardServlet extends HttpServlet {
          */
         public Builder figures(String redisUrl) {
             this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            this.figuresCa = null;
+            return this;
+        }
+
+        /**
+         * As {@link #figures(String)}, for a server whose certificate a private CA signed: the acts'
+         * connections trust exactly the CA certificates in the file, as the core's
+         * {@code trustedCertificates} does.
+         *
+         * @param redisUrl            the server the acts run on: {@code rediss://}
+         * @param trustedCertificates a PEM file of CA certificates
+         * @return this builder
+         * @throws NullPointerException if an argument is null
+         */
+        public Builder figures(String redisUrl, java.nio.file.Path trustedCertificates) {
+            this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            this.figuresCa = Objects.requireNonNull(trustedCertificates, "trustedCertificates");
             return this;
         }
 
@@ -169,7 +187,7 @@ public final class DashboardServlet extends HttpServlet {
             Guard guard = new Guard(secret, readOnly, "emq_dashboard");
             String shown = server != null ? server : Dashboard.productOnly(client.serverDescription());
             Routes routes = new Routes(guard, shown, new QueueIndex(client, QueueIndex.MAX_AGE), locks,
-                    new SafetyPage(figuresUrl, null));
+                    new SafetyPage(figuresUrl, figuresCa, null));
             return new DashboardServlet(routes, secret, readOnly);
         }
     }

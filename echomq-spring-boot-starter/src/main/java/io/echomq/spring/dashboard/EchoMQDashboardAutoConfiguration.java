@@ -7,6 +7,7 @@ import io.echomq.spring.EchoMQAutoConfiguration;
 import io.echomq.spring.EchoMQProperties;
 import io.echomq.spring.InvalidEchoMQPropertyException;
 import io.echomq.spring.RedisUrlResolver;
+import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,8 +37,8 @@ import org.springframework.core.env.Environment;
  *
  * <p>When the {@link QueueClient} is the starter's own, the "Why it is safe" page runs its lock acts
  * on the server that client uses: the URL {@link RedisUrlResolver} chooses from the
- * {@code echomq.*} and {@code spring.data.redis.*} settings (not with
- * {@code echomq.redis.trusted-certificates}, which the acts' connections do not trust). An application that defines its own
+ * {@code echomq.*} and {@code spring.data.redis.*} settings, with
+ * {@code echomq.redis.trusted-certificates} when set. An application that defines its own
  * {@link QueueClient} bean gets the page without its run buttons: its server is not in the settings.
  * In read-only mode the page offers no run, as for every action.
  *
@@ -88,11 +89,14 @@ public class EchoMQDashboardAutoConfiguration {
         }
         locks.ifUnique(builder::locks);
         EchoMQProperties settings = echomq.getIfAvailable();
-        // The lock acts' connections trust the JVM's CA certificates only: with a CA file of its own
-        // the page offers no run rather than a run that cannot connect.
-        if (settings != null && beans.containsBeanDefinition(OWN_CLIENT)
-                && settings.getRedis().getTrustedCertificates() == null) {
-            builder.figures(RedisUrlResolver.url(settings, environment));
+        if (settings != null && beans.containsBeanDefinition(OWN_CLIENT)) {
+            String url = RedisUrlResolver.url(settings, environment);
+            Path ca = settings.getRedis().getTrustedCertificates();
+            if (ca == null) {
+                builder.figures(url);
+            } else {
+                builder.figures(url, ca);
+            }
         }
         DashboardServlet servlet = builder.build();
         if (properties.getToken() == null) {
