@@ -121,7 +121,8 @@ public final class ClaimLeaseAct implements AutoCloseable {
      * Connects the act's own plain connection, for the raw reads it shows; with a CA file, it and
      * the workers' clients trust exactly the certificates in it ({@code trustedCertificates}).
      *
-     * @param url                 the server's URL ({@code redis://} or {@code rediss://}), already checked
+     * @param url                 the server's URL ({@code redis://}, {@code rediss://},
+     *                            {@code redis-cluster://} or {@code rediss-cluster://}), already checked
      * @param trustedCertificates a PEM file of the CA certificates to trust, or null for the JVM's
      * @param queue               the queue the act works on; every key of it is deleted before the act
      * @param log                 where the act tells what it does as it goes
@@ -158,8 +159,8 @@ public final class ClaimLeaseAct implements AutoCloseable {
     }
 
     /**
-     * Deletes every key of the act's queue (found with {@code SCAN MATCH emq:{<queue>}:*}) and
-     * its maintenance lock.
+     * Deletes every key of the act's queue (found with {@code SCAN MATCH emq:{<queue>}:*}, on
+     * every master of a cluster) and its maintenance lock; the queue's keys share one hash slot.
      *
      * @return how many keys were deleted
      * @throws io.lettuce.core.RedisException if a command fails

@@ -152,7 +152,7 @@ public final class DashboardServlet extends HttpServlet {
 
         /**
          * @param redisUrl the server the "Why it is safe" page runs its lock acts on, when asked with
-         *                 its run buttons: the same server as the client's, given by URL
+         *                 its run buttons: the same server (or cluster) as the client's, given by URL
          *                 because the acts send plain commands on connections of their own. Without
          *                 one, the page explains the acts and offers no run
          * @return this builder
@@ -169,7 +169,7 @@ public final class DashboardServlet extends HttpServlet {
          * connections trust exactly the CA certificates in the file, as the core's
          * {@code trustedCertificates} does.
          *
-         * @param redisUrl            the server the acts run on: {@code rediss://}
+         * @param redisUrl            the server the acts run on: {@code rediss://} or {@code rediss-cluster://}
          * @param trustedCertificates a PEM file of CA certificates
          * @return this builder
          * @throws NullPointerException if an argument is null

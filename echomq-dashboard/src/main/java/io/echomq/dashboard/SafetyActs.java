@@ -46,8 +46,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ol>
  *
  * <p>Every key it writes is under the prefix it was opened with, and {@link #keys()} names them;
- * it deletes nothing before or after an act: the caller decides ({@link #deleteKeys()}). The
- * commands go to the one server the URL names (not to a cluster's other masters). Not thread-safe.
+ * it deletes nothing before or after an act: the caller decides ({@link #deleteKeys()}). Every
+ * command names one key, so the acts run on a cluster ({@code redis-cluster://}, each command sent
+ * to its key's master) as on one server. Not thread-safe.
  */
 public final class SafetyActs implements AutoCloseable {
     /** The {@code PX} of every acquire of the acts. */
@@ -76,7 +77,8 @@ public final class SafetyActs implements AutoCloseable {
     /**
      * Connects to the server, trusting the JVM's CA certificates for {@code rediss://}.
      *
-     * @param redisUrl the server's URL ({@code redis://} or {@code rediss://})
+     * @param redisUrl the server's URL ({@code redis://}, {@code rediss://}, {@code redis-cluster://}
+     *                 or {@code rediss-cluster://})
      * @param prefix   the prefix of every key the acts write, for example {@code emq:demo:}
      * @return the acts, connected; close them
      * @throws NullPointerException if an argument is null
@@ -93,7 +95,8 @@ public final class SafetyActs implements AutoCloseable {
      * and their plain ones) trusts exactly the certificates in it, as {@code LockClient}'s
      * {@code trustedCertificates} does.
      *
-     * @param redisUrl            the server's URL ({@code redis://} or {@code rediss://})
+     * @param redisUrl            the server's URL ({@code redis://}, {@code rediss://},
+     *                            {@code redis-cluster://} or {@code rediss-cluster://})
      * @param trustedCertificates a PEM file of the CA certificates to trust, or null for the JVM's
      * @param prefix              the prefix of every key the acts write, for example {@code emq:demo:}
      * @return the acts, connected; close them
@@ -137,13 +140,18 @@ public final class SafetyActs implements AutoCloseable {
     }
 
     /**
-     * Deletes {@link #keys()}.
+     * Deletes {@link #keys()}, one {@code DEL} per key: they hash to different slots, and a
+     * cluster refuses a {@code DEL} across slots.
      *
      * @return how many existed
      * @throws RedisCommandException if the server fails
      */
     public long deleteKeys() {
-        return call("DEL (the lock acts' keys)", () -> raw.del(keys().toArray(String[]::new)));
+        long deleted = 0;
+        for (String key : keys()) {
+            deleted += call("DEL (the lock acts' keys)", () -> raw.del(key));
+        }
+        return deleted;
     }
 
     /**

@@ -29,7 +29,7 @@ final class SafetyPage {
     private final String fixedPrefix;
 
     /**
-     * @param redisUrl            the server the acts run on, or null when
+     * @param redisUrl            the server the acts run on (one server or a cluster), or null when
      *                            the dashboard was given none
      * @param trustedCertificates the CA file its TLS connections trust, or null for the JVM's
      * @param fixedPrefix         the prefix every run writes under instead of a random one (tests), or null
