@@ -69,11 +69,6 @@ final class ActServer implements AutoCloseable {
         return new ActServer(c, false);
     }
 
-    /** @return whether the URL named a cluster */
-    boolean cluster() {
-        return cluster;
-    }
-
     /**
      * @return a new connection; close it
      * @throws io.lettuce.core.RedisException if the server cannot be reached
