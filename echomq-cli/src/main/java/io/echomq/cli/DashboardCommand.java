@@ -95,9 +95,9 @@ final class DashboardCommand implements Callable<Integer> {
             Dashboard.Builder b = Dashboard.builder(client).locks(locks).bind(bind).port(port).readOnly(readOnly)
                     .serverDescription(shown + " · " + Dashboard.productOnly(client.serverDescription()));
             if (trustedCertificates == null) {
-                // The lock acts connect with Lettuce's defaults, which know no --redis-ca: with one,
-                // the "Why it is safe" page explains the acts and offers no run.
                 b.figures(url);
+            } else {
+                b.figures(url, trustedCertificates); // the lock acts' connections trust --redis-ca too
             }
             if (token != null) {
                 b.token(token);

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.echomq.queue.QueueClient;
+import io.echomq.server.TlsRedisServer;
 import io.echomq.testkit.RedisExtension;
+import io.echomq.testkit.TestCertificates;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -50,6 +52,25 @@ class DashboardCommandTest {
     void itsWhyItIsSafePageRunsTheRaceOnTheNamedServer() throws Exception {
         REDIS.flushAll();
         Running d = start("--redis", REDIS.url(), "--port", "0", "--token", TOKEN);
+        runTheRace(d);
+        assertThat(REDIS.raw().call("KEYS", "emq:figures:*")).isEqualTo(java.util.List.of());
+        d.stop();
+    }
+
+    @Test
+    void withRedisCaTheRaceRunsOverTlsTrustingThatCa() throws Exception {
+        TestCertificates certs = TestCertificates.generate("EchoMQ CLI figures CA");
+        try (TlsRedisServer tls = TlsRedisServer.start(certs)) {
+            Running d = start("--redis", tls.url(), "--redis-ca", certs.ca().toString(), "--port", "0", "--token", TOKEN);
+            runTheRace(d);
+            d.stop();
+        } finally {
+            certs.delete();
+        }
+    }
+
+    /** Presses "run" on the race as the page's form does, and reads exactly one holder. */
+    private static void runTheRace(Running d) throws Exception {
         String cookie = get(d.open, null).headers().firstValue("Set-Cookie").orElseThrow().split(";")[0];
         String page = get(d.open.resolve("/safety"), cookie).body();
         assertThat(page).contains("<form class=\"run\" method=\"post\" action=\"/safety\">");
@@ -63,8 +84,6 @@ class DashboardCommandTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(run.statusCode()).as(run.body()).isEqualTo(200);
         assertThat(run.body()).contains("Holders of the lock: 1. Double-acquired: no.");
-        assertThat(REDIS.raw().call("KEYS", "emq:figures:*")).isEqualTo(java.util.List.of());
-        d.stop();
     }
 
     @Test

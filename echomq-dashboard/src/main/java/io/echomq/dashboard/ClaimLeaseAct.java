@@ -13,13 +13,12 @@ import io.echomq.queue.ShutdownReport;
 import io.echomq.queue.Worker;
 import io.echomq.queue.WorkerListener;
 import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -65,6 +64,7 @@ public final class ClaimLeaseAct implements AutoCloseable {
     private static final Duration BUDGET = Duration.ofSeconds(30);
 
     private final String url;
+    private final Path trustedCertificates;
     private final String queueName;
     private final String prefix;
     /**
@@ -73,9 +73,9 @@ public final class ClaimLeaseAct implements AutoCloseable {
      * interval, but the act deletes it too so that it leaves nothing behind.
      */
     private final String maintenanceLock;
-    private final RedisClient rawClient;
-    private final StatefulRedisConnection<String, String> rawConnection;
-    private final RedisCommands<String, String> raw;
+    private final ActServer rawClient;
+    private final ActServer.Connection rawConnection;
+    private final RedisClusterCommands<String, String> raw;
     private final ActLog console;
     private final Map<String, AtomicLong> completedBy = new ConcurrentHashMap<>();
 
@@ -89,9 +89,10 @@ public final class ClaimLeaseAct implements AutoCloseable {
     private final AtomicReference<String> rerunBy = new AtomicReference<>();
     private final AtomicLong rerunAttempt = new AtomicLong();
 
-    private ClaimLeaseAct(String url, String queue, RedisClient rawClient,
-                          StatefulRedisConnection<String, String> rawConnection, ActLog console) {
+    private ClaimLeaseAct(String url, Path trustedCertificates, String queue, ActServer rawClient,
+                          ActServer.Connection rawConnection, ActLog console) {
         this.url = url;
+        this.trustedCertificates = trustedCertificates;
         this.queueName = queue;
         this.prefix = prefixOf(queue);
         this.maintenanceLock = "emq:lock:{queue:" + queue + ":maintenance}:lock";
@@ -102,7 +103,8 @@ public final class ClaimLeaseAct implements AutoCloseable {
     }
 
     /**
-     * Connects the act's own plain connection, for the raw reads it shows.
+     * Connects the act's own plain connection, for the raw reads it shows, trusting the JVM's CA
+     * certificates for TLS.
      *
      * @param url   the server's URL, already checked
      * @param queue the queue the act works on; every key of it is deleted before the act
@@ -112,13 +114,31 @@ public final class ClaimLeaseAct implements AutoCloseable {
      * @throws RedisCommandException if the server cannot be reached
      */
     public static ClaimLeaseAct open(String url, String queue, ActLog log) {
+        return open(url, null, queue, log);
+    }
+
+    /**
+     * Connects the act's own plain connection, for the raw reads it shows; with a CA file, it and
+     * the workers' clients trust exactly the certificates in it ({@code trustedCertificates}).
+     *
+     * @param url                 the server's URL ({@code redis://}, {@code rediss://},
+     *                            {@code redis-cluster://} or {@code rediss-cluster://}), already checked
+     * @param trustedCertificates a PEM file of the CA certificates to trust, or null for the JVM's
+     * @param queue               the queue the act works on; every key of it is deleted before the act
+     * @param log                 where the act tells what it does as it goes
+     * @return the act, ready to {@link #run()}; close it
+     * @throws NullPointerException if the URL, the queue or the log is null
+     * @throws IllegalArgumentException if the URL is malformed
+     * @throws RedisCommandException if the server cannot be reached
+     */
+    public static ClaimLeaseAct open(String url, Path trustedCertificates, String queue, ActLog log) {
         Objects.requireNonNull(queue, "queue");
         Objects.requireNonNull(log, "log");
-        RedisClient client = RedisClient.create(Objects.requireNonNull(url, "url"));
+        ActServer client = ActServer.create(Objects.requireNonNull(url, "url"), trustedCertificates);
         try {
-            return new ClaimLeaseAct(url, queue, client, client.connect(), log);
+            return new ClaimLeaseAct(url, trustedCertificates, queue, client, client.connect(), log);
         } catch (RuntimeException e) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
+            client.close();
             throw new RedisCommandException("CONNECT (the claim lease act's connection)", queue, e);
         }
     }
@@ -135,12 +155,12 @@ public final class ClaimLeaseAct implements AutoCloseable {
     @Override
     public void close() {
         rawConnection.close();
-        rawClient.shutdown(0, 2, TimeUnit.SECONDS);
+        rawClient.close();
     }
 
     /**
-     * Deletes every key of the act's queue (found with {@code SCAN MATCH emq:{<queue>}:*}) and
-     * its maintenance lock.
+     * Deletes every key of the act's queue (found with {@code SCAN MATCH emq:{<queue>}:*}, on
+     * every master of a cluster) and its maintenance lock; the queue's keys share one hash slot.
      *
      * @return how many keys were deleted
      * @throws io.lettuce.core.RedisException if a command fails
@@ -366,7 +386,11 @@ public final class ClaimLeaseAct implements AutoCloseable {
     }
 
     private QueueClient connect(List<QueueClient> clients) {
-        QueueClient c = QueueClient.builder().redisUrl(url).build();
+        QueueClient.Builder b = QueueClient.builder().redisUrl(url);
+        if (trustedCertificates != null) {
+            b.trustedCertificates(trustedCertificates);
+        }
+        QueueClient c = b.build();
         clients.add(c);
         return c;
     }

@@ -128,6 +128,7 @@ public final class Dashboard implements AutoCloseable {
         private io.echomq.lock.LockClient locks;
         private java.time.Duration rescanAfter = QueueIndex.MAX_AGE;
         private String figuresUrl;
+        private java.nio.file.Path figuresCa;
         private String figuresPrefix;
 
         private Builder(QueueClient client) {
@@ -208,14 +209,31 @@ public final class Dashboard implements AutoCloseable {
 
         /**
          * @param redisUrl the server the "Why it is safe" page runs its lock acts on, when asked with
-         *                 its run buttons: the same server as the client's, given by URL because the
-         *                 acts send plain commands on connections of their own. Without one, the page
-         *                 explains the acts and offers no run
+         *                 its run buttons: the same server (or cluster) as the client's, given by URL
+         *                 because the acts send plain commands on connections of their own. Without
+         *                 one, the page explains the acts and offers no run
          * @return this builder
          * @throws NullPointerException if redisUrl is null
          */
         public Builder figures(String redisUrl) {
             this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            this.figuresCa = null;
+            return this;
+        }
+
+        /**
+         * As {@link #figures(String)}, for a server whose certificate a private CA signed: the acts'
+         * connections trust exactly the CA certificates in the file, as the core's
+         * {@code trustedCertificates} does.
+         *
+         * @param redisUrl            the server the acts run on: {@code rediss://} or {@code rediss-cluster://}
+         * @param trustedCertificates a PEM file of CA certificates
+         * @return this builder
+         * @throws NullPointerException if an argument is null
+         */
+        public Builder figures(String redisUrl, java.nio.file.Path trustedCertificates) {
+            this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            this.figuresCa = Objects.requireNonNull(trustedCertificates, "trustedCertificates");
             return this;
         }
 
@@ -261,7 +279,7 @@ public final class Dashboard implements AutoCloseable {
             Guard guard = new Guard(secret, readOnly, bound);
             String shown = server != null ? server : productOnly(client.serverDescription());
             http.createContext("/", new JdkExchange(new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks,
-                    new SafetyPage(figuresUrl, figuresPrefix))));
+                    new SafetyPage(figuresUrl, figuresCa, figuresPrefix))));
             AtomicInteger n = new AtomicInteger();
             ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
                 Thread t = new Thread(r, "emq-dashboard-" + n.incrementAndGet());

@@ -99,6 +99,8 @@ public final class DashboardServlet extends HttpServlet {
         private boolean readOnly;
         private String server;
         private io.echomq.lock.LockClient locks;
+        private String figuresUrl;
+        private java.nio.file.Path figuresCa;
 
         private Builder(QueueClient client) {
             this.client = client;
@@ -148,13 +150,44 @@ public final class DashboardServlet extends HttpServlet {
             return this;
         }
 
+        /**
+         * @param redisUrl the server the "Why it is safe" page runs its lock acts on, when asked with
+         *                 its run buttons: the same server (or cluster) as the client's, given by URL
+         *                 because the acts send plain commands on connections of their own. Without
+         *                 one, the page explains the acts and offers no run
+         * @return this builder
+         * @throws NullPointerException if redisUrl is null
+         */
+        public Builder figures(String redisUrl) {
+            this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            this.figuresCa = null;
+            return this;
+        }
+
+        /**
+         * As {@link #figures(String)}, for a server whose certificate a private CA signed: the acts'
+         * connections trust exactly the CA certificates in the file, as the core's
+         * {@code trustedCertificates} does.
+         *
+         * @param redisUrl            the server the acts run on: {@code rediss://} or {@code rediss-cluster://}
+         * @param trustedCertificates a PEM file of CA certificates
+         * @return this builder
+         * @throws NullPointerException if an argument is null
+         */
+        public Builder figures(String redisUrl, java.nio.file.Path trustedCertificates) {
+            this.figuresUrl = Objects.requireNonNull(redisUrl, "redisUrl");
+            this.figuresCa = Objects.requireNonNull(trustedCertificates, "trustedCertificates");
+            return this;
+        }
+
         /** @return the servlet, ready to be mapped (to {@code /echomq/*}, say) */
         public DashboardServlet build() {
             String secret = token != null ? token : Guard.randomToken();
             // One name wherever it is mounted: the cookie's Path (the mount) keeps two mounts apart.
             Guard guard = new Guard(secret, readOnly, "emq_dashboard");
             String shown = server != null ? server : Dashboard.productOnly(client.serverDescription());
-            Routes routes = new Routes(guard, shown, new QueueIndex(client, QueueIndex.MAX_AGE), locks);
+            Routes routes = new Routes(guard, shown, new QueueIndex(client, QueueIndex.MAX_AGE), locks,
+                    new SafetyPage(figuresUrl, figuresCa, null));
             return new DashboardServlet(routes, secret, readOnly);
         }
     }

@@ -51,7 +51,7 @@ final class Routes {
     private final SafetyPage safety;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
-        this(guard, server, index, lockClient, new SafetyPage(null, null));
+        this(guard, server, index, lockClient, new SafetyPage(null, null, null));
     }
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient, SafetyPage safety) {

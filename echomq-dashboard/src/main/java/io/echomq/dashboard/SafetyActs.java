@@ -9,11 +9,10 @@ import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.ReleaseOutcome;
 import io.echomq.lock.RenewOutcome;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,8 +46,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ol>
  *
  * <p>Every key it writes is under the prefix it was opened with, and {@link #keys()} names them;
- * it deletes nothing before or after an act: the caller decides ({@link #deleteKeys()}). The
- * commands go to the one server the URL names (not to a cluster's other masters). Not thread-safe.
+ * it deletes nothing before or after an act: the caller decides ({@link #deleteKeys()}). Every
+ * command names one key, so the acts run on a cluster ({@code redis-cluster://}, each command sent
+ * to its key's master) as on one server. Not thread-safe.
  */
 public final class SafetyActs implements AutoCloseable {
     /** The {@code PX} of every acquire of the acts. */
@@ -60,14 +60,13 @@ public final class SafetyActs implements AutoCloseable {
 
     private static final AcquireOptions PLAIN = AcquireOptions.defaults().plain();
 
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> connection;
-    private final RedisCommands<String, String> raw;
+    private final ActServer client;
+    private final ActServer.Connection connection;
+    private final RedisClusterCommands<String, String> raw;
     private final String prefix;
     private final LockClient locks;
 
-    private SafetyActs(RedisClient client, StatefulRedisConnection<String, String> connection, String prefix,
-                       LockClient locks) {
+    private SafetyActs(ActServer client, ActServer.Connection connection, String prefix, LockClient locks) {
         this.client = client;
         this.connection = connection;
         this.raw = connection.sync();
@@ -76,9 +75,10 @@ public final class SafetyActs implements AutoCloseable {
     }
 
     /**
-     * Connects to the server.
+     * Connects to the server, trusting the JVM's CA certificates for {@code rediss://}.
      *
-     * @param redisUrl the server's URL ({@code redis://} or {@code rediss://})
+     * @param redisUrl the server's URL ({@code redis://}, {@code rediss://}, {@code redis-cluster://}
+     *                 or {@code rediss-cluster://})
      * @param prefix   the prefix of every key the acts write, for example {@code emq:demo:}
      * @return the acts, connected; close them
      * @throws NullPointerException if an argument is null
@@ -87,14 +87,44 @@ public final class SafetyActs implements AutoCloseable {
      * @throws RedisCommandException if the server cannot be reached
      */
     public static SafetyActs open(String redisUrl, String prefix) {
+        return open(redisUrl, null, prefix);
+    }
+
+    /**
+     * Connects to the server; with a CA file, every connection of the acts (their lock client's
+     * and their plain ones) trusts exactly the certificates in it, as {@code LockClient}'s
+     * {@code trustedCertificates} does.
+     *
+     * @param redisUrl            the server's URL ({@code redis://}, {@code rediss://},
+     *                            {@code redis-cluster://} or {@code rediss-cluster://})
+     * @param trustedCertificates a PEM file of the CA certificates to trust, or null for the JVM's
+     * @param prefix              the prefix of every key the acts write, for example {@code emq:demo:}
+     * @return the acts, connected; close them
+     * @throws NullPointerException if the URL or the prefix is null
+     * @throws IllegalArgumentException if the URL is malformed, the CA file is given for a URL
+     *     without TLS or holds no certificate, or the prefix is not a lock namespace (see
+     *     {@code LocksBuilder.namespace})
+     * @throws RedisCommandException if the server cannot be reached
+     */
+    public static SafetyActs open(String redisUrl, Path trustedCertificates, String prefix) {
         Objects.requireNonNull(redisUrl, "redisUrl");
         Objects.requireNonNull(prefix, "prefix");
-        LockClient locks = LockClient.builder().redisUrl(redisUrl).namespace(prefix).build();
-        RedisClient client = RedisClient.create(redisUrl);
+        LockClient.Builder lb = LockClient.builder().redisUrl(redisUrl).namespace(prefix);
+        if (trustedCertificates != null) {
+            lb.trustedCertificates(trustedCertificates);
+        }
+        LockClient locks = lb.build();
+        ActServer client;
+        try {
+            client = ActServer.create(redisUrl, trustedCertificates);
+        } catch (RuntimeException e) {
+            locks.close();
+            throw e;
+        }
         try {
             return new SafetyActs(client, client.connect(), prefix, locks);
         } catch (RuntimeException e) {
-            client.shutdown(0, 2, TimeUnit.SECONDS);
+            client.close();
             locks.close();
             throw new RedisCommandException("CONNECT (the lock acts' connection)", null, e);
         }
@@ -110,13 +140,18 @@ public final class SafetyActs implements AutoCloseable {
     }
 
     /**
-     * Deletes {@link #keys()}.
+     * Deletes {@link #keys()}, one {@code DEL} per key: they hash to different slots, and a
+     * cluster refuses a {@code DEL} across slots.
      *
      * @return how many existed
      * @throws RedisCommandException if the server fails
      */
     public long deleteKeys() {
-        return call("DEL (the lock acts' keys)", () -> raw.del(keys().toArray(String[]::new)));
+        long deleted = 0;
+        for (String key : keys()) {
+            deleted += call("DEL (the lock acts' keys)", () -> raw.del(key));
+        }
+        return deleted;
     }
 
     /**
@@ -129,7 +164,7 @@ public final class SafetyActs implements AutoCloseable {
      */
     public RaceRun race() throws InterruptedException {
         String key = raceKey();
-        List<StatefulRedisConnection<String, String>> workers = new ArrayList<>();
+        List<ActServer.Connection> workers = new ArrayList<>();
         AtomicInteger thread = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(WORKERS, r -> {
             Thread t = new Thread(r, "emq-race-" + thread.incrementAndGet());
@@ -140,7 +175,7 @@ public final class SafetyActs implements AutoCloseable {
             CyclicBarrier start = new CyclicBarrier(WORKERS);
             List<Future<RaceRun.Reply>> sent = new ArrayList<>();
             for (int i = 1; i <= WORKERS; i++) {
-                StatefulRedisConnection<String, String> c = call("CONNECT (a racing worker)", client::connect);
+                ActServer.Connection c = call("CONNECT (a racing worker)", client::connect);
                 workers.add(c);
                 String who = "w" + i;
                 String token = UUID.randomUUID().toString();
@@ -159,7 +194,7 @@ public final class SafetyActs implements AutoCloseable {
             return new RaceRun(key, HOLD.toMillis(), replies, stored, pttl);
         } finally {
             pool.shutdownNow();
-            workers.forEach(StatefulRedisConnection::close);
+            workers.forEach(ActServer.Connection::close);
         }
     }
 
@@ -174,7 +209,7 @@ public final class SafetyActs implements AutoCloseable {
     public CrashGapRun crashGap() {
         String setnxKey = setnxKey();
         boolean first;
-        try (StatefulRedisConnection<String, String> processA = call("CONNECT (process A)", client::connect)) {
+        try (ActServer.Connection processA = call("CONNECT (process A)", client::connect)) {
             first = call("SETNX (process A)", () -> processA.sync().setnx(setnxKey, UUID.randomUUID().toString()));
         } // process A "crashes": its connection closes here, before EXPIRE was sent
         long ttl = call("TTL (the two-command lock)", () -> raw.ttl(setnxKey));
@@ -260,7 +295,7 @@ public final class SafetyActs implements AutoCloseable {
     @Override
     public void close() {
         connection.close();
-        client.shutdown(0, 2, TimeUnit.SECONDS);
+        client.close();
         locks.close();
     }
 

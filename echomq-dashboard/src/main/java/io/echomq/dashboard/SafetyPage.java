@@ -2,6 +2,7 @@ package io.echomq.dashboard;
 
 import static io.echomq.dashboard.Html.esc;
 
+import java.nio.file.Path;
 import java.util.UUID;
 
 /**
@@ -24,14 +25,18 @@ final class SafetyPage {
     static final String PREFIX = "emq:figures:";
 
     private final String redisUrl;
+    private final Path trustedCertificates;
     private final String fixedPrefix;
 
     /**
-     * @param redisUrl    the server the acts run on, or null when the dashboard was given none
-     * @param fixedPrefix the prefix every run writes under instead of a random one (tests), or null
+     * @param redisUrl            the server the acts run on (one server or a cluster), or null when
+     *                            the dashboard was given none
+     * @param trustedCertificates the CA file its TLS connections trust, or null for the JVM's
+     * @param fixedPrefix         the prefix every run writes under instead of a random one (tests), or null
      */
-    SafetyPage(String redisUrl, String fixedPrefix) {
+    SafetyPage(String redisUrl, Path trustedCertificates, String fixedPrefix) {
         this.redisUrl = redisUrl;
+        this.trustedCertificates = trustedCertificates;
         this.fixedPrefix = fixedPrefix;
     }
 
@@ -86,7 +91,7 @@ final class SafetyPage {
         }
         Act act = Act.parse(r.required("act"));
         String prefix = fixedPrefix != null ? fixedPrefix : PREFIX + UUID.randomUUID().toString().substring(0, 8) + ":";
-        try (SafetyActs acts = SafetyActs.open(redisUrl, prefix)) {
+        try (SafetyActs acts = SafetyActs.open(redisUrl, trustedCertificates, prefix)) {
             try {
                 String figure = switch (act) {
                     case RACE -> SafetyFigures.race(acts.race());
@@ -109,7 +114,7 @@ final class SafetyPage {
     /** Runs the claim lease on a queue named after the run's prefix, and deletes the queue's keys. */
     private String claimLease(String prefix) throws InterruptedException {
         String queue = "figures-" + prefix.substring(PREFIX.length(), prefix.length() - 1).replace(':', '-');
-        try (ClaimLeaseAct act = ClaimLeaseAct.open(redisUrl, queue, ActLog.SILENT)) {
+        try (ClaimLeaseAct act = ClaimLeaseAct.open(redisUrl, trustedCertificates, queue, ActLog.SILENT)) {
             try {
                 return SafetyFigures.claimLease(act.run());
             } finally {

@@ -9,7 +9,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Chooses the Redis URL of the EchoMQ clients, and names the property it came from so that a bad
- * value is reported against the property the user wrote.
+ * value is reported against the property the user wrote. {@link #url} gives that URL to whatever
+ * else must reach the same server, such as the dashboard's lock acts.
  *
  * <ol>
  *   <li>{@code echomq.redis.url} when set;</li>
@@ -24,7 +25,7 @@ import org.springframework.core.env.Environment;
  * Sentinel ({@code spring.data.redis.sentinel.master}) has no EchoMQ URL form: it is refused with
  * an {@link InvalidEchoMQPropertyException} asking for {@code echomq.redis.url}.
  */
-final class RedisUrlResolver {
+public final class RedisUrlResolver {
     static final String URL = "echomq.redis.url";
     private static final String SPRING = "spring.data.redis.";
 
@@ -33,6 +34,20 @@ final class RedisUrlResolver {
 
     /** A chosen URL and the property that gave it. */
     record Resolved(String url, String property) {
+    }
+
+    /**
+     * The URL the starter's own clients connect to, chosen from the {@code echomq.*} and
+     * {@code spring.data.redis.*} settings in the order above.
+     *
+     * @param properties  the {@code echomq.*} settings
+     * @param environment where the {@code spring.data.redis.*} settings are read
+     * @return the URL, with any password in it
+     * @throws InvalidEchoMQPropertyException if only a Sentinel setup is configured, or the port or
+     *     database is not a number
+     */
+    public static String url(EchoMQProperties properties, Environment environment) {
+        return resolve(properties, environment).url();
     }
 
     /**
