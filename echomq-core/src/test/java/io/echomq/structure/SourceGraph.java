@@ -171,6 +171,18 @@ final class SourceGraph {
         return new SourceGraph(edges);
     }
 
+    /**
+     * @param file a file's path under the source root ({@code a/b/C.java})
+     * @param text its source
+     * @return its class's name: the package its {@code package} line declares (which a file in a role
+     *     folder below its package's folder does not spell in its path) and its file name
+     */
+    static String className(String file, String text) {
+        Matcher p = PACKAGE.matcher(text);
+        String simple = file.substring(file.lastIndexOf('/') + 1, file.length() - ".java".length());
+        return p.find() ? p.group(1) + "." + simple : simple;
+    }
+
     /** @return the files {@code file} depends on */
     Set<String> dependencies(String file) {
         return edges.getOrDefault(file, Set.of());

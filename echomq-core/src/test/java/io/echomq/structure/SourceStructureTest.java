@@ -179,15 +179,10 @@ class SourceStructureTest {
                 .collect(Collectors.joining(", "));
     }
 
-    /** @return the files' class names: each one's package, as its {@code package} line declares, and its file name */
+    /** @return the files' class names, each as {@link SourceGraph#className} gives it */
     private static Set<String> classNames(Set<String> files, Map<String, String> sources) {
         Set<String> names = new TreeSet<>();
-        for (String f : files) {
-            java.util.regex.Matcher p = java.util.regex.Pattern.compile("^\\s*package\\s+([\\w.]+)\\s*;",
-                    java.util.regex.Pattern.MULTILINE).matcher(sources.get(f));
-            String simple = f.substring(f.lastIndexOf('/') + 1, f.length() - ".java".length());
-            names.add(p.find() ? p.group(1) + "." + simple : simple);
-        }
+        files.forEach(f -> names.add(SourceGraph.className(f, sources.get(f))));
         return names;
     }
 }
