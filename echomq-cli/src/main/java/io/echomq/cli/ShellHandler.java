@@ -76,6 +76,7 @@ final class ShellHandler implements JobHandler {
                 status = process.waitFor();
             } catch (InterruptedException lost) {
                 kill(process);   // the lease is lost, the timeout passed, or the shutdown's grace ran out
+                awaitDeath(process);   // so that no command outlives the handler that ran it
                 throw lost;
             }
             drain(stdout);
@@ -143,6 +144,19 @@ final class ShellHandler implements JobHandler {
             // a background child still holds the stream open; leave the pump to finish on its own
         } catch (ExecutionException e) {
             // the pump failed; what it read so far is kept
+        }
+    }
+
+    /**
+     * Waits up to {@link WorkerCommand#KILL_WAIT_MS} for a killed process to be reaped. A SIGKILL is delivered
+     * asynchronously, so without this wait the handler (and a stopping worker after it) could return while the
+     * command is still alive. An interrupt during the wait ends it early and is kept for the caller.
+     */
+    static void awaitDeath(Process process) {
+        try {
+            process.waitFor(WorkerCommand.KILL_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException again) {
+            Thread.currentThread().interrupt();
         }
     }
 
