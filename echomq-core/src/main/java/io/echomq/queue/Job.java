@@ -41,33 +41,25 @@ public final class Job {
 
     private final JobLine line;
     private final String id;
-    private final String localId;
-    private final byte[] payload;
-    private final long attempt;
-    private final long spent;
-    private final long maxAttempts;
-    private final long timeoutMs;   // the job's own timeout, else its queue's default; 0: none
-    private final String attemptText;
-    private final long leaseMs;
-    private final JobSettlement settlement = new JobSettlement(this);   // the once-only settling record
+    private final Attempt granted;   // what the claim answered: id, payload, fence, timeout, lease
+    private final JobSettlement settlement;   // the once-only settling record
     private final JobLease localLease;   // the local deadline and the loss
     // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
     // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
     private final long handleSeq = HANDLES.incrementAndGet();
 
-    Job(JobLine line, String id, byte[] payload, long attempt, long spent, long maxAttempts, long timeoutMs,
-        long leaseMs, long claimStartNanos) {
+    /** The handle of {@code granted}, claimed on {@code line}; its local lease counts from the claim. */
+    Job(JobLine line, Attempt granted) {
         this.line = line;
-        this.localId = id;
-        this.id = line.idPrefix() + id;
-        this.payload = payload;
-        this.attempt = attempt;
-        this.spent = spent;
-        this.maxAttempts = maxAttempts;
-        this.timeoutMs = timeoutMs;
-        this.attemptText = Long.toString(attempt);
-        this.leaseMs = leaseMs;
-        this.localLease = new JobLease(this, line.clock(), settlement::outcome, claimStartNanos, leaseMs);
+        this.id = line.idPrefix() + granted.localId();
+        this.granted = granted;
+        this.settlement = new JobSettlement(line, granted);
+        this.localLease = settlement.lease();
+    }
+
+    /** @return the handle of {@code granted}, or null when there is none (the claim found no job) */
+    static Job of(JobLine line, Attempt granted) {
+        return granted == null ? null : new Job(line, granted);
     }
 
     /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */
@@ -90,7 +82,7 @@ public final class Job {
 
     /** @return the id inside its own queue or partition: the one the scripts know */
     String localId() {
-        return localId;
+        return granted.localId();
     }
 
     /** @return the queue (or partition) whose scripts settle this job */
@@ -100,27 +92,27 @@ public final class Job {
 
     /** @return a copy of the payload bytes */
     public byte[] payload() {
-        return payload.clone();
+        return granted.payload().clone();
     }
 
     /** @return the payload decoded as UTF-8 */
     public String payloadUtf8() {
-        return new String(payload, StandardCharsets.UTF_8);
+        return new String(granted.payload(), StandardCharsets.UTF_8);
     }
 
     /** @return the attempt this claim was granted: the job's fence, 1 on the first claim */
     public long attempt() {
-        return attempt;
+        return granted.attempt();
     }
 
     /** @return attempts spent against {@link #maxAttempts()}, this one included */
     public long spentAttempts() {
-        return spent;
+        return granted.spent();
     }
 
     /** @return attempts allowed before the job goes to dead */
     public long maxAttempts() {
-        return maxAttempts;
+        return granted.maxAttempts();
     }
 
     /**
@@ -129,12 +121,13 @@ public final class Job {
      *     worker applies its own, if any. A worker enforces it; a hand claimer may read it
      */
     public Optional<Duration> timeout() {
+        long timeoutMs = granted.timeoutMs();
         return timeoutMs > 0 ? Optional.of(Duration.ofMillis(timeoutMs)) : Optional.empty();
     }
 
     /** @return the lease this job was claimed (or last extended) with */
     public Duration lease() {
-        return Duration.ofMillis(leaseMs);
+        return Duration.ofMillis(granted.leaseMs());
     }
 
     /**
@@ -303,7 +296,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis still fails when sent again until the lease's deadline
      */
     public Optional<Job> completeAndClaimNext(Duration lease) {
-        return settlement.completeAndClaimNext(QueueLimits.leaseMillis(lease));
+        return settlement.completeAndClaimNext(QueueLimits.leaseMillis(lease)).map(next -> new Job(line, next));
     }
 
     /**
@@ -365,7 +358,7 @@ public final class Job {
             return false;   // sticky: a lost lease is never renewed
         }
         long start = line.clock().nanoTime();
-        long code = line.attempts().extend(ms, java.util.List.of(this)).get(0);
+        long code = line.attempts().extend(ms, java.util.List.of(granted)).get(0);
         return localLease.onExtended(code, start, ms);
     }
 
@@ -378,7 +371,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public boolean progress(byte[] progress) {
-        long code = line.attempts().progress(this, progress);
+        long code = line.attempts().progress(granted, progress);
         if (code == 1) {
             return true;
         }
@@ -406,7 +399,7 @@ public final class Job {
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public boolean result(byte[] result) {
-        return line.attempts().result(this, result, localLease);
+        return line.attempts().result(granted, result, localLease);
     }
 
     /**
@@ -424,7 +417,12 @@ public final class Job {
     // ----- package-private plumbing for Queue and Worker -----
 
     String attemptText() {
-        return attemptText;
+        return granted.attemptText();
+    }
+
+    /** @return the attempt as the claim granted it, which the parts below this handle work on */
+    Attempt granted() {
+        return granted;
     }
 
     /**
@@ -442,6 +440,6 @@ public final class Job {
 
     @Override
     public String toString() {
-        return "Job[" + line.name() + "/" + id + " attempt " + attempt + "]";
+        return "Job[" + line.name() + "/" + id + " attempt " + granted.attempt() + "]";
     }
 }

@@ -19,8 +19,8 @@ class FlowControlTest extends QueueTestBase {
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private Claimed claim(int n) {
-        return queue.partition().claims().claimAsync(n, LEASE.toMillis()).join();
+    private Claimed<Job> claim(int n) {
+        return queue.partition().claimAsync(n, LEASE.toMillis()).join();
     }
 
     private void enqueue(int n) {
@@ -69,7 +69,7 @@ class FlowControlTest extends QueueTestBase {
         queue.flowControl().setConcurrencyCap(2);
         assertThat(queue.flowControl().concurrencyCap()).hasValue(2);
 
-        Claimed first = claim(6);
+        Claimed<Job> first = claim(6);
         assertThat(first.jobs()).hasSize(2);
         assertThat(first.capped()).as("next_due_ms -3: only a freed place helps").isTrue();
         assertThat(claim(6).jobs()).isEmpty();
@@ -89,7 +89,7 @@ class FlowControlTest extends QueueTestBase {
     void aReapedLeaseFreesItsPlace() {
         enqueue(2);
         queue.flowControl().setConcurrencyCap(1);
-        assertThat(queue.partition().claims().claimAsync(5, 200).join().jobs()).hasSize(1);
+        assertThat(queue.partition().claimAsync(5, 200).join().jobs()).hasSize(1);
         assertThat(claim(5).capped()).isTrue();
         await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
             queue.reap(100);
@@ -103,13 +103,13 @@ class FlowControlTest extends QueueTestBase {
         enqueue(3);
         Queue other = client(b -> { }).queue("q");   // opened first: a cluster client takes a while to connect
         Job job = claim(1).jobs().get(0);
-        long code = queue.partition().attempts().returnLease(job, 800);
+        long code = queue.partition().attempts().returnLease(job.granted(), 800);
         assertThat(code).isEqualTo(1L);
         assertThat(field(job.localId(), "spent")).as("the attempt was given back").isEqualTo("0");
         assertThat(field(job.localId(), "attempts")).as("the fence keeps rising").isEqualTo("1");
         assertThat(queue.flowControl().holdRemaining()).isBetween(Duration.ofMillis(1), Duration.ofMillis(800));
 
-        Claimed held = other.partition().claims().claimAsync(5, LEASE.toMillis()).join();
+        Claimed<Job> held = other.partition().claimAsync(5, LEASE.toMillis()).join();
         assertThat(held.jobs()).as("another client is held too").isEmpty();
         assertThat(held.nextDueMs()).as("the ms left of the hold").isBetween(1L, 800L);
 

@@ -49,7 +49,8 @@ class GroupCommitTest extends SemanticsTestBase {
         raw().call("SET", jobKey(notAHash.localId()), "junk");
         Map<String, String> expiredBefore = hash(expired.localId());
 
-        Claimed answer = RedisEngine.await(queue.partition().claims().settleAsync(jobs, 0, LONG_LEASE.toMillis()), "claim", "q");
+        Claimed<Attempt> answer = RedisEngine.await(queue.partition().line().claims().settleAsync(
+                jobs.stream().map(Job::granted).toList(), 0, LONG_LEASE.toMillis(), a -> a), "claim", "q");
 
         assertThat(answer.completeCodes()).containsExactly(1L, -2L, -1L, -3L, -4L, AttemptCalls.NOT_A_HASH_CODE);
         assertThat(answer.jobs()).isEmpty();
@@ -67,7 +68,8 @@ class GroupCommitTest extends SemanticsTestBase {
     void theSameJobTwiceInOneCallIsCompletedOnceAndTheSecondAckAnsweredAsALaterCallWouldBe() {
         queue.enqueue("once");
         Job job = queue.claim(LONG_LEASE).orElseThrow();
-        Claimed answer = RedisEngine.await(queue.partition().claims().settleAsync(List.of(job, job), 0, LONG_LEASE.toMillis()),
+        Claimed<Attempt> answer = RedisEngine.await(queue.partition().line().claims().settleAsync(
+                List.of(job.granted(), job.granted()), 0, LONG_LEASE.toMillis(), a -> a),
                 "claim", "q");
         long retained = client.context().retainCompletedMs();
         assertThat(answer.completeCodes()).containsExactly(1L, retained > 0 ? -3L : -4L);
@@ -104,10 +106,10 @@ class GroupCommitTest extends SemanticsTestBase {
         List<CompletableFuture<AckBatcher.Answer>> answers = new ArrayList<>();
         try (CommandTap tap = raw().monitor()) {
             raw().call("CLIENT", "PAUSE", "1000", "WRITE");
-            answers.add(batcher.complete(jobs.get(0), false));   // sent at once; the server holds it
-            answers.add(batcher.complete(jobs.get(1), true));
-            answers.add(batcher.complete(jobs.get(2), true));
-            answers.add(batcher.complete(jobs.get(3), false));
+            answers.add(batcher.complete(jobs.get(0).granted(), false));   // sent at once; the server holds it
+            answers.add(batcher.complete(jobs.get(1).granted(), true));
+            answers.add(batcher.complete(jobs.get(2).granted(), true));
+            answers.add(batcher.complete(jobs.get(3).granted(), false));
             assertThat(answers.get(0)).as("the first call is held by the pause").isNotDone();
             CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(5)).until(() -> claimCalls(tap, claim).size() >= 2);
@@ -122,7 +124,7 @@ class GroupCommitTest extends SemanticsTestBase {
         }
         assertThat(answers.get(0).get().next()).isNull();
         assertThat(answers.get(3).get().next()).isNull();
-        assertThat(List.of(answers.get(1).get().next().id(), answers.get(2).get().next().id()))
+        assertThat(List.of(answers.get(1).get().next().localId(), answers.get(2).get().next().localId()))
                 .as("each handler that asked got its own next job").doesNotHaveDuplicates()
                 .doesNotContainAnyElementsOf(jobs.stream().map(Job::id).toList());
         assertThat(queue.stats().completed()).isEqualTo(4);
@@ -138,12 +140,12 @@ class GroupCommitTest extends SemanticsTestBase {
         String claim = Scripts.CLAIM.sha();
         try (CommandTap tap = raw().monitor()) {
             raw().call("CLIENT", "PAUSE", "500", "WRITE");
-            CompletableFuture<AckBatcher.Answer> sent = batcher.complete(jobs.get(0), false);
-            CompletableFuture<AckBatcher.Answer> held = batcher.complete(jobs.get(1), false);
+            CompletableFuture<AckBatcher.Answer> sent = batcher.complete(jobs.get(0).granted(), false);
+            CompletableFuture<AckBatcher.Answer> held = batcher.complete(jobs.get(1).granted(), false);
             batcher.abandon();
             assertThat(sent.get(10, TimeUnit.SECONDS).code()).as("the call in flight is answered").isEqualTo(1L);
             assertThatThrownBy(() -> held.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> batcher.complete(jobs.get(1), false).get(10, TimeUnit.SECONDS))
+            assertThatThrownBy(() -> batcher.complete(jobs.get(1).granted(), false).get(10, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(IllegalStateException.class);
             raw().call("ECHO", "done");
             assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "done")), Duration.ofSeconds(10))).isTrue();

@@ -94,7 +94,7 @@ class JobDeadlineTest extends QueueTestBase {
         // A renewal sent just before the deadline; the server accepts it (its lease is valid) ...
         clock.advance(Duration.ofNanos(JobLease.validityNanos(ms) - 1));
         long sentAt = clock.nanoTime();
-        List<Long> codes = q.partition().attempts().extend(ms, List.of(job));
+        List<Long> codes = q.partition().attempts().extend(ms, List.of(job.granted()));
         assertThat(codes).containsExactly(1L);
         // ... but its answer is applied only after the deadline was seen passed.
         clock.advance(Duration.ofMillis(1));

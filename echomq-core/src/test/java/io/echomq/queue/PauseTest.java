@@ -73,14 +73,14 @@ class PauseTest extends QueueTestBase {
         });
         queue.pause();
 
-        Claimed c = queue.partition().claims().claimAsync(5, LEASE.toMillis()).join();
+        Claimed<Job> c = queue.partition().claimAsync(5, LEASE.toMillis()).join();
 
         assertThat(c.paused()).isTrue();
         assertThat(c.nextDueMs()).isEqualTo(-2);
         assertThat(c.jobs()).isEmpty();
         assertThat(queue.stats()).extracting(QueueStats::delayed, QueueStats::pending).containsExactly(1L, 0L);
         queue.resume();
-        assertThat(queue.partition().claims().claimAsync(5, LEASE.toMillis()).join().jobs()).hasSize(1);
+        assertThat(queue.partition().claimAsync(5, LEASE.toMillis()).join().jobs()).hasSize(1);
     }
 
     @Test

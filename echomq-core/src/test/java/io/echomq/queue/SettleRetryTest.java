@@ -85,12 +85,12 @@ class SettleRetryTest extends QueueTestBase {
                 new RedisConnectionException("Connection reset"));
         Job ended = jobs.get(0);
         ended.leaseState().markLost(LeaseLossReason.NOT_ACTIVE);   // a renewal met the job this settle ended
-        assertThat(SettleRetry.again(ended, noAnswer, () -> {
+        assertThat(SettleRetry.again(ended.leaseState(), noAnswer, () -> {
             throw noAnswer;
         })).isEqualTo(-3);
         Job expired = jobs.get(1);
         expired.leaseState().markLost(LeaseLossReason.EXPIRED);
-        assertThatThrownBy(() -> SettleRetry.again(expired, noAnswer, () -> {
+        assertThatThrownBy(() -> SettleRetry.again(expired.leaseState(), noAnswer, () -> {
             throw noAnswer;
         })).isSameAs(noAnswer);
     }
@@ -99,10 +99,10 @@ class SettleRetryTest extends QueueTestBase {
     void aRefusedRepeatOfOurOwnCompleteReadsAsCompleted() {
         String id = queue.enqueue("x");
         Job job = queue.claim(1, Duration.ofSeconds(30)).get(0);
-        assertThat(queue.partition().attempts().complete(job)).isEqualTo(1);   // applied; say its answer was lost
-        long again = queue.partition().attempts().complete(job);
+        assertThat(queue.partition().attempts().complete(job.granted())).isEqualTo(1);   // applied; say its answer was lost
+        long again = queue.partition().attempts().complete(job.granted());
         assertThat(again).as("the fence refuses the repeat").isEqualTo(-3);
-        assertThat(SettleReadBack.complete(job, again)).isEqualTo(1);
+        assertThat(SettleReadBack.complete(queue.partition().attempts(), job.granted(), null, again)).isEqualTo(1);
         assertThat(field(id, "state")).isEqualTo("done");
     }
 
@@ -111,16 +111,16 @@ class SettleRetryTest extends QueueTestBase {
         queue.enqueue("x", EnqueueOptions.defaults().withMaxAttempts(2));
         Job retried = queue.claim(1, Duration.ofSeconds(30)).get(0);
         assertThat(retried.fail("boom")).isEqualTo(SettleOutcome.RETRYING);
-        long again = queue.partition().attempts().fail(retried, retried.settlement().failText(), true, -1);
+        long again = queue.partition().attempts().fail(retried.granted(), retried.settlement().failText(), true, -1);
         assertThat(again).isEqualTo(-3);
-        assertThat(SettleReadBack.fail(retried, again)).isEqualTo(2);
+        assertThat(SettleReadBack.fail(queue.partition().attempts(), retried.granted(), retried.settlement().failText(), again)).isEqualTo(2);
 
         queue.enqueue("y", EnqueueOptions.defaults().withMaxAttempts(1));
         Job died = queue.claim(1, Duration.ofSeconds(30)).stream().filter(j -> j.payloadUtf8().equals("y"))
                 .findFirst().orElseThrow();
         assertThat(died.fail("fatal")).isEqualTo(SettleOutcome.DEAD);
-        long refused = queue.partition().attempts().fail(died, died.settlement().failText(), true, -1);
-        assertThat(SettleReadBack.fail(died, refused)).isEqualTo(3);
+        long refused = queue.partition().attempts().fail(died.granted(), died.settlement().failText(), true, -1);
+        assertThat(SettleReadBack.fail(queue.partition().attempts(), died.granted(), died.settlement().failText(), refused)).isEqualTo(3);
     }
 
     @Test
@@ -128,11 +128,11 @@ class SettleRetryTest extends QueueTestBase {
         queue.enqueue("x");
         Job job = queue.claim(1, Duration.ofMillis(50)).get(0);
         await().atMost(WAIT).until(() -> queue.reap(10).returned() == 1);
-        long complete = queue.partition().attempts().complete(job);
+        long complete = queue.partition().attempts().complete(job.granted());
         assertThat(complete).isEqualTo(-3);
-        assertThat(SettleReadBack.complete(job, complete)).isEqualTo(-3);
-        long returned = queue.partition().attempts().returnLease(job);
-        assertThat(SettleReadBack.returned(job, returned)).isEqualTo(-3);
+        assertThat(SettleReadBack.complete(queue.partition().attempts(), job.granted(), null, complete)).isEqualTo(-3);
+        long returned = queue.partition().attempts().returnLease(job.granted());
+        assertThat(SettleReadBack.returned(queue.partition().attempts(), job.granted(), null, returned)).isEqualTo(-3);
         assertThat(job.isSettled()).isFalse();
     }
 }

@@ -143,8 +143,8 @@ class WorkerShutdownTest extends QueueTestBase {
         Job old = handler.jobs.get(blocked.get(0));
         assertThat(old.outcome()).contains(SettleOutcome.RETURNED);
         assertThatThrownBy(old::complete).isInstanceOf(IllegalStateException.class);
-        Job sameAttempt = new Job(queue.partition().line(), old.id(), old.payload(), old.attempt(), old.spentAttempts(),
-                old.maxAttempts(), 0, 5000, System.nanoTime());
+        Job sameAttempt = new Job(queue.partition().line(), new Attempt(old.id(), old.payload(), old.attempt(),
+                old.spentAttempts(), old.maxAttempts(), 0, 5000, System.nanoTime()));
         assertThat(sameAttempt.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(sameAttempt.lossReason()).contains(LeaseLossReason.NOT_ACTIVE);
 
@@ -153,8 +153,8 @@ class WorkerShutdownTest extends QueueTestBase {
         assertThat(again.id()).as("the returned job kept its place").isEqualTo(blocked.get(0));
         assertThat(again.attempt()).isEqualTo(2);
         assertThat(again.spentAttempts()).isEqualTo(1);
-        Job stale = new Job(queue.partition().line(), old.id(), old.payload(), old.attempt(), old.spentAttempts(),
-                old.maxAttempts(), 0, 5000, System.nanoTime());
+        Job stale = new Job(queue.partition().line(), new Attempt(old.id(), old.payload(), old.attempt(),
+                old.spentAttempts(), old.maxAttempts(), 0, 5000, System.nanoTime()));
         assertThat(stale.complete()).isEqualTo(SettleOutcome.LEASE_LOST);
         assertThat(stale.lossReason()).contains(LeaseLossReason.SUPERSEDED);
         assertThat(again.complete()).isEqualTo(SettleOutcome.COMPLETED);

@@ -4,7 +4,6 @@ import io.echomq.MonotonicClock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -31,7 +30,6 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 final class JobLease {
-    private final Job job;
     private final MonotonicClock clock;
     private final Supplier<SettleOutcome> settled;   // the job's settle outcome, null while unsettled
     private final CompletableFuture<LeaseLossReason> lost = new CompletableFuture<>();
@@ -50,12 +48,11 @@ final class JobLease {
         }
     }
     private volatile long deadlineNanos;
-    private volatile Consumer<Job> reporter;
+    private volatile Runnable reporter;
     private volatile Thread handlerThread;
     private volatile long renewAtNanos;   // the lease keeper's schedule: when it renews this lease next
 
-    JobLease(Job job, MonotonicClock clock, Supplier<SettleOutcome> settled, long claimStartNanos, long leaseMs) {
-        this.job = job;
+    JobLease(MonotonicClock clock, Supplier<SettleOutcome> settled, long claimStartNanos, long leaseMs) {
         this.clock = clock;
         this.settled = settled;
         this.deadlineNanos = claimStartNanos + validityNanos(leaseMs);
@@ -195,8 +192,8 @@ final class JobLease {
         }
     }
 
-    /** Sets who hears of the loss; a loss seen before this call is told now. */
-    void reportTo(Consumer<Job> r) {
+    /** Sets who hears of the loss (the reporter knows which job it is for); a loss seen before this call is told now. */
+    void reportTo(Runnable r) {
         reporter = r;
         report();
     }
@@ -213,7 +210,7 @@ final class JobLease {
     }
 
     private void report() {
-        Consumer<Job> r = reporter;
+        Runnable r = reporter;
         if (r == null || !lost.isDone()) {
             return;
         }
@@ -222,7 +219,7 @@ final class JobLease {
             return;   // its lease ended with an accepted settle; a later mark only stops the handler
         }
         if (REPORTED.compareAndSet(this, false, true)) {
-            r.accept(job);
+            r.run();
         }
     }
 }

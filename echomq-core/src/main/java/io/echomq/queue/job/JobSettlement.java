@@ -5,11 +5,13 @@ import io.echomq.internal.Scripts;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
 /**
- * How one {@link Job}'s attempt is settled (completed, failed or returned), once.
+ * How one claimed {@link Attempt} is settled (completed, failed or returned), once, and the owner of its
+ * {@link JobLease}: the public {@code Job} handle holds this record and delegates to it.
  *
  * <ol>
  *   <li>Grants the right to settle to the first settling call; any later one, even a concurrent one,
@@ -32,7 +34,9 @@ import java.util.function.LongSupplier;
  * {@link Job#outcome()}, the lease's loss report and the lease keeper read. Thread-safe.
  */
 final class JobSettlement {
-    private final Job job;
+    private final JobLine line;
+    private final Attempt job;
+    private final JobLease lease;
     // Plain volatile fields set through VarHandles rather than four atomic objects: a worker
     // creates one settlement per job, so each object saved is saved on every job processed.
     private static final VarHandle SETTLING = field("settling", boolean.class);
@@ -45,8 +49,16 @@ final class JobSettlement {
     private volatile String failText;
     private volatile Object observation;   // the instrumentation's handle of this attempt, or null
 
-    JobSettlement(Job job) {
-        this.job = job;
+    /** The settlement of {@code attempt}, claimed on {@code line}, and its lease, counted from the claim. */
+    JobSettlement(JobLine line, Attempt attempt) {
+        this.line = line;
+        this.job = attempt;
+        this.lease = new JobLease(line.clock(), this::outcome, attempt.claimStartNanos(), attempt.leaseMs());
+    }
+
+    /** @return the lease belief of this attempt: its local deadline, its loss and its stop request */
+    JobLease lease() {
+        return lease;
     }
 
     private static VarHandle field(String name, Class<?> type) {
@@ -123,12 +135,12 @@ final class JobSettlement {
     private long retried(RuntimeException failure, LongSupplier call, SettleReadBack.Check readBack) {
         long code;
         try {
-            code = SettleRetry.again(job, failure, call);
+            code = SettleRetry.again(lease, failure, call);
         } catch (RuntimeException e) {
             settling = false;
             throw e;
         }
-        return code < 0 ? readBack.code(job, code) : code;
+        return code < 0 ? readBack.code(line.attempts(), job, failText, code) : code;
     }
 
     /**
@@ -140,29 +152,34 @@ final class JobSettlement {
         String kept = FailureText.kept(error);
         failText = kept;
         return settleWith("fail", code -> code == 3 ? SettleOutcome.DEAD : SettleOutcome.RETRYING,
-                () -> job.line().attempts().fail(job, kept, retry, delayMs), SettleReadBack::fail);
+                () -> line.attempts().fail(job, kept, retry, delayMs), SettleReadBack::fail);
     }
 
     /** See {@link Job#complete()}. */
     SettleOutcome complete() {
-        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> job.line().attempts().complete(job),
+        return settleWith("complete", code -> SettleOutcome.COMPLETED, () -> line.attempts().complete(job),
                 SettleReadBack::complete);
     }
 
     /** See {@link Job#returnLease()}. */
     SettleOutcome returnLease() {
-        return settleWith("return", code -> SettleOutcome.RETURNED, () -> job.line().attempts().returnLease(job),
+        return settleWith("return", code -> SettleOutcome.RETURNED, () -> line.attempts().returnLease(job),
                 SettleReadBack::returned);
     }
 
-    /** See {@link Job#completeAndClaimNext}; {@code leaseMs} is already checked. */
-    Optional<Job> completeAndClaimNext(long leaseMs) {
-        Claimed[] box = new Claimed[1];
+    /**
+     * See {@link Job#completeAndClaimNext}; {@code leaseMs} is already checked.
+     *
+     * @return the attempt claimed next, on the same line, if any; the caller wraps it
+     */
+    Optional<Attempt> completeAndClaimNext(long leaseMs) {
+        @SuppressWarnings("unchecked")
+        Claimed<Attempt>[] box = new Claimed[1];
         settleWith("complete", code -> SettleOutcome.COMPLETED, () -> {
-            box[0] = job.line().claims().claim(1, leaseMs, job);
-            return job.line().attempts().checkClaimCompleteCode(job, box[0].completeCodes().get(0));
+            box[0] = line.claims().claim(1, leaseMs, job, Function.identity());
+            return line.attempts().checkClaimCompleteCode(job, box[0].completeCodes().get(0));
         }, SettleReadBack::complete);
-        Claimed c = box[0];
+        Claimed<Attempt> c = box[0];
         return c.jobs().isEmpty() ? Optional.empty() : Optional.of(c.jobs().get(0));
     }
 
@@ -171,7 +188,7 @@ final class JobSettlement {
      * too, and this job's own code settles it exactly as {@link Job#complete()} would.
      *
      * @param claimNext whether the call also claims one job for this handler
-     * @return the answer: this job's ack code and the job claimed for it, if any. A code of
+     * @return the answer: this job's ack code and the attempt claimed for it, if any. A code of
      *     {@link AttemptCalls#NOT_A_HASH_CODE} leaves the job unsettled; the caller reports it.
      * @throws IllegalStateException if the job is already settled
      * @throws io.echomq.RedisCommandException if the call fails, sent again as {@link SettleRetry} says; the job
@@ -181,12 +198,12 @@ final class JobSettlement {
         checkUnsettled("complete");
         AckBatcher.Answer answer;
         try {
-            answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), job.line().name());
+            answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), line.name());
         } catch (RuntimeException e) {
             // sent again alone, without a claim: the handler takes its next job from the worker's own claims
             AckBatcher.Answer[] again = new AckBatcher.Answer[1];
             long code = retried(e, () -> {
-                again[0] = RedisEngine.await(batch.complete(job, false), Scripts.CLAIM.label(), job.line().name());
+                again[0] = RedisEngine.await(batch.complete(job, false), Scripts.CLAIM.label(), line.name());
                 return again[0].code();
             }, SettleReadBack::complete);
             answer = code == again[0].code() ? again[0] : new AckBatcher.Answer(code, null, false);
@@ -204,7 +221,7 @@ final class JobSettlement {
         SettleOutcome out = accepted;
         if (code < 0) {
             LeaseLossReason reason = LeaseLossReason.ofCode(code);
-            job.leaseState().markLost(reason);
+            lease.markLost(reason);
             out = reason == LeaseLossReason.CANCELLED ? SettleOutcome.CANCELLED : SettleOutcome.LEASE_LOST;
         }
         settled = out;
@@ -215,8 +232,8 @@ final class JobSettlement {
     private void checkUnsettled(String what) {
         if (!SETTLING.compareAndSet(this, false, true)) {
             SettleOutcome s = settled;
-            throw new IllegalStateException("cannot " + what + " job " + job.id() + " of queue " + job.line().name()
-                    + " (attempt " + job.attempt() + "): it is already "
+            throw new IllegalStateException("cannot " + what + " job " + line.idPrefix() + job.localId() + " of queue "
+                    + line.name() + " (attempt " + job.attempt() + "): it is already "
                     + (s == null ? "being settled" : "settled as " + s));
         }
     }

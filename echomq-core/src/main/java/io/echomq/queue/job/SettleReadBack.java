@@ -21,8 +21,13 @@ final class SettleReadBack {
     /** A settle's read-back: the code to record for {@code code}, the refusal a repeated send got. */
     @FunctionalInterface
     interface Check {
-        /** @return the code our earlier send must have had, or {@code code} when it was not ours */
-        long code(Job job, long code);
+        /**
+         * @param calls    the attempt's fenced calls, which read the job's hash
+         * @param job      the attempt being settled
+         * @param failText the error text a fail sent (as kept), or null for another settle
+         * @return the code our earlier send must have had, or {@code code} when it was not ours
+         */
+        long code(AttemptCalls calls, Attempt job, String failText, long code);
     }
 
     private static final long NOT_ACTIVE = -3;
@@ -32,19 +37,18 @@ final class SettleReadBack {
     }
 
     /** For a complete: 1 (completed) when the job is done at our attempt, or gone. */
-    static long complete(Job job, long code) {
+    static long complete(AttemptCalls calls, Attempt job, String failText, long code) {
         if (code == MISSING) {
             return 1;
         }
-        String[] t = code == NOT_ACTIVE ? trace(job) : null;
+        String[] t = code == NOT_ACTIVE ? trace(calls, job) : null;
         return t != null && "done".equals(t[0]) && job.attemptText().equals(t[1]) ? 1 : code;
     }
 
     /** For a fail: 3 (dead) or 2 (retrying) when the job ended at our attempt with our error text. */
-    static long fail(Job job, long code) {
-        String[] t = code == NOT_ACTIVE ? trace(job) : null;
-        if (t == null || !job.attemptText().equals(t[1]) || t[2] == null
-                || !t[2].equals(job.settlement().failText())) {
+    static long fail(AttemptCalls calls, Attempt job, String failText, long code) {
+        String[] t = code == NOT_ACTIVE ? trace(calls, job) : null;
+        if (t == null || !job.attemptText().equals(t[1]) || t[2] == null || !t[2].equals(failText)) {
             return code;
         }
         return switch (String.valueOf(t[0])) {
@@ -55,16 +59,16 @@ final class SettleReadBack {
     }
 
     /** For a return: 1 (returned) when the job waits at our attempt and the reaper left no note of ending it. */
-    static long returned(Job job, long code) {
-        String[] t = code == NOT_ACTIVE ? trace(job) : null;
+    static long returned(AttemptCalls calls, Attempt job, String failText, long code) {
+        String[] t = code == NOT_ACTIVE ? trace(calls, job) : null;
         boolean reaped = t != null && t[2] != null
                 && t[2].startsWith("lease expired on attempt " + job.attemptText() + " ");
         return t != null && "pending".equals(t[0]) && job.attemptText().equals(t[1]) && !reaped ? 1 : code;
     }
 
-    private static String[] trace(Job job) {
+    private static String[] trace(AttemptCalls calls, Attempt job) {
         try {
-            return job.line().attempts().settleTrace(job);
+            return calls.settleTrace(job);
         } catch (RuntimeException unreadable) {
             return null;   // cannot tell: the refusal stands
         }

@@ -42,7 +42,7 @@ final class SettleRetry {
     /**
      * Sends {@code call} again after {@code first} failed, until it is answered or there is no point.
      *
-     * @param job the job being settled; its lease bounds the retries
+     * @param lease the lease of the attempt being settled: it bounds the retries
      * @param first the failure of the first send
      * @param call the settling call, answering its code
      * @return the code of the first send that got an answer, or the refusal a lease lost as "not active" (-3) or
@@ -51,10 +51,9 @@ final class SettleRetry {
      *     pause would end past the job's local deadline, or the thread is interrupted (its interrupt flag is then
      *     set again)
      */
-    static long again(Job job, RuntimeException first, LongSupplier call) {
+    static long again(JobLease lease, RuntimeException first, LongSupplier call) {
         RuntimeException last = first;
         long pause = FIRST_PAUSE_MS;
-        JobLease lease = job.leaseState();
         while (worthRetrying(last)) {
             if (lease.isLost()) {
                 return refusalOf(lease.reason(), last);

@@ -29,7 +29,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * </ol>
  *
  * <p>They belong together because each sends a job's id and attempt and answers a fence code
- * that {@link Job} turns into its outcome; group commit goes through {@link Claims} instead.
+ * that the job's settlement turns into its outcome; group commit goes through {@link Claims} instead.
  */
 final class AttemptCalls {
     /** The complete code of claim-8 and complete-2 for a job key that holds another type than a hash. */
@@ -60,7 +60,7 @@ final class AttemptCalls {
      * @return its complete code (1, or a negative lease code)
      * @throws RedisCommandException if Redis fails, or the job key holds another type
      */
-    long complete(Job job) {
+    long complete(Attempt job) {
         List<Long> codes = wire.await(wire.run(Scripts.COMPLETE, ScriptOutputType.MULTI, completeKeys, wire.prefix(),
                 QueueWire.num(retainCompletedMs), QueueWire.ONE, QueueWire.bytes(job.localId()),
                 QueueWire.bytes(job.attemptText()), wire.publish()), Scripts.COMPLETE.label());
@@ -73,7 +73,7 @@ final class AttemptCalls {
      *
      * @throws RedisCommandException if {@code code} is {@link #NOT_A_HASH_CODE}
      */
-    long checkClaimCompleteCode(Job job, long code) {
+    long checkClaimCompleteCode(Attempt job, long code) {
         return checkCompleteCode(job, code, Scripts.CLAIM);
     }
 
@@ -82,7 +82,7 @@ final class AttemptCalls {
      * @return {@code code}, unless it says the job key is not a hash: then the failure, as Redis's own
      * @throws RedisCommandException if {@code code} is {@link #NOT_A_HASH_CODE}
      */
-    long checkCompleteCode(Job job, long code, LuaScript script) {
+    long checkCompleteCode(Attempt job, long code, LuaScript script) {
         if (code == NOT_A_HASH_CODE) {
             throw new RedisCommandException(script.label(), wire.name(), new RedisCommandExecutionException(
                     "WRONGTYPE " + wire.keys().job(job.localId()) + " is not a hash; nothing of it was changed"));
@@ -91,7 +91,7 @@ final class AttemptCalls {
     }
 
     /** @param delayMs the retry's exact delay in ms, or -1 to let the script use the job's backoff (an empty ARGV[7]) */
-    long fail(Job job, String error, boolean retry, long delayMs) {
+    long fail(Attempt job, String error, boolean retry, long delayMs) {
         byte[] jitter = Double.toString(ThreadLocalRandom.current().nextDouble()).getBytes(StandardCharsets.US_ASCII);
         byte[][] args = {wire.prefix(), QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()),
                 QueueWire.bytes(error), jitter, retry ? QueueWire.ONE : QueueWire.ZERO,
@@ -101,12 +101,12 @@ final class AttemptCalls {
     }
 
     /** @return one extend code per job, in order */
-    List<Long> extend(long leaseMs, List<Job> jobs) {
+    List<Long> extend(long leaseMs, List<Attempt> jobs) {
         return wire.await(extendAsync(leaseMs, jobs), Scripts.EXTEND.label());
     }
 
     /** One extend-1 call for {@code jobs}, all of this queue: one code per job, in order. */
-    CompletableFuture<List<Long>> extendAsync(long leaseMs, List<Job> jobs) {
+    CompletableFuture<List<Long>> extendAsync(long leaseMs, List<Attempt> jobs) {
         byte[][] args = new byte[2 + 2 * jobs.size()][];
         args[0] = wire.prefix();
         args[1] = QueueWire.num(leaseMs);
@@ -118,7 +118,7 @@ final class AttemptCalls {
     }
 
     /** @throws IllegalArgumentException if progress is null or over the payload limit */
-    long progress(Job job, byte[] progress) {
+    long progress(Attempt job, byte[] progress) {
         Checks.notNull(progress, "progress");
         if (progress.length > maxPayloadBytes) {
             throw new IllegalArgumentException("progress is " + progress.length + " bytes; the limit is "
@@ -132,7 +132,7 @@ final class AttemptCalls {
      * @return true if stored; else false, and the job's lease is marked lost with the reason
      * @throws IllegalArgumentException if result is null or over {@link JobResult#MAX_BYTES}
      */
-    boolean result(Job job, byte[] result, JobLease lease) {
+    boolean result(Attempt job, byte[] result, JobLease lease) {
         Checks.notNull(result, "result");
         if (result.length > JobResult.MAX_BYTES) {
             throw new IllegalArgumentException("a result is " + result.length + " bytes; the limit is "
@@ -153,7 +153,7 @@ final class AttemptCalls {
      *     hash is gone)
      * @throws RedisCommandException if Redis fails, or the job key holds another type
      */
-    String[] settleTrace(Job job) {
+    String[] settleTrace(Attempt job) {
         List<KeyValue<String, byte[]>> h = wire.await(wire.async().hmget(wire.keys().job(job.localId()), "state",
                 "attempts", "last_error").toCompletableFuture(), "HMGET");
         String[] out = new String[3];
@@ -163,12 +163,12 @@ final class AttemptCalls {
         return out;
     }
 
-    long returnLease(Job job) {
+    long returnLease(Attempt job) {
         return returnLease(job, 0);
     }
 
     /** Returns the job and, when {@code holdMs} > 0, holds every claim of its queue that long (return-4's hold). */
-    long returnLease(Job job, long holdMs) {
+    long returnLease(Attempt job, long holdMs) {
         return wire.<Long>await(wire.run(Scripts.RETURN, ScriptOutputType.INTEGER, returnKeys, wire.prefix(),
                 QueueWire.bytes(job.localId()), QueueWire.bytes(job.attemptText()), wire.publish(),
                 QueueWire.num(holdMs)), Scripts.RETURN.label());

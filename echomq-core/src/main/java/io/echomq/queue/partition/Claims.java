@@ -6,6 +6,7 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -17,16 +18,18 @@ import java.util.function.LongConsumer;
  *       fenced by its own attempt; then a promotion of at most {@link #PROMOTE_PER_CLAIM} due
  *       jobs and a claim of up to {@code n} jobs (neither when {@code n} is 0).</li>
  *   <li>Decodes the reply into a {@link Claimed}: one complete code per job completed, the
- *       earliest due time, the malformed jobs moved to dead, and the jobs claimed, each with the
- *       timeout the script found for it (its own, else its queue's default). Each job's
- *       local lease counts from the clock reading taken before the call was sent; each first
- *       claim's wait goes to the client's instrumentation.</li>
+ *       earliest due time, the malformed jobs moved to dead, and the jobs claimed, each an
+ *       {@link Attempt} with the timeout the script found for it (its own, else its queue's default),
+ *       handed to the caller's wrapper as it is decoded. Each job's local lease counts from the clock
+ *       reading taken before the call was sent; each first claim's wait goes to the client's
+ *       instrumentation.</li>
  * </ol>
  *
  * <p>One class for both directions because the reply's layout follows the call's: k codes for k
- * completes, then seven values per job claimed. Its callers are a hand claim ({@link Queue#claim}),
- * {@link Job#completeAndClaimNext}, a worker's {@link Dispatcher} (through {@link ClaimSource}) and
- * its group commit ({@link AckBatcher}).
+ * completes, then seven values per job claimed. Its callers are a partition's claims (a hand claim and
+ * a worker's {@code Dispatcher}, each attempt wrapped in the public {@code Job} handle), a settlement's
+ * complete-and-claim-next and a worker's group commit; it never names the handle, which sits a layer
+ * above it.
  */
 final class Claims {
     /** Due delayed jobs promoted by each claim call. */
@@ -34,29 +37,35 @@ final class Claims {
     /** Most completes one call carries: the bound of a worker's group commit. */
     static final int MAX_COMPLETES = 256;
 
-    private final JobLine line;
     private final MonotonicClock clock;
     private final long retainCompletedMs;
     private final QueueWire wire;
     private final LongConsumer claimWaits;   // null: nobody listens
 
-    Claims(JobLine line, MonotonicClock clock, long retainCompletedMs, QueueWire wire, LongConsumer claimWaits) {
-        this.line = line;
+    Claims(MonotonicClock clock, long retainCompletedMs, QueueWire wire, LongConsumer claimWaits) {
         this.clock = clock;
         this.retainCompletedMs = retainCompletedMs;
         this.wire = wire;
         this.claimWaits = claimWaits;
     }
 
-    /** Claims up to {@code n} jobs and, first, completes {@code complete} when it is not null. */
-    Claimed claim(int n, long leaseMs, Job complete) {
-        return wire.await(settleAsync(complete == null ? List.of() : List.of(complete), n, leaseMs),
+    /**
+     * Claims up to {@code n} jobs and, first, completes {@code complete} when it is not null.
+     *
+     * @param wrap what each claimed attempt is given as, applied in the reply's order
+     */
+    <J> Claimed<J> claim(int n, long leaseMs, Attempt complete, Function<Attempt, J> wrap) {
+        return wire.await(settleAsync(complete == null ? List.of() : List.of(complete), n, leaseMs, wrap),
                 Scripts.CLAIM.label());
     }
 
-    /** One claim of up to {@code n} jobs, completing none. */
-    CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
-        return settleAsync(List.of(), n, leaseMs);
+    /**
+     * One claim of up to {@code n} jobs, completing none.
+     *
+     * @param wrap what each claimed attempt is given as, applied in the reply's order
+     */
+    <J> CompletableFuture<Claimed<J>> claimAsync(int n, long leaseMs, Function<Attempt, J> wrap) {
+        return settleAsync(List.of(), n, leaseMs, wrap);
     }
 
     /**
@@ -64,14 +73,17 @@ final class Claims {
      * by its own attempt), then promotes and claims up to {@code n} jobs (no promotion when
      * {@code n} is 0).
      *
+     * @param wrap what each claimed attempt is given as, applied in the reply's order
      * @throws IllegalArgumentException if there are more than {@link #MAX_COMPLETES} completes
      */
-    CompletableFuture<Claimed> settleAsync(List<Job> completes, int n, long leaseMs) {
+    <J> CompletableFuture<Claimed<J>> settleAsync(List<Attempt> completes, int n, long leaseMs,
+                                                  Function<Attempt, J> wrap) {
         long start = clock.nanoTime();
-        return send(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, completes).thenApply(r -> decode(r, leaseMs, start));
+        return send(n, leaseMs, n > 0 ? PROMOTE_PER_CLAIM : 0, completes)
+                .thenApply(r -> decode(r, leaseMs, start, wrap));
     }
 
-    private CompletableFuture<List<Object>> send(int n, long leaseMs, int promote, List<Job> completes) {
+    private CompletableFuture<List<Object>> send(int n, long leaseMs, int promote, List<Attempt> completes) {
         if (completes.size() > MAX_COMPLETES) {
             throw new IllegalArgumentException("at most " + MAX_COMPLETES + " completes per call, was "
                     + completes.size());
@@ -85,7 +97,7 @@ final class Claims {
         args[5] = wire.publish();
         args[6] = QueueWire.num(completes.size());
         for (int i = 0; i < completes.size(); i++) {
-            Job job = completes.get(i);
+            Attempt job = completes.get(i);
             args[7 + 2 * i] = QueueWire.bytes(job.localId());
             args[8 + 2 * i] = QueueWire.bytes(job.attemptText());
         }
@@ -93,15 +105,15 @@ final class Claims {
     }
 
     @SuppressWarnings("unchecked")
-    private Claimed decode(List<Object> r, long leaseMs, long start) {
-        List<Job> jobs = new ArrayList<>((r.size() - 4) / 7);
+    private <J> Claimed<J> decode(List<Object> r, long leaseMs, long start, Function<Attempt, J> wrap) {
+        List<J> jobs = new ArrayList<>((r.size() - 4) / 7);
         for (int i = 4; i + 6 < r.size(); i += 7) {
-            jobs.add(new Job(line, QueueWire.text(r.get(i)), (byte[]) r.get(i + 1), (Long) r.get(i + 2),
-                    (Long) r.get(i + 3), (Long) r.get(i + 4), (Long) r.get(i + 6), leaseMs, start));
+            jobs.add(wrap.apply(new Attempt(QueueWire.text(r.get(i)), (byte[]) r.get(i + 1), (Long) r.get(i + 2),
+                    (Long) r.get(i + 3), (Long) r.get(i + 4), (Long) r.get(i + 6), leaseMs, start)));
             if (claimWaits != null) {
                 claimWaits.accept((Long) r.get(i + 5));
             }
         }
-        return new Claimed((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
+        return new Claimed<>((List<Long>) r.get(0), (Long) r.get(1), (Long) r.get(2), jobs);
     }
 }

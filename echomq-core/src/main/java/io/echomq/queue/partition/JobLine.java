@@ -4,14 +4,15 @@ import io.echomq.MonotonicClock;
 import java.util.function.LongConsumer;
 
 /**
- * What a claimed {@link Job} reaches of its partition, and nothing more: its fenced calls
+ * What a claimed job reaches of its partition, and nothing more: its fenced calls
  * ({@link AttemptCalls}), the claim that may follow a complete ({@link Claims}), the line to the
  * partition's keys, its names and the client's clock. One per partition, built by it and shared by
  * its jobs.
  *
- * <p>The claim that makes jobs and the jobs that settle are one recursion (a complete may claim the
- * next job: complete-and-claim-next, the worker's group commit), so the two parts sit side by side
- * here, under the partition's other parts and its instrumentation, which a job never reaches.
+ * <p>A complete may claim the next job (complete-and-claim-next, the worker's group commit), so the
+ * settle and the claim sit side by side here, under the partition's other parts and its
+ * instrumentation, which a job never reaches. Both work on bare {@link Attempt}s: the public
+ * {@code Job} handle that holds this line is built one layer up, so the recursion is no circle.
  * Immutable and thread-safe.
  */
 final class JobLine {
@@ -34,7 +35,7 @@ final class JobLine {
         this.idPrefix = idPrefix;
         this.clock = clock;
         this.attempts = new AttemptCalls(retainCompletedMs, maxPayloadBytes, wire);
-        this.claims = new Claims(this, clock, retainCompletedMs, wire, claimWaits);
+        this.claims = new Claims(clock, retainCompletedMs, wire, claimWaits);
     }
 
     /** @return the partition's own queue name ({@code <q>#<i>} for a partition of a sharded queue) */

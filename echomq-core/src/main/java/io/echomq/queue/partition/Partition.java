@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 
 /**
@@ -83,7 +84,7 @@ final class Partition {
 
     List<Job> claim(int max, Duration lease) {
         QueueLimits.claimMax(max);
-        return claims.claim(max, QueueLimits.leaseMillis(lease), null).jobs();
+        return claims.claim(max, QueueLimits.leaseMillis(lease), null, this::job).jobs();
     }
 
     long promote(int limit) {
@@ -186,8 +187,16 @@ final class Partition {
         return line;
     }
 
-    Claims claims() {
-        return claims;
+    /**
+     * One claim of up to {@code n} jobs on this partition, each claimed attempt wrapped in the public
+     * {@link Job} handle on this partition's line, in the reply's order.
+     */
+    CompletableFuture<Claimed<Job>> claimAsync(int n, long leaseMs) {
+        return claims.claimAsync(n, leaseMs, this::job);
+    }
+
+    private Job job(Attempt granted) {
+        return new Job(line, granted);
     }
 
     AttemptCalls attempts() {

@@ -30,14 +30,14 @@ final class ClaimRound {
     }
 
     /** One round of up to {@code n} jobs, each under a lease of {@code leaseMs}. */
-    CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
+    CompletableFuture<Claimed<Job>> claimAsync(int n, long leaseMs) {
         List<Partition> now = span.queues();
         int first = Math.floorMod(start.getAndIncrement(), now.size());
         CompletableFuture<Tally> chain = CompletableFuture.completedFuture(new Tally(n));
         for (int i = 0; i < now.size(); i++) {
             Partition p = now.get((first + i) % now.size());
             chain = chain.thenCompose(t -> t.wanted() == 0 ? CompletableFuture.completedFuture(t)
-                    : p.claims().claimAsync(t.wanted(), leaseMs).thenApply(t::add));
+                    : p.claimAsync(t.wanted(), leaseMs).thenApply(t::add));
         }
         return chain.thenApply(Tally::result);
     }
@@ -57,7 +57,7 @@ final class ClaimRound {
             return n - jobs.size();
         }
 
-        Tally add(Claimed c) {
+        Tally add(Claimed<Job> c) {
             jobs.addAll(c.jobs());
             dead += c.deadCount();
             if (c.nextDueMs() >= 0 && (nextDueMs < 0 || c.nextDueMs() < nextDueMs)) {
@@ -68,8 +68,8 @@ final class ClaimRound {
             return this;
         }
 
-        Claimed result() {
-            return new Claimed(List.of(), nextDueMs, dead, jobs);
+        Claimed<Job> result() {
+            return new Claimed<>(List.of(), nextDueMs, dead, jobs);
         }
     }
 }

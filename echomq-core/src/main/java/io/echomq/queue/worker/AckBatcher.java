@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The group commit of one worker's completes on one queue (or one partition of a sharded queue).
@@ -25,13 +26,14 @@ import java.util.concurrent.CompletableFuture;
  */
 final class AckBatcher {
     /**
-     * One complete's answer: its complete code, the job claimed for its handler or null, and whether the call
+     * One complete's answer: its complete code, the attempt claimed for its handler or null (the runner wraps it in
+     * the job handle), and whether the call
      * carried a claim for it at all (a null {@code next} then says the queue had no job to give).
      */
-    record Answer(long code, Job next, boolean claimed) {
+    record Answer(long code, Attempt next, boolean claimed) {
     }
 
-    private record Waiting(Job job, boolean claimNext, CompletableFuture<Answer> answer) {
+    private record Waiting(Attempt job, boolean claimNext, CompletableFuture<Answer> answer) {
     }
 
     private final JobLine line;
@@ -52,7 +54,7 @@ final class AckBatcher {
      * @param claimNext whether the call also claims one job for this handler
      * @return completes with the answer, or exceptionally when the call fails
      */
-    CompletableFuture<Answer> complete(Job job, boolean claimNext) {
+    CompletableFuture<Answer> complete(Attempt job, boolean claimNext) {
         Waiting w = new Waiting(job, claimNext, new CompletableFuture<>());
         List<Waiting> batch;
         synchronized (this) {
@@ -102,7 +104,7 @@ final class AckBatcher {
     }
 
     private void send(List<Waiting> batch) {
-        List<Job> jobs = new ArrayList<>(batch.size());
+        List<Attempt> jobs = new ArrayList<>(batch.size());
         int claims = 0;
         for (Waiting w : batch) {
             jobs.add(w.job());
@@ -110,9 +112,9 @@ final class AckBatcher {
                 claims++;
             }
         }
-        CompletableFuture<Claimed> call;
+        CompletableFuture<Claimed<Attempt>> call;
         try {
-            call = line.claims().settleAsync(jobs, claims, leaseMs);
+            call = line.claims().settleAsync(jobs, claims, leaseMs, Function.identity());
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
@@ -130,18 +132,18 @@ final class AckBatcher {
         });
     }
 
-    private static void answer(List<Waiting> batch, Claimed claimed, Throwable failure) {
+    private static void answer(List<Waiting> batch, Claimed<Attempt> claimed, Throwable failure) {
         if (failure != null) {
             for (Waiting w : batch) {
                 w.answer().completeExceptionally(failure);
             }
             return;
         }
-        List<Job> got = claimed.jobs();
+        List<Attempt> got = claimed.jobs();
         int given = 0;
         for (int i = 0; i < batch.size(); i++) {
             Waiting w = batch.get(i);
-            Job next = w.claimNext() && given < got.size() ? got.get(given++) : null;
+            Attempt next = w.claimNext() && given < got.size() ? got.get(given++) : null;
             w.answer().complete(new Answer(claimed.completeCodes().get(i), next, w.claimNext()));
         }
     }

@@ -32,7 +32,7 @@ interface ClaimSource {
      *
      * @return the claimed jobs, the earliest due time and the malformed jobs moved to dead
      */
-    CompletableFuture<Claimed> claimAsync(int n, long leaseMs);
+    CompletableFuture<Claimed<Job>> claimAsync(int n, long leaseMs);
 
     /** @return the queues (or partitions) claims span now, in a stable order that only grows */
     List<Partition> queues();
@@ -54,8 +54,8 @@ interface ClaimSource {
             }
 
             @Override
-            public CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
-                return queue.claims().claimAsync(n, leaseMs);
+            public CompletableFuture<Claimed<Job>> claimAsync(int n, long leaseMs) {
+                return queue.claimAsync(n, leaseMs);
             }
 
             @Override
@@ -92,7 +92,7 @@ interface ClaimSource {
             }
 
             @Override
-            public CompletableFuture<Claimed> claimAsync(int n, long leaseMs) {
+            public CompletableFuture<Claimed<Job>> claimAsync(int n, long leaseMs) {
                 return round.claimAsync(n, leaseMs);
             }
 

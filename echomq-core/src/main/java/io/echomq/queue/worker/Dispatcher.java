@@ -113,7 +113,7 @@ final class Dispatcher {
             }
             CompletableFuture<?> signal = span.signal();
             CompletableFuture<Void> retry = state.retrySignal();
-            Claimed claimed;
+            Claimed<Job> claimed;
             try {
                 claimed = source.claimAsync(n, leaseMs).get();
             } catch (InterruptedException e) {

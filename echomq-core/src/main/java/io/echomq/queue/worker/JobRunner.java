@@ -233,16 +233,16 @@ final class JobRunner {
             } else if (error instanceof RateLimitedException limited) {
                 // the remote refused, not the job: back to pending unspent, the whole queue held
                 outcome = job.settlement().settleWith("return", code -> SettleOutcome.RETURNED,
-                        () -> job.line().attempts().returnLease(job, limited.backOffMillis()),
+                        () -> job.line().attempts().returnLease(job.granted(), limited.backOffMillis()),
                         SettleReadBack::returned);
             } else if (error == null) {
                 boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
                 AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.line()), chain);
-                next = answer.next();
+                next = Job.of(job.line(), answer.next());
                 if (chain && answer.claimed() && next == null) {
                     state.queueDry(true);
                 }
-                job.line().attempts().checkClaimCompleteCode(job, answer.code());
+                job.line().attempts().checkClaimCompleteCode(job.granted(), answer.code());
                 outcome = job.outcome().orElse(null);
             } else {
                 outcome = job.fail(error, retryPolicy);

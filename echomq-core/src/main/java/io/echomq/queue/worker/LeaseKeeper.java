@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 
 /**
@@ -52,9 +51,8 @@ final class LeaseKeeper {
     private final MonotonicClock clock;
     private final WorkerListener listener;
     // the jobs held; each one's next renewal is kept on its lease (JobLease#renewAt), so that
-    // tracking a job allocates no boxed time, and the loss report is one consumer for all jobs
+    // tracking a job allocates no boxed time
     private final Set<Job> held = ConcurrentHashMap.newKeySet();
-    private final Consumer<Job> lossReport = this::lossSeen;
     private final RenewalPace pace = new RenewalPace();
     private final long tickNanos;
     private long lastTickNanos;   // written by scheduledTick() only, which runs on one thread at a time
@@ -103,7 +101,7 @@ final class LeaseKeeper {
         long now = clock.nanoTime();
         job.leaseState().renewAt(now + pace.interval(renewEveryNanos, now));
         held.add(job);
-        job.leaseState().reportTo(lossReport);
+        job.leaseState().reportTo(() -> lossSeen(job));
     }
 
     /** Stops holding {@code job}: it settled, or will never run. */
@@ -194,7 +192,11 @@ final class LeaseKeeper {
     }
 
     private void renew(List<Job> chunk, long sentAt) {
-        chunk.get(0).line().attempts().extendAsync(leaseMs, chunk).whenComplete((codes, failure) -> {
+        List<Attempt> granted = new ArrayList<>(chunk.size());
+        for (Job job : chunk) {
+            granted.add(job.granted());
+        }
+        chunk.get(0).line().attempts().extendAsync(leaseMs, granted).whenComplete((codes, failure) -> {
             if (failure != null) {
                 log.warn("{}: lease renewal failed, retrying next tick: {}", name,
                         RedisEngine.unwrap(failure).toString());
