@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One claimed job: its id, payload and the attempt it was granted, and the fenced calls that
@@ -37,16 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * two through {@code leaseState()} and {@code settlement()}.
  */
 public final class Job {
-    private static final AtomicLong HANDLES = new AtomicLong();
-
     private final JobLine line;
     private final String id;
     private final Attempt granted;   // what the claim answered: id, payload, fence, timeout, lease
     private final JobSettlement settlement;   // the once-only settling record
     private final JobLease localLease;   // the local deadline and the loss
-    // the order this JVM decoded claims in (a batch in its reply order): a worker's shutdown gives
-    // leases back newest first, so that LPUSHed priority-0 jobs end up in their claim order
-    private final long handleSeq = HANDLES.incrementAndGet();
 
     /** The handle of {@code granted}, claimed on {@code line}; its local lease counts from the claim. */
     Job(JobLine line, Attempt granted) {
@@ -62,9 +56,12 @@ public final class Job {
         return granted == null ? null : new Job(line, granted);
     }
 
-    /** @return this handle's place in the order this JVM decoded claims: a later claim, a larger number */
+    /**
+     * @return this job's place in the order this JVM decoded claims ({@link Attempt#decodeSeq}): a later claim, a
+     *     larger number
+     */
     long handleSeq() {
-        return handleSeq;
+        return granted.decodeSeq();
     }
 
     /** @return the queue the job belongs to (for a partition of a sharded queue, the sharded queue's name) */
