@@ -5,7 +5,9 @@
 //   3. no-op processing: one Worker at --concurrency drains those jobs; jobs per second.
 // For 1 and 3 it also gives the CPU per job: this process's (process.cpuUsage(), user + system)
 // as client_cpu_us_per_job, and the server's (INFO cpu used_cpu_sys + used_cpu_user) as
-// server_cpu_us_per_job, each a delta over the phase divided by its jobs.
+// server_cpu_us_per_job, each a delta over the phase divided by its jobs; and this process's context
+// switches (process.resourceUsage(), voluntary + involuntary, every thread of the process) as
+// client_switches_per_job.
 // A warm-up round of a fifth of the jobs runs first on its own queue. Every figure is printed as
 //   RESULT peer=bullmq bench=<name> key=value ...
 // on stdout; progress goes to stderr. Every key it made is deleted at the end (Queue.obliterate).
@@ -52,15 +54,24 @@ async function serverCpuMicros(redis) {
   return (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
 }
 
-// Starts a phase's CPU readings; the function it returns gives both figures per job.
+// The process's context switches so far, voluntary and involuntary, over all its threads (getrusage).
+function contextSwitches() {
+  const r = process.resourceUsage();
+  return r.voluntaryContextSwitches + r.involuntaryContextSwitches;
+}
+
+// Starts a phase's CPU readings; the function it returns gives the figures per job.
 async function cpuMeter(redis) {
   const server = await serverCpuMicros(redis);
   const client = process.cpuUsage();
+  const switches = contextSwitches();
   return async (jobs) => {
     const used = process.cpuUsage(client);
+    const switched = contextSwitches() - switches;
     const serverNow = await serverCpuMicros(redis);
     return { client_cpu_us_per_job: ((used.user + used.system) / jobs).toFixed(2),
-      server_cpu_us_per_job: ((serverNow - server) / jobs).toFixed(2) };
+      server_cpu_us_per_job: ((serverNow - server) / jobs).toFixed(2),
+      client_switches_per_job: (switched / jobs).toFixed(3) };
   };
 }
 

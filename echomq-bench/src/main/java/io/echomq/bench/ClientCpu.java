@@ -16,7 +16,10 @@ import java.util.Map;
  * <ol>
  *   <li>{@link #read}: take the process clock and, where Linux offers it, each thread's own
  *       nanosecond clock ({@code /proc/self/task/<tid>/schedstat}, first field);</li>
- *   <li>{@link #nanosSince}: the CPU the whole JVM spent since an earlier reading.</li>
+ *   <li>{@link #nanosSince}: the CPU the whole JVM spent since an earlier reading;</li>
+ *   <li>{@link #switchesBetween}: how often its threads were switched onto a CPU in between
+ *       ({@code schedstat}'s third field, the count of time slices a thread ran), the context switches
+ *       a worker's hand-offs cost.</li>
  * </ol>
  *
  * <p>Why not the process clock alone: on Linux the JDK's
@@ -42,13 +45,40 @@ final class ClientCpu {
      *
      * @param processNanos the process clock, -1 where the platform does not say
      * @param threadNanos each thread's CPU ns by its id, null where {@code /proc} is not readable
+     * @param threadRuns  each thread's count of time slices run (times switched onto a CPU) by its id, null where
+     *                    {@code /proc} is not readable
      */
-    record Reading(long processNanos, Map<Long, Long> threadNanos) {
+    record Reading(long processNanos, Map<Long, Long> threadNanos, Map<Long, Long> threadRuns) {
+        /** A reading without the threads' run counts. */
+        Reading(long processNanos, Map<Long, Long> threadNanos) {
+            this(processNanos, threadNanos, null);
+        }
     }
 
     /** @return the clocks now */
     static Reading read() {
-        return new Reading(processNanos(), threadNanos());
+        Map<Long, Long> nanos = new HashMap<>();
+        Map<Long, Long> runs = new HashMap<>();
+        boolean read = readThreads(nanos, runs);
+        return new Reading(processNanos(), read ? nanos : null, read ? runs : null);
+    }
+
+    /**
+     * @param start the earlier reading
+     * @param end the later reading
+     * @return the times this JVM's threads were switched onto a CPU in between: each thread alive at
+     *     {@code end} counts its delta (a thread born in the phase counts whole; one that ended in it is
+     *     missed), -1 when either reading has no run counts
+     */
+    static long switchesBetween(Reading start, Reading end) {
+        if (start.threadRuns() == null || end.threadRuns() == null) {
+            return -1;
+        }
+        long runs = 0;
+        for (Map.Entry<Long, Long> t : end.threadRuns().entrySet()) {
+            runs += t.getValue() - start.threadRuns().getOrDefault(t.getKey(), 0L);
+        }
+        return runs;
     }
 
     /**
@@ -88,32 +118,60 @@ final class ClientCpu {
 
     /** @return each live thread's CPU ns by id, or null where {@code /proc/self/task} is not readable */
     static Map<Long, Long> threadNanos() {
-        if (!Files.isDirectory(TASKS)) {
-            return null;
-        }
         Map<Long, Long> out = new HashMap<>();
+        return readThreads(out, new HashMap<>()) ? out : null;
+    }
+
+    /**
+     * Reads each live thread's {@code schedstat}: its CPU ns (first field) into {@code nanos} and its time slices
+     * run (third field) into {@code runs}, by thread id.
+     *
+     * @return false where {@code /proc/self/task} is not there or not readable, or no thread could be read
+     */
+    private static boolean readThreads(Map<Long, Long> nanos, Map<Long, Long> runs) {
+        if (!Files.isDirectory(TASKS)) {
+            return false;
+        }
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
-                long ns = firstField(task.resolve("schedstat"));
-                if (ns >= 0) {
-                    out.put(Long.parseLong(task.getFileName().toString()), ns);
+                long[] fields = schedstat(task.resolve("schedstat"));
+                if (fields != null) {
+                    long id = Long.parseLong(task.getFileName().toString());
+                    nanos.put(id, fields[0]);
+                    runs.put(id, fields[2]);
                 }
             }
         } catch (IOException | DirectoryIteratorException | NumberFormatException e) {
-            return null;
+            return false;
         }
-        return out.isEmpty() ? null : out;
+        return !nanos.isEmpty();
     }
 
-    /** @return the first number of {@code file}, or -1 when it cannot be read (its thread ended) */
-    private static long firstField(Path file) {
+    /**
+     * @return the three numbers of a {@code schedstat} file (CPU ns, ns waiting to run, time slices run), or null
+     *     when it cannot be read (its thread ended)
+     * @throws NumberFormatException if the file does not hold three numbers
+     */
+    static long[] schedstat(Path file) {
         String text;
         try {
             text = new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).trim();
         } catch (IOException ended) {
-            return -1;
+            return null;
         }
-        int space = text.indexOf(' ');
-        return Long.parseLong(space < 0 ? text : text.substring(0, space));
+        return parseSchedstat(text);
+    }
+
+    /**
+     * @param text a {@code schedstat} line: {@code <cpu ns> <wait ns> <slices>}
+     * @return its three numbers
+     * @throws NumberFormatException if it does not hold three numbers
+     */
+    static long[] parseSchedstat(String text) {
+        String[] parts = text.trim().split("\\s+");
+        if (parts.length < 3) {
+            throw new NumberFormatException("a schedstat line has three numbers, was: " + text);
+        }
+        return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1]), Long.parseLong(parts[2])};
     }
 }

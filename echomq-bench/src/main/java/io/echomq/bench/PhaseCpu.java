@@ -20,12 +20,17 @@ import java.util.Map;
  * CPU hog beside it ({@code --load}) does not enter it; it counts everything the server did in
  * the phase, which in the bench is this phase alone.
  *
- * @param serverUsPerJob server CPU µs per job, NaN when not measured
- * @param clientUsPerJob client CPU µs per job, NaN when not measured
+ * <p>The client's context switches per job count the times this JVM's threads were switched onto a
+ * CPU in the phase ({@link ClientCpu#switchesBetween}): the cost of hand-offs between threads, which a
+ * dispatch that wakes a thread per job pays once or more per job.
+ *
+ * @param serverUsPerJob       server CPU µs per job, NaN when not measured
+ * @param clientUsPerJob       client CPU µs per job, NaN when not measured
+ * @param clientSwitchesPerJob the client's context switches per job, NaN when not measured
  */
-record PhaseCpu(double serverUsPerJob, double clientUsPerJob) {
+record PhaseCpu(double serverUsPerJob, double clientUsPerJob, double clientSwitchesPerJob) {
     /** Not measured (a side that did not run). */
-    static final PhaseCpu NONE = new PhaseCpu(Double.NaN, Double.NaN);
+    static final PhaseCpu NONE = new PhaseCpu(Double.NaN, Double.NaN, Double.NaN);
 
     /** What a phase measured, with the commands the server ran in it. */
     record Measured(PhaseCpu cpu, Map<String, CommandStats.Stat> commands) {
@@ -39,12 +44,16 @@ record PhaseCpu(double serverUsPerJob, double clientUsPerJob) {
          * @return the deltas since {@link #start}, per job
          */
         Measured stop(long jobs) {
-            long clientNanos = ClientCpu.nanosSince(client);
+            ClientCpu.Reading clientNow = ClientCpu.read();
+            long clientNanos = ClientCpu.between(client, clientNow);
+            long switches = ClientCpu.switchesBetween(client, clientNow);
             double serverNow = serverSeconds(server);
             Map<String, CommandStats.Stat> after = CommandStats.parse(server.sync().info("commandstats"));
             double serverPerJob = (serverNow - serverCpuSeconds) * 1e6 / jobs;
             double clientPerJob = clientNanos < 0 ? Double.NaN : clientNanos / 1e3 / jobs;
-            return new Measured(new PhaseCpu(serverPerJob, clientPerJob), CommandStats.delta(commands, after));
+            double switchesPerJob = switches < 0 ? Double.NaN : (double) switches / jobs;
+            return new Measured(new PhaseCpu(serverPerJob, clientPerJob, switchesPerJob),
+                    CommandStats.delta(commands, after));
         }
     }
 

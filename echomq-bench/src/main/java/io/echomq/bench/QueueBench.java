@@ -227,7 +227,8 @@ final class QueueBench implements Callable<Integer> {
 
     /** @return the CPU figures of a peer's result line, NaN where it gave none */
     private static PhaseCpu cpu(Map<String, String> line) {
-        return new PhaseCpu(number(line.get("server_cpu_us_per_job")), number(line.get("client_cpu_us_per_job")));
+        return new PhaseCpu(number(line.get("server_cpu_us_per_job")), number(line.get("client_cpu_us_per_job")),
+                number(line.get("client_switches_per_job")));
     }
 
     private static double number(String value) {

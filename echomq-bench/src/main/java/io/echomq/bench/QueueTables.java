@@ -11,15 +11,15 @@ import java.util.function.ToDoubleFunction;
  *
  * <ol>
  *   <li>each round's line as soon as the round ends: enqueue and processing rates of both sides,
- *       bytes per job, the round's ratios, and each side's server and client CPU µs per job of
- *       both phases;</li>
+ *       bytes per job, the round's ratios, each side's server and client CPU µs per job of
+ *       both phases, and each side's client context switches per processed job;</li>
  *   <li>the server's commands in our last processing phase, per job ({@link CommandStats});</li>
  *   <li>then the table of medians, each ratio the median of the per-round ratios with its range
  *       ({@link Spread}), with the figures measured once (depth, idle worker) and the targets;</li>
  *   <li>the last line, {@code queue: process_jobs_per_s=… enqueue_jobs_per_s=… bytes_per_job=…
  *       depth_ratio=… process_ratio=… enqueue_ratio=… server_cpu_us_per_job_process=…
  *       client_cpu_us_per_job_process=… server_cpu_us_per_job_enqueue=…
- *       client_cpu_us_per_job_enqueue=…}, with our medians and the median ratios (scripts read its
+ *       client_cpu_us_per_job_enqueue=… client_switches_per_job_process=…}, with our medians and the median ratios (scripts read its
  *       fields by name; new ones are only ever appended);</li>
  *   <li>the same figures as {@link Record} lines for {@code run-all.sh}.</li>
  * </ol>
@@ -66,6 +66,8 @@ final class QueueTables {
                 micros(c.process().serverUsPerJob()), micros(c.peerProcess().serverUsPerJob()),
                 micros(c.enqueue().clientUsPerJob()), micros(c.peerEnqueue().clientUsPerJob()),
                 micros(c.process().clientUsPerJob()), micros(c.peerProcess().clientUsPerJob()));
+        out.printf("  client context switches/job, echomq vs bullmq: process %s vs %s%n",
+                hundredths(c.process().clientSwitchesPerJob()), hundredths(c.peerProcess().clientSwitchesPerJob()));
         out.flush();
     }
 
@@ -114,6 +116,11 @@ final class QueueTables {
                 c -> c.peerProcess().serverUsPerJob());
         cpuRow(out, "client CPU µs/job, processing", rounds, c -> c.process().clientUsPerJob(),
                 c -> c.peerProcess().clientUsPerJob());
+        out.printf("%-58s %-12s %-12s %-20s %s%n", "client context switches/job, processing",
+                hundredths(median(rounds, r -> r.cpu().process().clientSwitchesPerJob())),
+                hundredths(median(rounds, r -> r.cpu().peerProcess().clientSwitchesPerJob())),
+                ratio(rounds, r -> r.cpu().process().clientSwitchesPerJob(),
+                        r -> r.cpu().peerProcess().clientSwitchesPerJob()).ratioText(), "");
         cpuRow(out, "server CPU µs/job, enqueue", rounds, c -> c.enqueue().serverUsPerJob(),
                 c -> c.peerEnqueue().serverUsPerJob());
         cpuRow(out, "client CPU µs/job, enqueue", rounds, c -> c.enqueue().clientUsPerJob(),
@@ -121,15 +128,18 @@ final class QueueTables {
         out.printf("%-58s %-12s %-12s %-20s %s%n", "idle worker, commands/s (once)",
                 Double.isNaN(once.idleCommandsPerS()) ? "-" : String.format(Locale.ROOT, "%.1f", once.idleCommandsPerS()),
                 "-", "", "<= 5: " + Report.verdict(Report.ratio(once.idleCommandsPerS(), 5), 1, false));
+        double switchesMedian = median(rounds, r -> r.cpu().process().clientSwitchesPerJob());
+        String switches = Double.isNaN(switchesMedian) ? "n/a" : hundredths(switchesMedian);
         out.printf("queue: process_jobs_per_s=%s enqueue_jobs_per_s=%s bytes_per_job=%s depth_ratio=%s"
                 + " process_ratio=%s enqueue_ratio=%s server_cpu_us_per_job_process=%s client_cpu_us_per_job_process=%s"
-                + " server_cpu_us_per_job_enqueue=%s client_cpu_us_per_job_enqueue=%s%n",
+                + " server_cpu_us_per_job_enqueue=%s client_cpu_us_per_job_enqueue=%s client_switches_per_job_process=%s%n",
                 whole(median(rounds, Round::process)), whole(median(rounds, Round::enqueue)),
                 whole(median(rounds, Round::bytes)), depthRatio, processRatio.medianText(), enqueueRatio.medianText(),
                 tenths(median(rounds, r -> r.cpu().process().serverUsPerJob())),
                 tenths(median(rounds, r -> r.cpu().process().clientUsPerJob())),
                 tenths(median(rounds, r -> r.cpu().enqueue().serverUsPerJob())),
-                tenths(median(rounds, r -> r.cpu().enqueue().clientUsPerJob())));
+                tenths(median(rounds, r -> r.cpu().enqueue().clientUsPerJob())),
+                switches);
         out.flush();
     }
 
@@ -150,6 +160,11 @@ final class QueueTables {
         rec.put("idle.echomq.commands_per_s", once.idleCommandsPerS());
         cpuRecord(rec, rounds, "process", Cpu::process, Cpu::peerProcess);
         cpuRecord(rec, rounds, "enqueue", Cpu::enqueue, Cpu::peerEnqueue);
+        rec.put("switches.client.process.echomq.per_job", median(rounds, r -> r.cpu().process().clientSwitchesPerJob()));
+        rec.put("switches.client.process.bullmq.per_job",
+                median(rounds, r -> r.cpu().peerProcess().clientSwitchesPerJob()));
+        put(rec, "switches.client.process.echomq/bullmq", ratio(rounds, r -> r.cpu().process().clientSwitchesPerJob(),
+                r -> r.cpu().peerProcess().clientSwitchesPerJob()));
         return rec;
     }
 
@@ -177,6 +192,11 @@ final class QueueTables {
     /** @return µs with one decimal, or {@code -} when NaN */
     static String micros(double us) {
         return Double.isNaN(us) ? "-" : String.format(Locale.ROOT, "%.1f", us);
+    }
+
+    /** @return {@code v} with two decimals, "-" when not measured */
+    static String hundredths(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
     }
 
     private static String tenths(double v) {

@@ -103,10 +103,11 @@ class BenchSmokeTest {
         Matcher last = Pattern.compile("queue: process_jobs_per_s=(\\d+) enqueue_jobs_per_s=(\\d+) "
                 + "bytes_per_job=(\\d+) depth_ratio=([0-9.]+) process_ratio=n/a enqueue_ratio=n/a "
                 + "server_cpu_us_per_job_process=([0-9.]+) client_cpu_us_per_job_process=([0-9.]+) "
-                + "server_cpu_us_per_job_enqueue=([0-9.]+) client_cpu_us_per_job_enqueue=([0-9.]+)")
+                + "server_cpu_us_per_job_enqueue=([0-9.]+) client_cpu_us_per_job_enqueue=([0-9.]+) "
+                + "client_switches_per_job_process=([0-9.]+)")
                 .matcher(lastLine(r.out()));
         assertThat(last.matches()).as(lastLine(r.out())).isTrue();
-        for (int g = 1; g <= 8; g++) {
+        for (int g = 1; g <= 9; g++) {
             assertThat(Double.parseDouble(last.group(g))).as("figure " + g).isPositive();
         }
         for (String cpu : new String[] {"server CPU µs/job, processing", "client CPU µs/job, processing",
@@ -116,7 +117,13 @@ class BenchSmokeTest {
             assertThat(Double.parseDouble(m.group(1))).as(cpu).isPositive();
         }
         assertThat(r.out()).containsPattern("round 2 of 2 \\(bullmq first\\): .*\\n  CPU µs/job, echomq vs bullmq: "
-                + "server enqueue [0-9.]+ vs -, process [0-9.]+ vs -; client enqueue [0-9.]+ vs -, process [0-9.]+ vs -");
+                + "server enqueue [0-9.]+ vs -, process [0-9.]+ vs -; client enqueue [0-9.]+ vs -, process [0-9.]+ vs -"
+                + "\\n  client context switches/job, echomq vs bullmq: process [0-9.]+ vs -");
+        // a worker hands each job between threads: at least one switch per job for 3,000 jobs
+        Matcher switches = Pattern.compile("(?m)^client context switches/job, processing\\s+([0-9.]+)\\s+-\\s+n/a")
+                .matcher(r.out());
+        assertThat(switches.find()).as(r.out()).isTrue();
+        assertThat(Double.parseDouble(switches.group(1))).as("context switches per processed job").isPositive();
         // the breakdown of our processing: the claim and settle scripts, then their own time
         Matcher evalsha = Pattern.compile("(?m)^  evalsha\\s+([0-9.]+)\\s+([0-9.]+)$").matcher(r.out());
         assertThat(evalsha.find()).as(r.out()).isTrue();

@@ -1,10 +1,13 @@
 package io.echomq.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 class ClientCpuTest {
@@ -34,6 +37,55 @@ class ClientCpuTest {
         assertThat(ClientCpu.between(new ClientCpu.Reading(-1, null), new ClientCpu.Reading(-1, null))).isEqualTo(-1);
         assertThat(ClientCpu.between(new ClientCpu.Reading(-1, Map.of(1L, 0L)), new ClientCpu.Reading(-1, Map.of(1L, 7L))))
                 .isEqualTo(7);
+    }
+
+    @Test
+    void contextSwitchesAreTheThreadsRunCountDeltasAndUnknownWithoutThem() {
+        ClientCpu.Reading start = new ClientCpu.Reading(0, Map.of(1L, 0L), Map.of(1L, 10L, 2L, 20L));
+        // thread 2 ended in the phase (missed), thread 3 was born in it (counts whole)
+        ClientCpu.Reading end = new ClientCpu.Reading(0, Map.of(1L, 0L), Map.of(1L, 15L, 3L, 4L));
+
+        assertThat(ClientCpu.switchesBetween(start, end)).isEqualTo(5 + 4);
+        assertThat(ClientCpu.switchesBetween(new ClientCpu.Reading(0, null), end)).isEqualTo(-1);
+        assertThat(ClientCpu.switchesBetween(start, new ClientCpu.Reading(0, Map.of(1L, 0L)))).isEqualTo(-1);
+    }
+
+    @Test
+    void aSchedstatLineHasThreeNumbersOrIsRefused() {
+        assertThat(ClientCpu.parseSchedstat("123456 7890 42\n")).containsExactly(123456L, 7890L, 42L);
+        assertThatThrownBy(() -> ClientCpu.parseSchedstat("123456")).isInstanceOf(NumberFormatException.class)
+                .hasMessageContaining("three numbers");
+    }
+
+    @Test
+    void aThreadThatSleepsAndWakesIsCountedAtLeastOnceAWake() throws InterruptedException {
+        if (!System.getProperty("os.name").toLowerCase().contains("linux")) {
+            assertThat(ClientCpu.switchesBetween(ClientCpu.read(), ClientCpu.read())).isEqualTo(-1);
+            return;
+        }
+        int wakes = 50;
+        // a thread that ended before the end reading would be missed: this one waits to be measured
+        CountDownLatch done = new CountDownLatch(1);
+        CountDownLatch measured = new CountDownLatch(1);
+        Thread alive = new Thread(() -> {
+            for (int i = 0; i < wakes; i++) {
+                LockSupport.parkNanos(MS);   // each wake puts the thread back on a CPU
+            }
+            done.countDown();
+            try {
+                measured.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        ClientCpu.Reading before = ClientCpu.read();
+        alive.start();
+        done.await();
+        ClientCpu.Reading after = ClientCpu.read();
+        measured.countDown();
+        alive.join();
+        assertThat(ClientCpu.switchesBetween(before, after)).as("%d wakes of a thread alive at the end", wakes)
+                .isGreaterThanOrEqualTo(wakes);
     }
 
     @Test
