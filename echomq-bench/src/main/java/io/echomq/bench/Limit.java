@@ -23,7 +23,12 @@ final class Limit implements AutoCloseable {
     /** The limit row's compare-and-delete, kept as a script resource like the library's own. */
     private static final String CAD = resource("limit-compare-and-delete.lua");
 
-    private static String resource(String name) {
+    /**
+     * @return the text of the bench's script resource {@code name}, beside this class
+     * @throws IllegalStateException when the resource is missing
+     * @throws java.io.UncheckedIOException when it cannot be read
+     */
+    static String resource(String name) {
         try (java.io.InputStream in = Limit.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing bench resource " + name);

@@ -20,7 +20,7 @@ import picocli.CommandLine.ParameterException;
 /**
  * {@code emq bench locks}: fenced acquire+release pairs per second and acquire latency on
  * distinct resources, and handoffs per second with the acquire wait on one shared resource, for
- * three rows measured with the same loop on the same server:
+ * rows measured with the same loop on the same server:
  *
  * <ol>
  *   <li>{@code echomq}: {@link LockClient#tryAcquire} (fenced) then {@link Lease#release()};
@@ -28,6 +28,10 @@ import picocli.CommandLine.ParameterException;
  *   <li>{@code redisson}: {@code RLock.tryLock(0, ttl)} then {@code unlock()}, in its own JVM.</li>
  *   <li>{@code limit}: bare Lettuce, {@code SET NX PX} then an {@code EVALSHA} compare-and-delete,
  *       on one shared connection, as ours; contended, it polls every millisecond.</li>
+ *   <li>{@code scripted} (distinct resources only): the ceiling of a fenced lock, one
+ *       {@code EVALSHA} that runs {@code SET NX PX} and takes the next fence ({@code INCR}), then
+ *       the limit's compare-and-delete, in the limit's loop ({@link ScriptedLimit}); so
+ *       {@code echomq/scripted} compares like with like.</li>
  *   <li>{@code plain} (distinct resources only): ours in plain mode,
  *       {@link AcquireOptions#plain()} (exactly one {@code SET NX PX}) then {@link Lease#release()}:
  *       the same commands as the limit, so {@code plain/limit} is the library's own cost.</li>
@@ -37,12 +41,14 @@ import picocli.CommandLine.ParameterException;
  * turns to go first ({@link Rounds}); each round's table is printed as it ends, then the medians
  * and the median of each per-round ratio with its range ({@link LockTables}). {@code --load}
  * runs it all beside a {@link CpuHog}. The last line is
- * {@code locks: echomq/redisson=<median> echomq/limit=<median> plain/limit=<median>} at 16 threads
+ * {@code locks: echomq/redisson=<median> echomq/limit=<median> plain/limit=<median>
+ * echomq/scripted=<median>} at 16 threads
  * on distinct resources (the thread count nearest 16 when 16 was not asked for); scripts read
  * its fields by name, and new ones are only ever appended.
  */
 @Command(name = "locks", mixinStandardHelpOptions = true,
-        description = "Locks: EchoMQ vs Redisson RLock vs a bare Lettuce loop, distinct and contended.")
+        description = "Locks: EchoMQ vs Redisson RLock vs a bare Lettuce loop and a scripted fenced one, "
+            + "distinct and contended.")
 final class LockBench implements Callable<Integer> {
     static final Duration TTL = Duration.ofSeconds(30);
     static final Duration MAX_WAIT = Duration.ofSeconds(10);
@@ -102,17 +108,18 @@ final class LockBench implements Callable<Integer> {
             out.println("load: " + (hog == null ? "none added (--load adds a CPU hog)" : hog.description()));
             out.flush();
             String run = Long.toString(System.nanoTime(), 36);
-            try (LockClient locks = LockClient.create(server.url()); Limit bare = new Limit(server.url())) {
+            try (LockClient locks = LockClient.create(server.url()); Limit bare = new Limit(server.url());
+                 ScriptedLimit scripted = new ScriptedLimit(server.url())) {
                 for (int i = 0; i < rounds; i++) {
                     LockRound round = new LockRound();
                     String label = Rounds.label(i, rounds, "redisson");
                     err.println("bench: " + label);
                     if (Rounds.oursFirst(i)) {
-                        ours(locks, bare, run + "-" + i, round, err);
+                        ours(locks, bare, scripted, run + "-" + i, round, err);
                         peer(server, round, err);
                     } else {
                         peer(server, round, err);
-                        ours(locks, bare, run + "-" + i, round, err);
+                        ours(locks, bare, scripted, run + "-" + i, round, err);
                     }
                     tables.printRound(out, label, round);
                     done.add(round);
@@ -130,14 +137,19 @@ final class LockBench implements Callable<Integer> {
         return 0;
     }
 
-    /** Our rows and the limit's, taking turns row by row so that a change of load falls on both. */
-    private void ours(LockClient locks, Limit bare, String run, LockRound round, PrintWriter err)
-            throws InterruptedException {
+    /**
+     * Our rows and the limits', taking turns row by row (fenced, scripted limit, bare limit, plain,
+     * at each thread count) so that a change of load falls on all of them.
+     */
+    private void ours(LockClient locks, Limit bare, ScriptedLimit scripted, String run, LockRound round,
+                      PrintWriter err) throws InterruptedException {
         Duration warm = Duration.ofSeconds(warmup);
         Duration measure = Duration.ofSeconds(seconds);
         for (int t : threads) {
             err.printf("bench: echomq, distinct resources, %d thread(s)…%n", t);
             round.ours.put(t, LockRound.Figure.of(ourDistinct(locks, run, t, warm, measure)));
+            err.printf("bench: scripted limit (SET NX PX + INCR fence), distinct resources, %d thread(s)…%n", t);
+            round.scripted.put(t, LockRound.Figure.of(scripted.distinct(run, t, warm, measure)));
             err.printf("bench: limit (bare Lettuce), distinct resources, %d thread(s)…%n", t);
             round.limit.put(t, LockRound.Figure.of(bare.distinct(run, t, warm, measure)));
             err.printf("bench: echomq plain (SET NX PX), distinct resources, %d thread(s)…%n", t);

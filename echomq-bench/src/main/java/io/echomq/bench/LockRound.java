@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * The figures of one A/B round of {@code emq bench locks}: each row's pairs per second (or
  * handoffs) and acquire p50/p99, for ours (fenced, and plain on distinct resources), the bare
- * Lettuce limit and Redisson. A side that did
+ * Lettuce limit, the scripted limit (distinct resources only) and Redisson. A side that did
  * not run is {@link Figure#MISSING}. Filled in by {@link LockBench}, read by {@link LockTables}.
  */
 final class LockRound {
@@ -27,6 +27,8 @@ final class LockRound {
 
     final Map<Integer, Figure> ours = new LinkedHashMap<>();
     final Map<Integer, Figure> limit = new LinkedHashMap<>();
+    /** The scripted limit: one fenced acquire script, then the compare-and-delete; distinct resources only. */
+    final Map<Integer, Figure> scripted = new LinkedHashMap<>();
     /** Ours in plain mode (one {@code SET NX PX}), distinct resources only. */
     final Map<Integer, Figure> plain = new LinkedHashMap<>();
     final Map<Integer, Figure> peer = new LinkedHashMap<>();
@@ -44,6 +46,11 @@ final class LockRound {
     /** @return the limit at {@code threads}, or MISSING */
     Figure limit(int threads) {
         return limit.getOrDefault(threads, Figure.MISSING);
+    }
+
+    /** @return the scripted limit at {@code threads}, or MISSING */
+    Figure scripted(int threads) {
+        return scripted.getOrDefault(threads, Figure.MISSING);
     }
 
     /** @return ours in plain mode at {@code threads}, or MISSING */

@@ -11,11 +11,12 @@ import java.util.function.Function;
  *
  * <ol>
  *   <li>each round's table as soon as the round ends (pairs/s with acquire p50/p99, and the
- *       round's ratios);</li>
+ *       round's ratios; the scripted limit and {@code echomq/scripted} in the last two columns);</li>
  *   <li>then the medians of every side and the median of each per-round ratio with its range
  *       ({@link Spread});</li>
  *   <li>the targets against those medians, and the last line, {@code locks: echomq/redisson=<median>
- *       echomq/limit=<median> plain/limit=<median>}, at 16 threads (or the count nearest 16);</li>
+ *       echomq/limit=<median> plain/limit=<median> echomq/scripted=<median>}, at 16 threads (or the
+ *       count nearest 16);</li>
  *   <li>the same figures as {@link Record} lines for {@code run-all.sh}.</li>
  * </ol>
  */
@@ -32,13 +33,15 @@ final class LockTables {
     void printRound(PrintWriter out, String label, LockRound r) {
         out.println();
         out.println(label + ": " + r.peerNote);
-        out.printf("%-8s %-24s %-24s %-24s %-16s %-12s %-24s %-12s%n", "threads", "echomq", "redisson", "limit",
-                "echomq/redisson", "echomq/limit", "plain", "plain/limit");
+        out.printf("%-8s %-24s %-24s %-24s %-16s %-12s %-24s %-12s %-24s %-16s%n", "threads", "echomq", "redisson",
+                "limit", "echomq/redisson", "echomq/limit", "plain", "plain/limit", "scripted", "echomq/scripted");
         for (int t : threads) {
             Figure o = r.ours(t);
-            out.printf("%-8d %-24s %-24s %-24s %-16s %-12s %-24s %-12s%n", t, cell(o), cell(r.peer(t)), cell(r.limit(t)),
-                    Report.ratio(o.perSecond(), r.peer(t).perSecond()), Report.ratio(o.perSecond(), r.limit(t).perSecond()),
-                    cell(r.plain(t)), Report.ratio(r.plain(t).perSecond(), r.limit(t).perSecond()));
+            out.printf("%-8d %-24s %-24s %-24s %-16s %-12s %-24s %-12s %-24s %-16s%n", t, cell(o), cell(r.peer(t)),
+                    cell(r.limit(t)), Report.ratio(o.perSecond(), r.peer(t).perSecond()),
+                    Report.ratio(o.perSecond(), r.limit(t).perSecond()), cell(r.plain(t)),
+                    Report.ratio(r.plain(t).perSecond(), r.limit(t).perSecond()), cell(r.scripted(t)),
+                    Report.ratio(o.perSecond(), r.scripted(t).perSecond()));
         }
         if (contended > 0) {
             out.printf("%-8s %-24s %-24s %-24s %-16s%n", "1 shared", cell(r.oursContended), cell(r.peerContended),
@@ -53,16 +56,19 @@ final class LockTables {
         out.println("peers: " + peerNote);
         out.println("limit: bare Lettuce 7.7, SET NX PX + EVALSHA compare-and-delete, one shared connection");
         out.println("plain: echomq, AcquireOptions.plain() (one SET NX PX) + release, beside the limit in each round");
+        out.println("scripted: the fenced ceiling, one EVALSHA (SET NX PX, then INCR of the fence) + the limit's "
+                + "compare-and-delete, the limit's loop, beside echomq in each round");
         out.println();
         out.printf("medians of %d round(s); ratios: the median of the per-round ratios (min–max)%n", rounds.size());
         out.println("distinct resources: acquire+release pairs/s, acquire p50/p99 ms");
-        out.printf("%-8s %-24s %-24s %-24s %-22s %-22s %-24s %-22s%n", "threads", "echomq", "redisson", "limit",
-                "echomq/redisson", "echomq/limit", "plain", "plain/limit");
+        out.printf("%-8s %-24s %-24s %-24s %-22s %-22s %-24s %-22s %-24s %-22s%n", "threads", "echomq", "redisson",
+                "limit", "echomq/redisson", "echomq/limit", "plain", "plain/limit", "scripted", "echomq/scripted");
         for (int t : threads) {
-            out.printf("%-8d %-24s %-24s %-24s %-22s %-22s %-24s %-22s%n", t, cell(median(rounds, r -> r.ours(t))),
-                    cell(median(rounds, r -> r.peer(t))), cell(median(rounds, r -> r.limit(t))),
-                    vsPeer(rounds, t).ratioText(), vsLimit(rounds, t).ratioText(),
-                    cell(median(rounds, r -> r.plain(t))), plainVsLimit(rounds, t).ratioText());
+            out.printf("%-8d %-24s %-24s %-24s %-22s %-22s %-24s %-22s %-24s %-22s%n", t,
+                    cell(median(rounds, r -> r.ours(t))), cell(median(rounds, r -> r.peer(t))),
+                    cell(median(rounds, r -> r.limit(t))), vsPeer(rounds, t).ratioText(), vsLimit(rounds, t).ratioText(),
+                    cell(median(rounds, r -> r.plain(t))), plainVsLimit(rounds, t).ratioText(),
+                    cell(median(rounds, r -> r.scripted(t))), vsScripted(rounds, t).ratioText());
         }
         if (contended > 0) {
             out.println();
@@ -77,18 +83,22 @@ final class LockTables {
         String peer = vsPeer(rounds, at).medianText();
         String limit = vsLimit(rounds, at).medianText();
         String plain = plainVsLimit(rounds, at).medianText();
+        String scripted = vsScripted(rounds, at).medianText();
         out.println();
         out.println("targets (medians):");
         out.printf("  distinct, %d threads: echomq/redisson >= 5     %-6s %s%n", at, peer, Report.verdict(peer, 5, true));
         out.printf("  distinct, %d threads: echomq/limit    >= 0.9   %-6s %s%n", at, limit, Report.verdict(limit, 0.9, true));
         out.printf("  distinct, %d threads: plain/limit     >= 0.95  %-6s %s%n", at, plain, Report.verdict(plain, 0.95, true));
+        out.printf("  distinct, %d threads: echomq/scripted >= 0.9   %-6s %s%n", at, scripted,
+                Report.verdict(scripted, 0.9, true));
         if (contended > 0) {
             String h = handoffs(rounds).medianText();
             String p99 = waitP99(rounds).medianText();
             out.printf("  contended: handoffs echomq/redisson >= 1.5   %-6s %s%n", h, Report.verdict(h, 1.5, true));
             out.printf("  contended: wait p99 echomq/redisson <= 1     %-6s %s%n", p99, Report.verdict(p99, 1.0, false));
         }
-        out.printf("locks: echomq/redisson=%s echomq/limit=%s plain/limit=%s%n", peer, limit, plain);
+        out.printf("locks: echomq/redisson=%s echomq/limit=%s plain/limit=%s echomq/scripted=%s%n", peer, limit, plain,
+                scripted);
         out.flush();
     }
 
@@ -103,6 +113,8 @@ final class LockTables {
             put(rec, "distinct." + t + ".echomq/limit", vsLimit(rounds, t));
             put(rec, "distinct." + t + ".plain", median(rounds, r -> r.plain(t)));
             put(rec, "distinct." + t + ".plain/limit", plainVsLimit(rounds, t));
+            put(rec, "distinct." + t + ".scripted", median(rounds, r -> r.scripted(t)));
+            put(rec, "distinct." + t + ".echomq/scripted", vsScripted(rounds, t));
         }
         if (contended > 0) {
             put(rec, "contended." + contended + ".echomq", median(rounds, r -> r.oursContended));
@@ -130,6 +142,11 @@ final class LockTables {
     /** @return the median per round of our plain row over the limit, at {@code t} threads */
     Spread plainVsLimit(List<LockRound> rounds, int t) {
         return Spread.ofRatios(each(rounds, r -> r.plain(t).perSecond()), each(rounds, r -> r.limit(t).perSecond()));
+    }
+
+    /** @return the median per round of our fenced row over the scripted limit, at {@code t} threads */
+    Spread vsScripted(List<LockRound> rounds, int t) {
+        return Spread.ofRatios(each(rounds, r -> r.ours(t).perSecond()), each(rounds, r -> r.scripted(t).perSecond()));
     }
 
     private static Spread handoffs(List<LockRound> rounds) {

@@ -1,6 +1,7 @@
 package io.echomq.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.echomq.testkit.RedisExtension;
 import java.io.PrintWriter;
@@ -46,10 +47,11 @@ class BenchSmokeTest {
     }
 
     @Test
-    void locksPrintsTheTableAndTheSummaryLine() {
+    void locksPrintsTheTableAndTheSummaryLine() throws Exception {
         // one thread count and two rounds: the time of the one-round run this test used to make
+        Path record = empty.resolve("locks.tsv");
         Run r = run("locks", "--threads", "2", "--contended", "2", "--seconds", "1", "--warmup", "0",
-                "--rounds", "2", "--no-peer", "--redis", REDIS.url());
+                "--rounds", "2", "--no-peer", "--record", record.toString(), "--redis", REDIS.url());
 
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("server: Redis ").contains("Redisson: skipped (--no-peer)")
@@ -68,11 +70,42 @@ class BenchSmokeTest {
         assertThat(number(row.group(5))).as("plain pairs/s").isPositive();
         assertThat(number(row.group(6))).as("plain/limit").isPositive();
         assertThat(r.out()).containsPattern("distinct, 2 threads: plain/limit\\s+>= 0.95\\s+[0-9.]+\\s+(meets|MISSES)");
-        Matcher last = Pattern.compile("locks: echomq/redisson=n/a echomq/limit=([0-9.]+) plain/limit=([0-9.]+)")
-                .matcher(lastLine(r.out()));
+        // the scripted limit, the fenced ceiling: the last two columns of each round and of the medians
+        assertThat(r.out()).containsPattern("(?m)^threads\\s+echomq\\s+redisson\\s+limit\\s+echomq/redisson\\s+"
+                + "echomq/limit\\s+plain\\s+plain/limit\\s+scripted\\s+echomq/scripted *$")
+                .contains("scripted: the fenced ceiling, one EVALSHA (SET NX PX, then INCR of the fence)");
+        Matcher perRound = Pattern.compile("(?m)^2\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+-\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+n/a\\s+"
+                + "[0-9.]+\\s+[0-9,]+ [0-9.]+/[0-9.]+\\s+[0-9.]+\\s+([0-9,]+) [0-9.]+/[0-9.]+\\s+([0-9.]+) *$").matcher(r.out());
+        for (int round = 1; round <= 2; round++) {
+            assertThat(perRound.find()).as("round " + round + " in " + r.out()).isTrue();
+            assertThat(number(perRound.group(1))).as("scripted pairs/s, round " + round).isPositive();
+            assertThat(number(perRound.group(2))).as("echomq/scripted, round " + round).isPositive();
+        }
+        Matcher medians = Pattern.compile("(?m)^2\\s+.*\\s+([0-9,]+) [0-9.]+/[0-9.]+\\s+"
+                + "([0-9.]+) \\(([0-9.]+)–([0-9.]+)\\) *$").matcher(r.out());
+        assertThat(medians.find()).as(r.out()).isTrue();
+        assertThat(number(medians.group(1))).as("scripted median pairs/s").isPositive();
+        assertThat(number(medians.group(2))).as("echomq/scripted median").isPositive()
+                .isBetween(number(medians.group(3)), number(medians.group(4)));
+        assertThat(r.out()).containsPattern("distinct, 2 threads: echomq/scripted >= 0.9\\s+[0-9.]+\\s+(meets|MISSES)")
+                .containsPattern("distinct, 2 threads: echomq/limit\\s+>= 0.9\\s+[0-9.]+\\s+(meets|MISSES)");
+        Matcher last = Pattern.compile("locks: echomq/redisson=n/a echomq/limit=([0-9.]+) plain/limit=([0-9.]+) "
+                + "echomq/scripted=([0-9.]+)").matcher(lastLine(r.out()));
         assertThat(last.matches()).as(lastLine(r.out())).isTrue();
         assertThat(Double.parseDouble(last.group(1))).isPositive();
         assertThat(Double.parseDouble(last.group(2))).isPositive();
+        assertThat(Double.parseDouble(last.group(3))).as("echomq/scripted").isPositive();
+        java.util.Map<String, Double> recorded = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(record)) {
+            String[] f = line.split("\t");
+            recorded.put(f[0], Double.parseDouble(f[1]));
+        }
+        for (String key : new String[] {"distinct.2.scripted.per_s", "distinct.2.scripted.p50_ms",
+                "distinct.2.scripted.p99_ms", "distinct.2.echomq/scripted", "distinct.2.echomq/scripted.min",
+                "distinct.2.echomq/scripted.max", "distinct.2.echomq/limit", "distinct.2.plain/limit"}) {
+            assertThat(recorded.get(key)).as(key + " in " + recorded).isNotNull().isPositive();
+        }
+        assertThat(recorded.get("distinct.2.echomq/scripted")).isEqualTo(Double.parseDouble(last.group(3)), within(0.006));
         assertThat(REDIS.raw().call("DBSIZE")).as("the bench deletes its keys").isEqualTo(0L);
     }
 
@@ -146,7 +179,8 @@ class BenchSmokeTest {
                     "--rounds", "1", "--redis", REDIS.url());
             assertThat(r.exit()).as(r.err()).isZero();
             assertThat(r.out()).contains("Redisson: MISSING, the Redisson peer jar is not built");
-            assertThat(lastLine(r.out())).startsWith("locks: echomq/redisson=n/a echomq/limit=").contains(" plain/limit=");
+            assertThat(lastLine(r.out())).startsWith("locks: echomq/redisson=n/a echomq/limit=").contains(" plain/limit=")
+                    .contains(" echomq/scripted=");
         } finally {
             System.clearProperty("emq.home");
         }
