@@ -103,7 +103,7 @@ final class LockBench implements Callable<Integer> {
         List<LockRound> done = new ArrayList<>();
         try (CpuHog hog = load ? CpuHog.start() : null; BenchServer server = BenchServer.open(redis, out)) {
             out.printf("bench: %d measured s + %d warm-up s per row; ttl %d ms; fenced acquire (acquire-2.lua), "
-                    + "and plain (SET NX PX) on distinct resources; "
+                    + "plain (SET NX PX), and the bare and scripted limits on distinct resources; "
                     + "%d A/B round(s), echomq first in rounds 1, 3, …%n", seconds, warmup, TTL.toMillis(), rounds);
             out.println("load: " + (hog == null ? "none added (--load adds a CPU hog)" : hog.description()));
             out.flush();
