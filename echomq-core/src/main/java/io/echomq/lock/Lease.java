@@ -334,6 +334,53 @@ public final class Lease implements AutoCloseable {
     }
 
     /**
+     * Ends this lease but leaves the lock on the server for {@code hold} from now, where it then
+     * expires by itself: a token-checked {@code PEXPIRE} (the renewal's script) instead of the
+     * delete. Until then nobody else can take the lock, this holder included. For a hold that
+     * must outlast the work, as a scheduled task's "at least" time does.
+     *
+     * <p>On {@code RELEASED} the lease is done here as after {@link #release()}: {@link #isHeld()}
+     * is false, the watchdog stops renewing it, and a later {@code release()} or {@link #close()}
+     * returns the same answer without a round trip, so the lock is not deleted early. A hold
+     * below 1 ms, and a lease that is lost or past its local deadline, are released at once by
+     * {@link #release()}: a lost lease is never revived nor lengthened. A watchdog renewal already
+     * on the wire when this is sent can still land after it; the lock then expires at most one
+     * ttl later, never earlier.
+     *
+     * <p>Like {@code release()}, an interrupt does not end the wait for the answer and the
+     * thread's interrupt flag stays set.
+     *
+     * @param hold how long from now the lock stays before it expires
+     * @return {@code RELEASED} when the lock now expires after {@code hold} (or was released at
+     *     once); {@code NOT_OWNER} or {@code EXPIRED}, and the lease marked lost, when the lock was
+     *     no longer this lease's
+     * @throws IllegalArgumentException if {@code hold} is null or above {@link LockClient#MAX_TTL}
+     * @throws io.echomq.RedisCommandException if Redis fails; the outcome is then unknown, the
+     *     lease stays held, and the lock expires by the later of its ttl and {@code hold}
+     */
+    public ReleaseOutcome releaseAfter(Duration hold) {
+        if (hold == null) {
+            throw new IllegalArgumentException("hold must not be null");
+        }
+        long ms = hold.compareTo(Duration.ofMillis(1)) < 0 ? 0 : LockLimits.ttl(hold);
+        ReleaseOutcome known = releaseOutcome;
+        if (known != null) {
+            return known;
+        }
+        if (ms == 0 || refuseRenewal().isPresent()) {
+            return release();
+        }
+        long sentAt = backend.clock().nanoTime();
+        RenewOutcome kept = RedisEngine.awaitUninterruptibly(backend.renew(resource, token, ms, sentAt),
+                Scripts.RENEW.label(), resource);
+        backend.renewal(this, kept);
+        if (kept != RenewOutcome.RENEWED) {
+            return onReleaseReply(kept == RenewOutcome.NOT_OWNER ? ReleaseOutcome.NOT_OWNER : ReleaseOutcome.EXPIRED);
+        }
+        return onReleaseReply(ReleaseOutcome.RELEASED);
+    }
+
+    /**
      * Releases, as {@link #release()}, so that try-with-resources works. An outcome other than
      * {@code RELEASED} is logged at DEBUG and otherwise ignored: the lock is not ours either way.
      *

@@ -26,7 +26,8 @@ import java.lang.annotation.Target;
  *       which must follow the lock name rule ({@code io.echomq.Names#lockResource}).</li>
  *   <li><b>Lease</b>: fenced, for {@link #ttl()}; with {@link #watchdog()} (the default) it is
  *       renewed at about a third of the ttl for as long as the method runs. It is released when the
- *       method returns or throws.</li>
+ *       method returns or throws, or, with {@link #lockAtLeastFor()}, left to expire once that
+ *       time since the acquisition has passed.</li>
  *   <li><b>Lease parameter</b>: a parameter of type {@code io.echomq.lock.Lease} receives the
  *       lease (whatever the caller passed), so the method can write {@code lease.fence()} to a row in
  *       its transaction. The lock's advice runs outside {@code @Transactional}'s, so the lock is
@@ -61,6 +62,26 @@ public @interface Locked {
      *     placeholder; 1 ms to 1 day
      */
     String ttl() default "30s";
+
+    /**
+     * How long the lock stays taken, at least, counted from when it was acquired, as ShedLock's
+     * {@code lockAtLeastFor}: when the method returns (or throws) sooner, the lock is not deleted
+     * but left to expire on the server at acquisition + this time, unrenewed (the watchdog stops
+     * when the method returns). So a second node whose clock or schedule is slightly off finds it
+     * taken and does not run the same task again right away. A method that ran longer is released
+     * at once, as without it. A lease lost while the method ran is not lengthened.
+     *
+     * <p>Written as {@link #ttl()} is ({@code 10s}, {@code 500ms}, {@code PT1M}, or a
+     * {@code ${property}} placeholder). Empty (the default) or zero: released at once. It must not
+     * be negative nor longer than {@link #ttl()}; either fails at startup with an
+     * {@link IllegalStateException} naming the method. A longer one is refused rather than cut
+     * to the ttl, because a cut would quietly hold the lock for less than the annotation says,
+     * which is the double run this setting exists to prevent; and the ttl is the longest a
+     * crashed holder keeps the lock, so at-least cannot promise more than it.
+     *
+     * @return the shortest time the lock is held, from its acquisition; empty for none
+     */
+    String lockAtLeastFor() default "";
 
     /** @return how long {@link WhenBusy#WAIT} waits for the lock; ignored by the other policies */
     String maxWait() default "10s";

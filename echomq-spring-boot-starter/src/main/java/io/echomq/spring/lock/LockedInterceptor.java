@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  *   <li>hand the lease to a {@code Lease} parameter, and to {@link LockedContext} for the call;</li>
  *   <li>run the method, with a {@link LossSignal} that interrupts it if the lease is lost and the
  *       method asked for it ({@link Locked#interruptOnLoss()});</li>
- *   <li>release, and throw {@link LockLostException} instead of the outcome if the lease was lost
+ *   <li>release, or with {@link Locked#lockAtLeastFor()} leave the lock to expire at the
+ *       acquisition + that time when it is still ahead; and throw {@link LockLostException} instead of the outcome if the lease was lost
  *       before the release; except on a {@code @Scheduled} method that returned normally, whose
  *       only caller is the scheduler: there the loss is expected on a busy machine, and is logged
  *       as one WARN line (lock, reason, how long the method ran) instead of the scheduler's ERROR
@@ -53,7 +54,7 @@ final class LockedInterceptor implements MethodInterceptor {
     /**
      * @param locks the lock client, looked up at the first call (so the advisor does not create it early)
      * @param beanFactory for {@code @bean} references in expressions, or null
-     * @param placeholders resolves {@code ${...}} in ttl and wait
+     * @param placeholders resolves {@code ${...}} in ttl, wait and lockAtLeastFor
      */
     LockedInterceptor(Supplier<Locks> locks, BeanFactory beanFactory, UnaryOperator<String> placeholders) {
         this.locks = locks;
@@ -126,7 +127,14 @@ final class LockedInterceptor implements MethodInterceptor {
         }
         RuntimeException releaseFailure = null;
         try {
-            lease.close();              // compare-and-delete: safe even if the lease was lost meanwhile
+            // compare-and-delete, or with an at-least time a token-checked expiry at acquisition +
+            // that time (a delete once it has passed): either is safe if the lease was lost meanwhile,
+            // and either ends the lease here, which stops its watchdog
+            if (m.atLeast.isZero()) {
+                lease.close();
+            } else {
+                lease.releaseAfter(m.atLeast.minusNanos(System.nanoTime() - started));
+            }
         } catch (RuntimeException e) {
             releaseFailure = e;         // the lock then expires by its ttl; the method's outcome stands
         }

@@ -20,7 +20,7 @@ import org.springframework.scheduling.annotation.Schedules;
 
 /**
  * What one {@link Locked} annotation asks for, parsed and checked once per method: the resource
- * expression, the ttl and wait, the policy, which parameter takes the lease, the value a
+ * expression, the ttl, wait and at-least time, the policy, which parameter takes the lease, the value a
  * skipped call returns, and whether the method is a {@code @Scheduled} task. Parsing fails with an {@link IllegalStateException} naming the method, so
  * a mistake stops startup instead of the first call.
  */
@@ -32,6 +32,8 @@ final class LockedMethod {
     final String expressionText;
     final Duration ttl;
     final Duration wait;
+    /** How long the lock stays taken at least, from the acquisition; zero for released at once. */
+    final Duration atLeast;
     final boolean watchdog;
     final boolean interruptOnLoss;
     final WhenBusy whenBusy;
@@ -51,6 +53,16 @@ final class LockedMethod {
         }
         if (wait.isNegative()) {
             throw fail("maxWait must be zero or more, was " + wait);
+        }
+        String atLeastText = placeholders.apply(locked.lockAtLeastFor());
+        this.atLeast = atLeastText == null || atLeastText.isBlank() ? Duration.ZERO
+                : duration("lockAtLeastFor", atLeastText.strip());
+        if (atLeast.isNegative()) {
+            throw fail("lockAtLeastFor must be zero or more, was " + atLeast);
+        }
+        if (atLeast.compareTo(ttl) > 0) {
+            throw fail("lockAtLeastFor " + atLeast + " is longer than the ttl " + ttl
+                    + ": the lock cannot be promised for longer than its lease; raise the ttl or shorten lockAtLeastFor");
         }
         this.watchdog = locked.watchdog();
         this.interruptOnLoss = locked.interruptOnLoss();
@@ -79,7 +91,7 @@ final class LockedMethod {
     }
 
     /**
-     * @param placeholders resolves {@code ${...}} in ttl and wait
+     * @param placeholders resolves {@code ${...}} in ttl, wait and lockAtLeastFor
      * @throws IllegalStateException naming the method if a setting is invalid
      */
     static LockedMethod of(Method method, Locked locked, UnaryOperator<String> placeholders) {
