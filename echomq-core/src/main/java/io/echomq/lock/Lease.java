@@ -342,7 +342,8 @@ public final class Lease implements AutoCloseable {
      * <p>On {@code RELEASED} the lease is done here as after {@link #release()}: {@link #isHeld()}
      * is false, the watchdog stops renewing it, and a later {@code release()} or {@link #close()}
      * returns the same answer without a round trip, so the lock is not deleted early. A hold
-     * below 1 ms, and a lease that is lost or past its local deadline, are released at once by
+     * below 1 ms (zero or negative included: what is left of an "at least" time that has passed),
+     * and a lease that is lost or past its local deadline, are released at once by
      * {@link #release()}: a lost lease is never revived nor lengthened. A watchdog renewal already
      * on the wire when this is sent can still land after it; the lock then expires at most one
      * ttl later, never earlier.
