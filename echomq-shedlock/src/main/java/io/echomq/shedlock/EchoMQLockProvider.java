@@ -8,7 +8,10 @@ import io.echomq.lock.ReleaseOutcome;
 import io.echomq.lock.RenewOutcome;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Optional;
+import java.util.OptionalLong;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
@@ -46,15 +49,27 @@ import org.slf4j.LoggerFactory;
  *
  * <p>There is no watchdog: {@code lockAtMostFor} is ShedLock's safety bound and is kept. For
  * renewal, wrap this provider in ShedLock's {@code KeepAliveLockProvider}, which works through
- * {@code extend}.
+ * {@code extend}: it renews the same lease every half {@code lockAtMostFor}, so the fence stays.
  *
- * <p>Thread-safe; it holds no state beyond the client, which it does not close.
+ * <p>The task reads the fence of the lock it holds with {@link #currentFence()}: ShedLock runs a
+ * {@code @SchedulerLock} task on the thread that called {@code lock} and unlocks on that thread,
+ * also through {@code KeepAliveLockProvider}.
+ *
+ * <p>Thread-safe; it holds no state beyond the client, which it does not close, and the calling
+ * thread's holds for {@link #currentFence()}.
  */
 public final class EchoMQLockProvider implements ExtensibleLockProvider {
     /** The prefix of the resource of each ShedLock lock name, unless another is given. */
     public static final String DEFAULT_PREFIX = "shedlock:";
 
     private static final Logger log = LoggerFactory.getLogger(EchoMQLockProvider.class);
+
+    /**
+     * The leases that the thread's own {@code lock} calls took and that it has not unlocked yet,
+     * innermost first: ShedLock lets a task take other lock names on the same thread, and a lock
+     * and its unlock happen on the same thread, so each thread sees only its own holds.
+     */
+    private static final ThreadLocal<Deque<Lease>> HELD = ThreadLocal.withInitial(ArrayDeque::new);
 
     private final Locks locks;
     private final String prefix;
@@ -97,7 +112,43 @@ public final class EchoMQLockProvider implements ExtensibleLockProvider {
     public Optional<SimpleLock> lock(LockConfiguration config) {
         String resource = resource(config.getName());
         Duration ttl = ttlUntil(config.getLockAtMostUntil(), config.getName());
-        return locks.tryAcquire(resource, ttl).map(lease -> new ShedLease(config, lease));
+        return locks.tryAcquire(resource, ttl).map(lease -> {
+            HELD.get().push(lease);
+            return new ShedLease(config, lease);
+        });
+    }
+
+    /**
+     * The fence of the lock that the calling thread's task holds, to pass to a guarded store
+     * ({@code UPDATE … WHERE fence <= ?}) so that a task that outran its lock is refused.
+     *
+     * <p>Present from a successful {@code lock} (of any {@code EchoMQLockProvider}, also wrapped
+     * in {@code KeepAliveLockProvider}) until that lock's {@code unlock}, on the thread that called
+     * {@code lock}, which is where ShedLock runs the task. It rises between consecutive holds of a
+     * resource (see {@link Lease#fence()}) and does not change while {@code extend} or
+     * {@code KeepAliveLockProvider} renew the hold. With nested tasks of other lock names it is the
+     * fence of the innermost. It says what was granted, not that the lock is still held: the
+     * guarded store is what refuses a stale holder.
+     *
+     * @return the fence, or empty outside a task that holds a lock from this provider (another
+     *     thread, before {@code lock}, after {@code unlock}), or if the lease carries no fence
+     */
+    public static OptionalLong currentFence() {
+        Lease lease = HELD.get().peek();
+        if (lease == null) {
+            HELD.remove();
+            return OptionalLong.empty();
+        }
+        return lease.isFenced() ? OptionalLong.of(lease.fence()) : OptionalLong.empty();
+    }
+
+    /** Forgets {@code lease} on this thread; a hold unlocked on another thread is not on this one. */
+    private static void forget(Lease lease) {
+        Deque<Lease> held = HELD.get();
+        held.removeFirstOccurrence(lease);
+        if (held.isEmpty()) {
+            HELD.remove();
+        }
     }
 
     /**
@@ -130,6 +181,14 @@ public final class EchoMQLockProvider implements ExtensibleLockProvider {
 
         @Override
         protected void doUnlock() {
+            try {
+                unlockLease();
+            } finally {
+                forget(lease);
+            }
+        }
+
+        private void unlockLease() {
             long keepMs = Duration.between(ClockProvider.now(), lockConfiguration.getLockAtLeastUntil()).toMillis();
             if (keepMs > 0) {
                 // lockAtLeastFor: shorten the ttl to the time left, only while the lock is still ours.
