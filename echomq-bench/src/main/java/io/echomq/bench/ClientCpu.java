@@ -116,12 +116,6 @@ final class ClientCpu {
         return -1;
     }
 
-    /** @return each live thread's CPU ns by id, or null where {@code /proc/self/task} is not readable */
-    static Map<Long, Long> threadNanos() {
-        Map<Long, Long> out = new HashMap<>();
-        return readThreads(out, new HashMap<>()) ? out : null;
-    }
-
     /**
      * Reads each live thread's {@code schedstat}: its CPU ns (first field) into {@code nanos} and its time slices
      * run (third field) into {@code runs}, by thread id.
