@@ -71,7 +71,7 @@ final class StartupQueueMeters implements SmartInitializingSingleton {
             String name = names.get(i);
             try {
                 Names.queue(name);
-            } catch (IllegalArgumentException | NullPointerException e) {
+            } catch (IllegalArgumentException e) {
                 throw new InvalidEchoMQPropertyException(property + "[" + i + "]", String.valueOf(e.getMessage()));
             }
             all.add(name);

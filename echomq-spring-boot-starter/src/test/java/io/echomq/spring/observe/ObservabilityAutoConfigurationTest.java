@@ -10,6 +10,7 @@ import io.echomq.observe.Instrumentation;
 import io.echomq.opentelemetry.EchoMQTracing;
 import io.echomq.queue.QueueClient;
 import io.echomq.spring.EchoMQAutoConfiguration;
+import io.echomq.spring.EchoMQFailureAnalyzer;
 import io.echomq.spring.queue.EchoJobHandler;
 import io.echomq.spring.queue.EchoMQTemplate;
 import io.echomq.testkit.RedisExtension;
@@ -175,6 +176,14 @@ class ObservabilityAutoConfigurationTest {
             assertThat(process.getParentSpanId()).isEqualTo(send.getSpanId());
             await().atMost(WAIT).until(() -> registry.get("echomq.queue.processed")
                     .tags("queue", "observe-handled", "outcome", "completed").timer().count() == 1);
+        });
+    }
+
+    @Test
+    void anInvalidQueueNameInTheMetricsQueuesStopsStartupNamingIt() {
+        runner.withPropertyValues("echomq.metrics.queues=ok,bad{name}").run(ctx -> {
+            String line = new EchoMQFailureAnalyzer().analyze(ctx.getStartupFailure()).getDescription();
+            assertThat(line).startsWith("echomq.metrics.queues[1]: ");
         });
     }
 
