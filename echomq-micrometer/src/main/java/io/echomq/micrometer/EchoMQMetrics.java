@@ -26,6 +26,7 @@ import java.util.function.ToDoubleFunction;
  * EchoMQMetrics metrics = EchoMQMetrics.bind(registry);
  * LockClient locks = LockClient.builder().redisUrl(url).instrumentation(metrics).build();
  * QueueClient queues = QueueClient.builder().redisUrl(url).instrumentation(metrics).build();
+ * metrics.registerQueue("emails");            // its event meters now, at 0, not at its first event
  * metrics.monitor(queues.queue("emails"));   // echomq.queue.jobs{queue=emails,state=...}
  * }</pre>
  *
@@ -83,7 +84,7 @@ public final class EchoMQMetrics implements Instrumentation, AutoCloseable {
 
     /**
      * Registers the lock meters in {@code registry} (the queue meters follow each queue's first
-     * event), reading monitored queues' stats at most every {@link #DEFAULT_STATS_INTERVAL}.
+     * event, or {@link #registerQueue}), reading monitored queues' stats at most every {@link #DEFAULT_STATS_INTERVAL}.
      *
      * @throws NullPointerException if the registry is null
      */
@@ -118,6 +119,23 @@ public final class EchoMQMetrics implements Instrumentation, AutoCloseable {
     public void monitor(QueueOperations queue) {
         Objects.requireNonNull(queue, "queue");
         monitor(queue.name(), queue::stats);
+    }
+
+    /**
+     * Registers the event meters of the queue named {@code queue} now, at zero:
+     * {@code echomq.queue.enqueued}, {@code echomq.queue.processed} (one per outcome),
+     * {@code echomq.queue.wait}, {@code echomq.queue.reaped} and {@code echomq.queue.timeouts}.
+     * Without it they appear at the queue's first event in this process, so a process that has not
+     * enqueued or handled a job yet exports none of them and a {@code rate()} over them has no
+     * data. The meters are the ones the events then feed; calling it again, or after an event,
+     * changes nothing. It reads nothing from Redis; {@link #monitor} adds the state gauges.
+     *
+     * @param queue the queue's name (a sharded queue's name, not a partition's)
+     * @throws NullPointerException if the name is null
+     */
+    public void registerQueue(String queue) {
+        Objects.requireNonNull(queue, "queue");
+        queues.register(queue);
     }
 
     /** As {@link #monitor(QueueOperations)}, for a stats source of that name (tests count its calls). */

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The queue meters fed by the client's events, one set per queue name, made on the queue's first
- * event and then found in a map: {@code echomq.queue.enqueued} (counter), {@code
+ * event (or earlier, by {@link #register}) and then found in a map: {@code echomq.queue.enqueued} (counter), {@code
  * echomq.queue.processed} (timer, tag {@code outcome}), {@code echomq.queue.wait} (timer) and
  * {@code echomq.queue.reaped} (counter, tag {@code to}: {@code pending} or {@code dead}),
  * {@code echomq.queue.timeouts} (counter, tag {@code outcome}: {@code retrying} or {@code dead}), each
@@ -63,6 +63,11 @@ final class QueueMeters {
     private PerQueue of(String queue) {
         PerQueue q = queues.get(queue);
         return q != null ? q : queues.computeIfAbsent(queue, n -> new PerQueue(registry, n));
+    }
+
+    /** Makes the meters of {@code queue} now, at zero, if they are not made yet. */
+    void register(String queue) {
+        of(queue);
     }
 
     void enqueued(String queue, int count) {

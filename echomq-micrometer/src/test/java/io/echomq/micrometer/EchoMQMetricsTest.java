@@ -131,6 +131,30 @@ class EchoMQMetricsTest {
     }
 
     @Test
+    void registerQueueMakesEveryEventMeterAtZeroAndTheEventsThenFeedThoseMeters() {
+        assertThat(registry.find("echomq.queue.enqueued").meters()).isEmpty();
+        metrics.registerQueue("signups");
+        metrics.registerQueue("signups");   // again: the same meters, no error
+        assertThat(meter("echomq.queue.enqueued", "queue", "signups").counter().count()).isZero();
+        for (String outcome : List.of("completed", "retrying", "dead", "returned", "lease_lost", "cancelled")) {
+            assertThat(meter("echomq.queue.processed", "queue", "signups", "outcome", outcome).timer().count()).isZero();
+        }
+        assertThat(meter("echomq.queue.wait", "queue", "signups").timer().count()).isZero();
+        assertThat(meter("echomq.queue.reaped", "queue", "signups", "to", "pending").counter().count()).isZero();
+        assertThat(meter("echomq.queue.reaped", "queue", "signups", "to", "dead").counter().count()).isZero();
+        assertThat(meter("echomq.queue.timeouts", "queue", "signups", "outcome", "retrying").counter().count()).isZero();
+        assertThat(meter("echomq.queue.timeouts", "queue", "signups", "outcome", "dead").counter().count()).isZero();
+        assertThat(registry.find("echomq.queue.enqueued").counters()).hasSize(1);
+
+        try (QueueClient client = QueueClient.builder().redisUrl(REDIS.url()).instrumentation(metrics).build()) {
+            client.queue("signups").enqueue("a");
+        }
+        assertThat(meter("echomq.queue.enqueued", "queue", "signups").counter().count()).isEqualTo(1);
+        assertThat(registry.find("echomq.queue.enqueued").counters()).hasSize(1);
+        assertThatThrownBy(() -> metrics.registerQueue(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
     void attemptsATimeoutEndedAreCountedByOutcome() {
         try (QueueClient client = QueueClient.builder().redisUrl(REDIS.url()).instrumentation(metrics).build()) {
             Queue q = client.queue("slow");

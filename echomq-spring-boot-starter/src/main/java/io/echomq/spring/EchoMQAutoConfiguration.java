@@ -3,8 +3,12 @@ package io.echomq.spring;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.Locks;
 import io.echomq.queue.QueueClient;
+import io.echomq.observe.Instrumentation;
 import io.echomq.spring.lock.Locked;
 import io.echomq.spring.lock.LockedConfiguration;
+import io.echomq.spring.observe.EchoMQInstrumentation;
+import io.echomq.spring.observe.EchoMQMetricsAutoConfiguration;
+import io.echomq.spring.observe.EchoMQTracingAutoConfiguration;
 import io.echomq.spring.queue.EchoJobHandler;
 import io.echomq.spring.queue.EchoMQTemplate;
 import io.echomq.spring.queue.JacksonPayloadCodec;
@@ -32,7 +36,9 @@ import org.springframework.core.env.Environment;
  *   <li>a {@link LockClient} (unless the application defines its own {@link Locks}, for example a
  *       {@code RedlockClient}) and a {@link QueueClient}, both connected to
  *       {@code echomq.redis.url} or, without it, to the application's {@code spring.data.redis.*}
- *       settings ({@link RedisUrlResolver}); each is closed when the context closes.</li>
+ *       settings ({@link RedisUrlResolver}); each is closed when the context closes. Both are
+ *       built with the {@link EchoMQInstrumentation} bean: Micrometer's meters and
+ *       OpenTelemetry's spans when those are present ({@code io.echomq.spring.observe}).</li>
  *   <li>the advisor that runs {@link Locked} methods under a lock ({@link LockedConfiguration});</li>
  *   <li>a worker per {@link EchoJobHandler} method, started and stopped with the context
  *       ({@link JobHandlerRegistry}, {@link WorkerLifecycle}), unless {@code echomq.worker.enabled}
@@ -61,8 +67,9 @@ public class EchoMQAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(Locks.class)
-    public LockClient echomqLockClient(EchoMQProperties properties, Environment environment) {
-        return EchoMQClients.lockClient(properties, environment);
+    public LockClient echomqLockClient(EchoMQProperties properties, Environment environment,
+                                       EchoMQInstrumentation instrumentation) {
+        return EchoMQClients.lockClient(properties, environment, instrumentation.get());
     }
 
     /**
@@ -72,8 +79,22 @@ public class EchoMQAutoConfiguration {
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public QueueClient echomqQueueClient(EchoMQProperties properties, Environment environment) {
-        return EchoMQClients.queueClient(properties, environment);
+    public QueueClient echomqQueueClient(EchoMQProperties properties, Environment environment,
+                                         EchoMQInstrumentation instrumentation) {
+        return EchoMQClients.queueClient(properties, environment, instrumentation.get());
+    }
+
+    /**
+     * The instrumentation both clients are built with: every {@link Instrumentation} bean of the
+     * context, in their order (the meters and spans of {@link EchoMQMetricsAutoConfiguration} and
+     * {@link EchoMQTracingAutoConfiguration}, and the application's own), or none.
+     *
+     * @return it, also for an application's own clients ({@code instrumentation.get()})
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public EchoMQInstrumentation echomqInstrumentation(ObjectProvider<Instrumentation> instrumentations) {
+        return new EchoMQInstrumentation(instrumentations.orderedStream().toList());
     }
 
     /**

@@ -1,11 +1,12 @@
 package io.echomq.spring;
 
 import io.echomq.lock.LockClient;
+import io.echomq.observe.Instrumentation;
 import io.echomq.queue.QueueClient;
 import org.springframework.core.env.Environment;
 
 /**
- * Builds the two clients from the properties: every value goes through the core builder's own
+ * Builds the two clients from the properties and the context's instrumentation: every value goes through the core builder's own
  * check ({@link PropertyChecks}), so a bad one fails with the property's name before any
  * connection is tried.
  */
@@ -17,7 +18,7 @@ final class EchoMQClients {
      * @throws InvalidEchoMQPropertyException if a property is refused
      * @throws io.echomq.RedisCommandException if Redis cannot be reached
      */
-    static LockClient lockClient(EchoMQProperties properties, Environment environment) {
+    static LockClient lockClient(EchoMQProperties properties, Environment environment, Instrumentation instrumentation) {
         RedisUrlResolver.Resolved url = RedisUrlResolver.resolve(properties, environment);
         EchoMQProperties.Redis redis = properties.getRedis();
         LockClient.Builder b = LockClient.builder();
@@ -29,6 +30,7 @@ final class EchoMQClients {
         PropertyChecks.apply("echomq.lock.namespace", properties.getLock().getNamespace(), b::namespace);
         PropertyChecks.apply("echomq.lock.poll-interval", properties.getLock().getPollInterval(), b::pollInterval);
         b.markFencesForProtocol1(properties.getLock().isMarkFencesForProtocol1());
+        b.instrumentation(instrumentation);
         return build(b::build);
     }
 
@@ -36,7 +38,7 @@ final class EchoMQClients {
      * @throws InvalidEchoMQPropertyException if a property is refused
      * @throws io.echomq.RedisCommandException if Redis cannot be reached
      */
-    static QueueClient queueClient(EchoMQProperties properties, Environment environment) {
+    static QueueClient queueClient(EchoMQProperties properties, Environment environment, Instrumentation instrumentation) {
         RedisUrlResolver.Resolved url = RedisUrlResolver.resolve(properties, environment);
         EchoMQProperties.Redis redis = properties.getRedis();
         QueueClient.Builder b = QueueClient.builder();
@@ -47,6 +49,7 @@ final class EchoMQClients {
         }
         PropertyChecks.apply("echomq.queue.max-payload-bytes", properties.getQueue().getMaxPayloadBytes(), b::maxPayloadBytes);
         PropertyChecks.apply("echomq.queue.retain-completed", properties.getQueue().getRetainCompleted(), b::retainCompleted);
+        b.instrumentation(instrumentation);
         return build(b::build);
     }
 

@@ -21,6 +21,8 @@ public class EchoMQProperties {
     private final Queue queue = new Queue();
     private final WorkerProperties worker = new WorkerProperties();
     private final Health health = new Health();
+    private final Metrics metrics = new Metrics();
+    private final Tracing tracing = new Tracing();
 
     /** @return the connection settings */
     public Redis getRedis() {
@@ -45,6 +47,16 @@ public class EchoMQProperties {
     /** @return the actuator health indicator's settings */
     public Health getHealth() {
         return health;
+    }
+
+    /** @return the Micrometer meters' settings */
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    /** @return the OpenTelemetry spans' settings */
+    public Tracing getTracing() {
+        return tracing;
     }
 
     /** Connection settings shared by the lock and the queue clients. */
@@ -261,6 +273,74 @@ public class EchoMQProperties {
 
         public void setMaxDead(long maxDead) {
             this.maxDead = maxDead;
+        }
+    }
+
+    /**
+     * Micrometer meters of the starter's clients, made when echomq-micrometer is on the class path
+     * and the application has a MeterRegistry bean (Spring Boot's actuator makes one).
+     */
+    public static class Metrics {
+        /** Whether the starter's clients record EchoMQ's meters in the application's MeterRegistry. */
+        private boolean enabled = true;
+
+        /**
+         * Queues whose meters and state gauges are registered at startup, besides those of the
+         * @EchoJobHandler methods and of echomq.health.queues, which always are: for example the
+         * queues an application only enqueues to.
+         */
+        private List<String> queues = new ArrayList<>();
+
+        /** @return whether the meters are recorded */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether the meters are recorded */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the queues registered at startup besides the handled and health ones */
+        public List<String> getQueues() {
+            return queues;
+        }
+
+        /** @param queues the queues registered at startup besides the handled and health ones */
+        public void setQueues(List<String> queues) {
+            this.queues = queues;
+        }
+    }
+
+    /**
+     * OpenTelemetry spans of the starter's clients, made when echomq-opentelemetry is on the class
+     * path and the application has an OpenTelemetry bean.
+     */
+    public static class Tracing {
+        /** Whether the starter's clients make spans for enqueues and handled jobs. */
+        private boolean enabled = true;
+
+        /** Whether lock acquires and holds make spans too; a busy lock makes many short spans. */
+        private boolean lockSpans = false;
+
+        /** @return whether spans are made */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether spans are made */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return whether lock spans are made */
+        public boolean isLockSpans() {
+            return lockSpans;
+        }
+
+        /** @param lockSpans whether lock spans are made */
+        public void setLockSpans(boolean lockSpans) {
+            this.lockSpans = lockSpans;
         }
     }
 }

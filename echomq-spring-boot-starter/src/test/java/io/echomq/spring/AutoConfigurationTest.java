@@ -147,7 +147,8 @@ class AutoConfigurationTest {
                 "echomq.worker.interrupt-handlers",
                 "echomq.health.queues", "echomq.health.max-overdue", "echomq.health.max-dead",
                 "echomq.dashboard.enabled", "echomq.dashboard.path", "echomq.dashboard.token",
-                "echomq.dashboard.read-only");
+                "echomq.dashboard.read-only", "echomq.metrics.enabled", "echomq.metrics.queues",
+                "echomq.tracing.enabled", "echomq.tracing.lock-spans");
         described.forEach((name, description) -> assertThat(description).as(name).hasSizeGreaterThan(20));
     }
 
