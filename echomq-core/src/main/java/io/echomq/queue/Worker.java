@@ -80,7 +80,8 @@ import org.slf4j.LoggerFactory;
  * <p>This class is the facade and owns the lifecycle (start, shutdown, abandon), the scheduler
  * thread of maintenance and the renewal thread of leases; the work is done by package-private parts, each with one role: the
  * {@code Dispatcher} claims through a {@code ClaimSource} (one queue, or a sharded queue's
- * partitions), the {@code JobRunner} runs handlers and settles their jobs, the
+ * partitions), {@code Runs} runs the claimed jobs back to back on a few handler threads (a job whose
+ * handler passes a slice hands the others on), the {@code JobRunner} runs each handler and settles its job, the
  * {@code LeaseKeeper} renews leases and reports their loss ({@code CancelWatch} makes it renew at
  * once on a cancel message), {@code Maintenance} schedules
  * reaping and promotion, and {@code LeaseReturns} gives unfinished leases back at shutdown. {@code docs/architecture.md} maps them. Time is read from the
@@ -118,6 +119,7 @@ public final class Worker implements AutoCloseable {
     private final WorkerState state;
     private final LeaseKeeper leases;
     private final JobRunner runner;
+    private final Runs runs;
     private final Dispatcher dispatcher;
     private final Maintenance maintenance;
     private final CancelWatch cancels;
@@ -147,10 +149,11 @@ public final class Worker implements AutoCloseable {
         this.state = new WorkerState(concurrency);
         this.leases = new LeaseKeeper(name, LOG, leaseMs, clock, b.listener);
         this.runner = new JobRunner(name, LOG, b.handler, b.listener, b.logFailures, b.retryPolicy, state, leases, source, leaseMs,
-                executor, clock, b.timeoutMs, b.interruptHandlers);
-        this.dispatcher = new Dispatcher(name, LOG, context.wakeSignals(), source, state, leaseMs, b.idlePoll.toMillis(), runner::start);
+                clock, b.timeoutMs, b.interruptHandlers);
+        this.runs = new Runs(name, LOG, state, leases, runner, source, executor, clock);
+        this.dispatcher = new Dispatcher(name, LOG, context.wakeSignals(), source, state, leaseMs, b.idlePoll.toMillis(), runs::hand);
         this.maintenance = new Maintenance(name, LOG, context, source, dispatcher::span, this::isIdle, state::running,
-                maintenanceMs, new Heartbeat(name, context, concurrency, runner::busy, maintenanceMs));
+                maintenanceMs, new Heartbeat(name, context, concurrency, runs::busy, maintenanceMs));
         this.cancels = new CancelWatch(name, LOG, context.wakeSignals(), source::queues, leases);
     }
 
@@ -181,14 +184,17 @@ public final class Worker implements AutoCloseable {
         return state.running();
     }
 
-    /** @return true when no handler is running and the last claim found the queue empty */
+    /** @return true when the worker holds no job and the last claim found the queue empty */
     public boolean isIdle() {
-        return state.running() && runner.busy() == 0 && state.queueDry();
+        return state.running() && runs.busy() == 0 && state.queueDry();
     }
 
-    /** @return how many handlers are running now */
+    /**
+     * @return how many jobs the worker holds now: running, settling, or claimed and about to run (a run of short
+     *     jobs holds its next ones while it runs the first)
+     */
     public int runningJobs() {
-        return runner.busy();
+        return runs.busy();
     }
 
     /** @return what this worker has done so far */
@@ -221,11 +227,11 @@ public final class Worker implements AutoCloseable {
         if (report != null) {
             return report;
         }
-        int atStart = runner.busy();
+        int atStart = runs.busy();
         stopDispatcher();
-        runner.awaitIdle(clock.nanoTime() + graceNanos, () -> graceCut);
+        runs.awaitIdle(clock.nanoTime() + graceNanos, () -> graceCut);
         LeaseReturns.Count back = LeaseReturns.giveBack(LOG, name, leases.held(), returned);
-        runner.awaitIdle(clock.nanoTime() + INTERRUPTED_HANDLER_WAIT.toNanos());
+        runs.awaitIdle(clock.nanoTime() + INTERRUPTED_HANDLER_WAIT.toNanos());
         finish(true);
         long finished = Math.max(0, atStart - (back.back() + back.notBack()));
         report = new ShutdownReport(finished, back.back(), back.notBack());
@@ -241,7 +247,7 @@ public final class Worker implements AutoCloseable {
      */
     public void cutGrace() {
         graceCut = true;
-        runner.wakeIdleWaiters();
+        runs.wakeIdleWaiters();
     }
 
     /**
@@ -274,6 +280,7 @@ public final class Worker implements AutoCloseable {
         scheduler.shutdownNow();
         leases.stop();
         runner.close();
+        runs.close();
         if (ownExecutor && interruptHandlers) {
             executor.shutdownNow();
         } else if (ownExecutor) {

@@ -106,10 +106,10 @@ class GroupCommitTest extends SemanticsTestBase {
         List<CompletableFuture<AckBatcher.Answer>> answers = new ArrayList<>();
         try (CommandTap tap = raw().monitor()) {
             raw().call("CLIENT", "PAUSE", "1000", "WRITE");
-            answers.add(batcher.complete(jobs.get(0).granted(), false));   // sent at once; the server holds it
-            answers.add(batcher.complete(jobs.get(1).granted(), true));
-            answers.add(batcher.complete(jobs.get(2).granted(), true));
-            answers.add(batcher.complete(jobs.get(3).granted(), false));
+            answers.add(batcher.complete(jobs.get(0).granted(), 0));   // sent at once; the server holds it
+            answers.add(batcher.complete(jobs.get(1).granted(), 1));
+            answers.add(batcher.complete(jobs.get(2).granted(), 2));   // asks for two; one is left to give
+            answers.add(batcher.complete(jobs.get(3).granted(), 0));
             assertThat(answers.get(0)).as("the first call is held by the pause").isNotDone();
             CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(5)).until(() -> claimCalls(tap, claim).size() >= 2);
@@ -117,15 +117,18 @@ class GroupCommitTest extends SemanticsTestBase {
             assertThat(calls).as("one call for the first complete, one for the three that waited").hasSize(2);
             assertThat(calls.get(0).get(17)).as("completes in the first call").isEqualTo("1");
             assertThat(calls.get(1).get(17)).as("completes in the second call").isEqualTo("3");
-            assertThat(calls.get(1).get(13)).as("jobs claimed by the second call").isEqualTo("2");
+            assertThat(calls.get(1).get(13)).as("jobs claimed by the second call: the sum asked").isEqualTo("3");
         }
         for (CompletableFuture<AckBatcher.Answer> a : answers) {
             assertThat(a.get().code()).isEqualTo(1L);
         }
-        assertThat(answers.get(0).get().next()).isNull();
-        assertThat(answers.get(3).get().next()).isNull();
-        assertThat(List.of(answers.get(1).get().next().localId(), answers.get(2).get().next().localId()))
-                .as("each handler that asked got its own next job").doesNotHaveDuplicates()
+        assertThat(answers.get(0).get().next()).isEmpty();
+        assertThat(answers.get(3).get().next()).isEmpty();
+        assertThat(answers.get(1).get().next()).hasSize(1);
+        assertThat(answers.get(2).get().next()).as("the queue had one job left for it").hasSize(1);
+        assertThat(answers.get(2).get().asked()).isEqualTo(2);
+        assertThat(List.of(answers.get(1).get().next().get(0).localId(), answers.get(2).get().next().get(0).localId()))
+                .as("each run that asked got its own next jobs").doesNotHaveDuplicates()
                 .doesNotContainAnyElementsOf(jobs.stream().map(Job::id).toList());
         assertThat(queue.stats().completed()).isEqualTo(4);
     }
@@ -140,12 +143,12 @@ class GroupCommitTest extends SemanticsTestBase {
         String claim = Scripts.CLAIM.sha();
         try (CommandTap tap = raw().monitor()) {
             raw().call("CLIENT", "PAUSE", "500", "WRITE");
-            CompletableFuture<AckBatcher.Answer> sent = batcher.complete(jobs.get(0).granted(), false);
-            CompletableFuture<AckBatcher.Answer> held = batcher.complete(jobs.get(1).granted(), false);
+            CompletableFuture<AckBatcher.Answer> sent = batcher.complete(jobs.get(0).granted(), 0);
+            CompletableFuture<AckBatcher.Answer> held = batcher.complete(jobs.get(1).granted(), 0);
             batcher.abandon();
             assertThat(sent.get(10, TimeUnit.SECONDS).code()).as("the call in flight is answered").isEqualTo(1L);
             assertThatThrownBy(() -> held.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> batcher.complete(jobs.get(1).granted(), false).get(10, TimeUnit.SECONDS))
+            assertThatThrownBy(() -> batcher.complete(jobs.get(1).granted(), 0).get(10, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(IllegalStateException.class);
             raw().call("ECHO", "done");
             assertThat(tap.awaitCommand(c -> c.equals(List.of("ECHO", "done")), Duration.ofSeconds(10))).isTrue();

@@ -4,7 +4,9 @@ import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
@@ -25,7 +27,8 @@ import java.util.function.LongSupplier;
  *       with the loss marked on the job's {@link JobLease}.</li>
  *   <li>Runs the settling calls of {@link Job}: complete, fail, return, and the two completes that carry a
  *       claim: {@link Job#completeAndClaimNext} (one script) and
- *       a worker's group commit through an {@link AckBatcher} ({@link #completeInBatch}).</li>
+ *       a worker's group commit through an {@link AckBatcher} ({@link #completeSent}, whose answer
+ *       {@link #completed} takes).</li>
  *   <li>Keeps the error text of the fail call, for the worker's log line, and the instrumentation's
  *       handle of the attempt, for the thread that tells its settle.</li>
  * </ol>
@@ -184,29 +187,43 @@ final class JobSettlement {
     }
 
     /**
-     * Completes the job through a worker's group commit: the call may carry other jobs' completes
-     * too, and this job's own code settles it exactly as {@link Job#complete()} would.
+     * Sends the job's complete through a worker's group commit, without waiting for its answer: the call may carry
+     * other jobs' completes too. {@link #completed} takes the answer. From this call on the right to settle is
+     * taken, so a timeout can no longer fail the job.
      *
-     * @param claimNext whether the call also claims one job for this handler
-     * @return the answer: this job's ack code and the attempt claimed for it, if any. A code of
-     *     {@link AttemptCalls#NOT_A_HASH_CODE} leaves the job unsettled; the caller reports it.
+     * @param claims how many jobs the call also claims for the job's run (0 for none)
+     * @return the answer on its way; it fails when the call fails
      * @throws IllegalStateException if the job is already settled
-     * @throws io.echomq.RedisCommandException if the call fails, sent again as {@link SettleRetry} says; the job
-     *     stays unsettled
      */
-    AckBatcher.Answer completeInBatch(AckBatcher batch, boolean claimNext) {
+    CompletableFuture<AckBatcher.Answer> completeSent(AckBatcher batch, int claims) {
         checkUnsettled("complete");
+        try {
+            return batch.complete(job, claims);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Takes the answer of {@link #completeSent}, waiting for it if it is not in yet: this job's own code settles it
+     * exactly as {@link Job#complete()} would. A call that failed is sent again alone, without a claim, as
+     * {@link SettleRetry} says: the run then takes its next jobs from the worker's own claims.
+     *
+     * @return the answer: this job's ack code and the attempts claimed with it, if any. A code of
+     *     {@link AttemptCalls#NOT_A_HASH_CODE} leaves the job unsettled; the caller reports it.
+     * @throws io.echomq.RedisCommandException if the call and its sends again fail; the job stays unsettled
+     */
+    AckBatcher.Answer completed(CompletableFuture<AckBatcher.Answer> sent, AckBatcher batch) {
         AckBatcher.Answer answer;
         try {
-            answer = RedisEngine.await(batch.complete(job, claimNext), Scripts.CLAIM.label(), line.name());
+            answer = RedisEngine.await(sent, Scripts.CLAIM.label(), line.name());
         } catch (RuntimeException e) {
-            // sent again alone, without a claim: the handler takes its next job from the worker's own claims
             AckBatcher.Answer[] again = new AckBatcher.Answer[1];
             long code = retried(e, () -> {
-                again[0] = RedisEngine.await(batch.complete(job, false), Scripts.CLAIM.label(), line.name());
+                again[0] = RedisEngine.await(batch.complete(job, 0), Scripts.CLAIM.label(), line.name());
                 return again[0].code();
             }, SettleReadBack::complete);
-            answer = code == again[0].code() ? again[0] : new AckBatcher.Answer(code, null, false);
+            answer = again[0] != null && code == again[0].code() ? again[0] : new AckBatcher.Answer(code, List.of(), 0);
         }
         if (answer.code() == AttemptCalls.NOT_A_HASH_CODE) {
             settling = false;

@@ -14,7 +14,7 @@ import java.util.function.Function;
  *       the worker is quiet.</li>
  *   <li>Completes that arrive while a call is in flight wait; when its answer comes, the next
  *       call carries all of them (at most {@link Claims#MAX_COMPLETES}), each with its own id and
- *       attempt, together with a claim of one job for each handler that asked for its next job.</li>
+ *       attempt, together with the claims of the handler runs that asked for their next jobs.</li>
  *   <li>Each complete gets its own answer: its own complete code, fenced on the server exactly as a
  *       lone complete is, and at most one claimed job. A failed call fails every complete it
  *       carried, and none of them is settled.</li>
@@ -26,14 +26,13 @@ import java.util.function.Function;
  */
 final class AckBatcher {
     /**
-     * One complete's answer: its complete code, the attempt claimed for its handler or null (the runner wraps it in
-     * the job handle), and whether the call
-     * carried a claim for it at all (a null {@code next} then says the queue had no job to give).
+     * One complete's answer: its complete code, the attempts claimed for its run (the run wraps them in
+     * the job handle), and how many it asked for (fewer given than asked says the queue had no more to give).
      */
-    record Answer(long code, Attempt next, boolean claimed) {
+    record Answer(long code, List<Attempt> next, int asked) {
     }
 
-    private record Waiting(Attempt job, boolean claimNext, CompletableFuture<Answer> answer) {
+    private record Waiting(Attempt job, int claims, CompletableFuture<Answer> answer) {
     }
 
     private final JobLine line;
@@ -51,11 +50,11 @@ final class AckBatcher {
     /**
      * Queues the complete of {@code job}, sending it at once when no call is in flight.
      *
-     * @param claimNext whether the call also claims one job for this handler
+     * @param claims how many jobs the call also claims for the complete's run (0 for none)
      * @return completes with the answer, or exceptionally when the call fails
      */
-    CompletableFuture<Answer> complete(Attempt job, boolean claimNext) {
-        Waiting w = new Waiting(job, claimNext, new CompletableFuture<>());
+    CompletableFuture<Answer> complete(Attempt job, int claims) {
+        Waiting w = new Waiting(job, claims, new CompletableFuture<>());
         List<Waiting> batch;
         synchronized (this) {
             if (abandoned) {
@@ -93,11 +92,19 @@ final class AckBatcher {
         return new IllegalStateException("the worker was abandoned: this complete was not sent");
     }
 
-    /** @return up to {@link Claims#MAX_COMPLETES} waiting completes, oldest first; caller holds the monitor */
+    /**
+     * @return up to {@link Claims#MAX_COMPLETES} waiting completes, oldest first, whose claims add up to at most
+     *     {@link QueueLimits#MAX_CLAIM} (the first one always goes); caller holds the monitor
+     */
     private List<Waiting> take() {
         int n = Math.min(waiting.size(), Claims.MAX_COMPLETES);
         List<Waiting> batch = new ArrayList<>(n);
+        int claims = 0;
         for (int i = 0; i < n; i++) {
+            claims += waiting.peek().claims();
+            if (i > 0 && claims > QueueLimits.MAX_CLAIM) {
+                break;
+            }
             batch.add(waiting.poll());
         }
         return batch;
@@ -108,9 +115,7 @@ final class AckBatcher {
         int claims = 0;
         for (Waiting w : batch) {
             jobs.add(w.job());
-            if (w.claimNext()) {
-                claims++;
-            }
+            claims += w.claims();
         }
         CompletableFuture<Claimed<Attempt>> call;
         try {
@@ -143,8 +148,10 @@ final class AckBatcher {
         int given = 0;
         for (int i = 0; i < batch.size(); i++) {
             Waiting w = batch.get(i);
-            Attempt next = w.claimNext() && given < got.size() ? got.get(given++) : null;
-            w.answer().complete(new Answer(claimed.completeCodes().get(i), next, w.claimNext()));
+            int n = Math.min(w.claims(), got.size() - given);
+            List<Attempt> next = n == 0 ? List.of() : List.copyOf(got.subList(given, given + n));
+            given += n;
+            w.answer().complete(new Answer(claimed.completeCodes().get(i), next, w.claims()));
         }
     }
 }

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
  *
  * <ol>
  *   <li>Waits for a free handler slot, then claims as many jobs as there are free slots (at most
- *       {@link Queue#MAX_CLAIM}) in one round of the {@link ClaimSource}, and hands each job to
- *       the runner. Slots the round could not fill are given back.</li>
+ *       {@link Queue#MAX_CLAIM}) in one round of the {@link ClaimSource}, and hands them to
+ *       the runs. Slots the round could not fill are given back.</li>
  *   <li>When the round found the queue dry, waits for a wake message on any spanned queue, a
  *       retry scheduled by a handler, or the stop, at most the idle poll or until the earliest
  *       delayed job is due, whichever is first; then claims again. A round that found the queue
@@ -42,16 +42,16 @@ final class Dispatcher {
     private final WorkerState state;
     private final long leaseMs;
     private final long idlePollMs;
-    private final Consumer<Job> run;
+    private final Consumer<List<Job>> run;
     private final Thread thread;
     private volatile WorkSpan span;
 
     /**
      * @param log     the worker's logger, which every line of the claim loop goes to
      * @param signals the client's wake channels, subscribed for each spanned queue
-     * @param run starts a handler on a claimed job; the job's slot is taken already */
+     * @param run runs the claimed jobs; each job's slot is taken already */
     Dispatcher(String name, Logger log, ChannelSignals signals, ClaimSource source, WorkerState state, long leaseMs, long idlePollMs,
-               Consumer<Job> run) {
+               Consumer<List<Job>> run) {
         this.name = name;
         this.log = log;
         this.signals = signals;
@@ -130,8 +130,8 @@ final class Dispatcher {
             boolean dry = got < n;
             state.queueDry(dry);
             state.capped(claimed.capped());
-            for (Job job : claimed.jobs()) {
-                run.accept(job);
+            if (got > 0) {
+                run.accept(claimed.jobs());
             }
             if (claimed.deadCount() > 0) {
                 log.warn("{}: {} malformed job(s) moved to dead", name, claimed.deadCount());

@@ -4,36 +4,33 @@ import io.echomq.MonotonicClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 
 /**
- * Runs a worker's handler on each claimed job and settles the job.
+ * Runs a worker's handler on one claimed job and settles the job; {@link Runs} decides on which
+ * thread and when.
  *
  * <ol>
- *   <li>Starts a job on the executor, tracked by the lease keeper from then on; an executor that
- *       refuses it leaves its lease to run out.</li>
- *   <li>Runs the handler; a lost lease or the timeout asks it to stop ({@link Job#stopSignal()}).
+ *   <li>Runs the handler ({@link #handle}); a lost lease or the timeout asks it to stop ({@link Job#stopSignal()}).
  *       Only when the worker interrupts handlers is the job bound to its thread, so that the stop
  *       interrupts the right thread; an interrupt never leaks into the next job. A job whose lease
  *       is lost before its handler starts is not run.</li>
  *   <li>Settles it: a handler that returned completes its job through the group commit of the
- *       job's queue ({@link AckBatcher}), with a claim of this handler's next job in the same
- *       call while the queue has work and the source lets claims chain; a handler that threw fails
+ *       job's queue ({@link AckBatcher}), sent without waiting for the answer, with the claims of
+ *       the run's next jobs in the same call when the run asks; {@link #conclude} takes the answer.
+ *       A handler that threw fails
  *       it as the handler's signal, then the worker's {@link RetryPolicy}, then the job's own
  *       backoff decide (retry after a delay, or dead). A job the handler settled itself, or whose loss was seen,
  *       is not settled again: the latter is {@link SettleOutcome#LEASE_LOST}.</li>
  *   <li>Counts each outcome and tells the client's instrumentation (the handler's time to the
- *       server's answer; the trace calls around the handler and its settle) and the listener; a
+ *       server's answer; the trace calls around the handler and its settle) and the listener, on the
+ *       handler's thread, never on a Redis connection's; a
  *       throwing listener is logged and ignored. A
  *       job that failed (to a retry or to dead) is logged once at WARN, unless switched off.</li>
- *   <li>Knows how many handlers run, and lets shutdown wait for them ({@link #awaitIdle}).</li>
  *   <li>With a timeout, ends a handler that runs past it ({@link JobTimeouts} watches): the job's
  *       own, else its queue's default (both carried by the claim, {@link Job#timeout()}), else the
  *       worker's; a job with none is not watched. At the timeout, asks the handler to stop (and
@@ -55,17 +52,13 @@ final class JobRunner {
     private final RetryPolicy retryPolicy;
     private final WorkerState state;
     private final LeaseKeeper leases;
-    private final ClaimSource source;
     private final long leaseMs;
-    private final ExecutorService executor;
     private final MonotonicClock clock;
     private final long timeoutMs;   // the worker's own, 0 for none
     private final boolean interruptHandlers;   // a stop also interrupts the handler's thread
     private final JobTimeouts timeouts;   // its thread starts with the first job that has a timeout
     private final Map<JobLine, AckBatcher> batchers = new ConcurrentHashMap<>();
     private final QueueObservations observations;   // the queue's, the same for each of its partitions
-    private final AtomicInteger busy = new AtomicInteger();
-    private final Object idleMonitor = new Object();
     private final LongAdder completed = new LongAdder();
     private final LongAdder retrying = new LongAdder();
     private final LongAdder dead = new LongAdder();
@@ -74,7 +67,7 @@ final class JobRunner {
 
     JobRunner(String name, Logger log, JobHandler handler, WorkerListener listener, boolean logFailures, RetryPolicy retryPolicy,
               WorkerState state,
-              LeaseKeeper leases, ClaimSource source, long leaseMs, ExecutorService executor, MonotonicClock clock,
+              LeaseKeeper leases, ClaimSource source, long leaseMs, MonotonicClock clock,
               long timeoutMs, boolean interruptHandlers) {
         this.name = name;
         this.log = log;
@@ -84,9 +77,7 @@ final class JobRunner {
         this.retryPolicy = retryPolicy;
         this.state = state;
         this.leases = leases;
-        this.source = source;
         this.leaseMs = leaseMs;
-        this.executor = executor;
         this.clock = clock;
         this.timeoutMs = timeoutMs;
         this.interruptHandlers = interruptHandlers;
@@ -95,58 +86,6 @@ final class JobRunner {
             batchers.put(q.line(), new AckBatcher(q.line(), leaseMs));
         }
         this.observations = source.queues().get(0).observations();
-    }
-
-    /** Runs {@code job} and then, while it chains, the jobs claimed with its complete. Holds one slot. */
-    void start(Job job) {
-        leases.track(job);
-        busy.incrementAndGet();
-        try {
-            executor.execute(() -> runChain(job));
-        } catch (RejectedExecutionException e) {
-            busy.decrementAndGet();
-            leases.untrack(job);
-            state.slots().release();
-            log.warn("{}: executor refused {}; its lease runs out and the reaper returns it", name, job);
-        }
-    }
-
-    /** @return how many handlers run now */
-    int busy() {
-        return busy.get();
-    }
-
-    /** Waits until no handler runs, or {@code deadlineNanos} (on the clock) passes, or this thread is interrupted. */
-    void awaitIdle(long deadlineNanos) {
-        awaitIdle(deadlineNanos, () -> false);
-    }
-
-    /**
-     * As {@link #awaitIdle(long)}, and also returns once {@code cut} is true. Whoever makes {@code cut} true must
-     * then call {@link #wakeIdleWaiters()}: {@code cut} is read under the same monitor, so that wake-up is not lost.
-     */
-    void awaitIdle(long deadlineNanos, BooleanSupplier cut) {
-        synchronized (idleMonitor) {
-            while (busy.get() > 0 && !cut.getAsBoolean()) {
-                long left = deadlineNanos - clock.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(idleMonitor, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    /** Wakes {@link #awaitIdle(long, BooleanSupplier)} so that it reads its condition again. */
-    void wakeIdleWaiters() {
-        synchronized (idleMonitor) {
-            idleMonitor.notifyAll();
-        }
     }
 
     /** Stops the timeout's thread, if any; a handler still running is no longer timed. */
@@ -164,28 +103,27 @@ final class JobRunner {
         return new WorkerCounts(completed.sum(), retrying.sum(), dead.sum(), leaseLost.sum(), returned, ackErrors.sum());
     }
 
-    private void runChain(Job first) {
-        try {
-            Job job = first;
-            while (job != null) {
-                job = runOne(job);
-                if (job != null) {
-                    leases.track(job);
-                }
-            }
-        } finally {
-            state.slots().release();
-            state.placeFreed();
-            if (busy.decrementAndGet() == 0) {
-                synchronized (idleMonitor) {
-                    idleMonitor.notifyAll();
-                }
-            }
+    /**
+     * One job whose handler returned and whose complete was sent: its answer may still be on its way. The run
+     * gives it to {@link #conclude}.
+     */
+    record Ran(Job job, Object traced, long started, CompletableFuture<AckBatcher.Answer> sent) {
+        /** @return whether the complete's answer is in, so that concluding it does not wait */
+        boolean answered() {
+            return sent.isDone();
         }
     }
 
-    /** @return the job claimed with this one's complete, or null */
-    private Job runOne(Job job) {
+    /**
+     * Runs the handler on {@code job} and begins its settle: a complete is sent through the group commit,
+     * its answer left for {@link #conclude}; any other settle (a fail, a return, a loss seen) is done here, with
+     * its count and its report.
+     *
+     * @param claims how many jobs the complete also claims for the run (0 for none), asked once the handler
+     *     returned, since the worker may have begun to stop meanwhile
+     * @return the job with its complete on its way, or null when nothing is left to conclude
+     */
+    Ran handle(Job job, IntSupplier claims) {
         Throwable error = null;
         Object traced = observations.jobStarting(job);   // null when nobody listens
         job.settlement().observation(traced);
@@ -216,7 +154,6 @@ final class JobRunner {
         if (state.abandoned()) {
             return null;
         }
-        Job next = null;
         SettleOutcome outcome = null;
         try {
             if (job.isSettled()) {
@@ -236,29 +173,56 @@ final class JobRunner {
                         () -> job.line().attempts().returnLease(job.granted(), limited.backOffMillis()),
                         SettleReadBack::returned);
             } else if (error == null) {
-                boolean chain = state.running() && !state.queueDry() && source.chainsClaims();
-                AckBatcher.Answer answer = job.settlement().completeInBatch(batcher(job.line()), chain);
-                next = Job.of(job.line(), answer.next());
-                if (chain && answer.claimed() && next == null) {
-                    state.queueDry(true);
-                }
-                job.line().attempts().checkClaimCompleteCode(job.granted(), answer.code());
-                outcome = job.outcome().orElse(null);
+                return new Ran(job, traced, started, job.settlement().completeSent(batcher(job.line()), claims.getAsInt()));
             } else {
                 outcome = job.fail(error, retryPolicy);
             }
         } catch (IllegalStateException settledConcurrently) {
             outcome = job.outcome().orElse(null);
         } catch (RuntimeException e) {
-            ackErrors.increment();
-            log.warn("{}: could not settle {}; its lease runs out and the reaper returns it: {}", name, job,
-                    e.toString());
-            observations.jobEnded(traced, null, e);
-        } finally {
-            leases.untrack(job);
+            settleFailed(job, traced, e);
+            return null;
         }
+        leases.untrack(job);
         finish(job, outcome, error, started);
-        return next;
+        return null;
+    }
+
+    /**
+     * Takes the answer of a complete {@link #handle} sent (waiting for it if it is not in), settles the job by it,
+     * and counts and reports the outcome.
+     *
+     * @return the answer, with the attempts claimed for the run; null when the call failed for good (the job's
+     *     lease then runs out and the reaper returns it)
+     */
+    AckBatcher.Answer conclude(Ran ran) {
+        Job job = ran.job();
+        AckBatcher.Answer answer;
+        try {
+            answer = job.settlement().completed(ran.sent(), batcher(job.line()));
+        } catch (RuntimeException e) {
+            settleFailed(job, ran.traced(), e);
+            return null;
+        }
+        SettleOutcome outcome;
+        try {
+            job.line().attempts().checkClaimCompleteCode(job.granted(), answer.code());
+            outcome = job.outcome().orElse(null);
+        } catch (RuntimeException e) {
+            settleFailed(job, ran.traced(), e);
+            return answer;
+        }
+        leases.untrack(job);
+        finish(job, outcome, null, ran.started());
+        return answer;
+    }
+
+    /** A settle that got no answer: counted, logged, told to the instrumentation; the job is no longer held. */
+    private void settleFailed(Job job, Object traced, RuntimeException e) {
+        leases.untrack(job);
+        ackErrors.increment();
+        log.warn("{}: could not settle {}; its lease runs out and the reaper returns it: {}", name, job, e.toString());
+        observations.jobEnded(traced, null, e);
     }
 
     /**

@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <ol>
  *   <li>Running, stopping and abandoned: the facade sets them, every part reads them.</li>
- *   <li>The free handler slots: the dispatcher takes them to claim, a handler chain gives its slot
- *       back when it ends.</li>
- *   <li>Whether the last claim found the queue dry: the dispatcher and the handler chains write it,
+ *   <li>The free handler slots: the dispatcher takes them to claim, a run gives back those it no
+ *       longer uses.</li>
+ *   <li>Whether the last claim found the queue dry: the dispatcher and the runs' chained claims write it,
  *       {@link Worker#isIdle()} and maintenance read it.</li>
  *   <li>The retry signal: completed when a handler sends a job to a retry backoff. Enqueue's wake
  *       channel is not told of retries, so an idle dispatcher must look again to learn the retry's
