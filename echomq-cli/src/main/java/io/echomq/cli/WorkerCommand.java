@@ -119,6 +119,9 @@ final class WorkerCommand implements Callable<Integer> {
         partitions = (int) QueueArgs.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
     }
 
+    @Mixin
+    CreateOption createOption;
+
     @Option(names = "--print-settled",
             description = "Also print one line on stdout for each job the server has settled: SETTLED <job id> "
                 + "<attempt> <outcome>, where <outcome> is COMPLETED, RETRYING, DEAD, RETURNED or LEASE_LOST. A "
@@ -177,6 +180,9 @@ final class WorkerCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             QueueOperations q;
             Worker.Builder builder;
+            if (!createOption.create) {
+                QueueLookup.requireStored(client, queue, "--create");   // a typo never idles on a phantom
+            }
             q = QueueArgs.openAsStored(spec, client, queue, partitions);   // declares or checks --partitions
             builder = client.worker(queue, shell);                          // the queue as now stored
             if (printSettled) {
