@@ -8,9 +8,9 @@ import picocli.CommandLine.Option;
  */
 final class CreateOption {
     /** The help text of {@code --create}. */
-    static final String DESCRIPTION = "Act even when no queue of this name is stored yet, creating it. Without "
-            + "it, an unknown queue is refused with exit code 2 and the stored names close to it, so that a typo "
-            + "never makes a phantom queue.";
+    static final String DESCRIPTION = "Act even when no queue of this name is stored yet (a command that stores "
+            + "something on it then creates it). Without it, an unknown queue is refused with exit code 2 and the "
+            + "stored names close to it, so that a typo never makes a phantom queue.";
 
     @Option(names = "--create", description = DESCRIPTION)
     boolean create;

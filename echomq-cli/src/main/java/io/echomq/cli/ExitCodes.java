@@ -188,8 +188,8 @@ final class ExitCodes {
         if (List.of(own).contains(PARENT_BAD_INPUT)) {
             return own.clone();
         }
-        boolean onStoredQueue = command.equals("worker")
-                || (command.startsWith("queue ") && !command.equals("queue enqueue"));
+        boolean onStoredQueue = command.equals("worker") || command.equals("scheduler")
+                || command.startsWith("schedule ") || (command.startsWith("queue ") && !command.equals("queue enqueue"));
         return merge(onStoredQueue && linesOf(own, BAD_INPUT).isEmpty() ? join(NO_SUCH_QUEUE, own) : own);
     }
 
