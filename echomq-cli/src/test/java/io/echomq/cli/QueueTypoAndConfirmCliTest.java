@@ -240,5 +240,7 @@ class QueueTypoAndConfirmCliTest extends QueueCliTestBase {
         client.queue("calm").enqueue("x");
         assertThat(emq("queue", "dead", "calm", "--purge")).isEqualTo(new EmqRun(0, "purged=0\n", ""));
         assertThat(emq("queue", "dead", "calm", "--retry")).isEqualTo(new EmqRun(0, "redriven=0\n", ""));
+        assertThat(emq("queue", "dead", "calm", "--purge", "--dry-run")).isEqualTo(new EmqRun(0,
+                "dry-run: would purge the dead jobs of queue calm: 0 jobs; nothing was changed\n", ""));
     }
 }
