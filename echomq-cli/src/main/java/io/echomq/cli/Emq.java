@@ -76,7 +76,17 @@ public final class Emq {
      * @throws NullPointerException if stdin is null
      */
     public static CommandLine commandLine(Map<String, String> env, InputStream stdin) {
-        java.util.Objects.requireNonNull(stdin, "stdin");
+        return commandLine(env, new ConfirmOptions.Terminal(stdin, ConfirmOptions.Terminal::console));
+    }
+
+    /**
+     * As {@link #commandLine(Map, InputStream)}, with {@code terminal} saying whether a destructive
+     * command may ask its question on that standard input.
+     *
+     * @throws NullPointerException if terminal or its stream is null
+     */
+    static CommandLine commandLine(Map<String, String> env, ConfirmOptions.Terminal terminal) {
+        InputStream stdin = java.util.Objects.requireNonNull(terminal.in(), "stdin");
         CommandLine cli = new CommandLine(new Emq());
         // A token minted by another client may start with '-': take such an argument as a value, and
         // never split it into clustered short options.
@@ -88,7 +98,18 @@ public final class Emq {
         addFooter(cli);
         QueueEnqueueCommand enqueue = cli.getSubcommands().get("queue").getSubcommands().get("enqueue").getCommand();
         enqueue.stdin = stdin;
+        giveTerminal(cli, terminal);
         return cli;
+    }
+
+    /** Gives every command's {@link ConfirmOptions} the terminal its question is asked on. */
+    private static void giveTerminal(CommandLine cli, ConfirmOptions.Terminal terminal) {
+        for (CommandLine.Model.CommandSpec mixin : cli.getCommandSpec().mixins().values()) {
+            if (mixin.userObject() instanceof ConfirmOptions confirm) {
+                confirm.terminal = terminal;
+            }
+        }
+        cli.getSubcommands().values().forEach(sub -> giveTerminal(sub, terminal));
     }
 
     private static void addFooter(CommandLine cli) {

@@ -21,7 +21,10 @@ final class ExitCodes {
      * ({@code LOCKED}, {@code MISSING}) or inspected (no such job), or a demo act failed.
      */
     static final int NO = 1;
-    /** Bad input: a missing or invalid option or argument, a malformed URL. */
+    /**
+     * Bad input: a missing or invalid option or argument, a malformed URL, or a queue command on a
+     * queue that is not stored (without {@code --create}).
+     */
     static final int BAD_INPUT = 2;
     /** Redis failed: unreachable, a command or script error, or the server did not start. */
     static final int REDIS_FAILURE = 3;
@@ -37,6 +40,11 @@ final class ExitCodes {
     static final int JOB_DEAD = 8;
     /** {@code queue wait}: the job had not ended within {@code --timeout}. */
     static final int TIMED_OUT = 9;
+    /**
+     * A destructive command was not confirmed: no terminal to ask and no {@code --yes}, or an
+     * answer other than y. Nothing was changed.
+     */
+    static final int NOT_CONFIRMED = 10;
 
     /** Heading of the footer. */
     static final String FOOTER_HEADING = "%nExit codes:%n";
@@ -59,7 +67,9 @@ final class ExitCodes {
         "     queue wait: CANCELLED or NOT_FOUND;",
         "     queue delete: jobs are active and --force was not given;",
         "     demo: an act failed",
-        "  2  bad input: a missing or invalid option or argument, a malformed URL",
+        "  2  bad input: a missing or invalid option or argument, a malformed URL,",
+        "     or a queue command on a queue that is not stored (add --create",
+        "     where the command offers it; the first enqueue creates a queue)",
         "  3  Redis failure: unreachable, wrong password, a command failed, or",
         "     redis-server did not start",
         "  4  unexpected internal error (a bug; the stack trace is printed)",
@@ -70,6 +80,15 @@ final class ExitCodes {
         "  7  worker --exit-when-idle: the queue drained, but a job went dead",
         "  8  queue wait: the job went dead",
         "  9  queue wait: the job had not ended within --timeout",
+        " 10  queue dead --retry|--purge, queue delete, queue remove --force: not",
+        "     confirmed (no terminal to ask and no --yes, or the answer was not y);",
+        "     nothing was changed",
+    };
+
+    /** The 2 of a command on an existing queue: a typo of the queue's name is bad input too. */
+    private static final String[] NO_SUCH_QUEUE = {
+        "  2  bad input: a missing or invalid option or argument, a malformed URL,",
+        "     or no such queue (the stored names close to it are suggested)",
     };
 
     /** A group of commands never connects: without a subcommand it can only print help or refuse. */
@@ -94,9 +113,15 @@ final class ExitCodes {
         BY_COMMAND.put("queue enqueue", new String[] {"  0  the job's id was printed (a new or an existing job)"});
         BY_COMMAND.put("queue stats", new String[] {"  0  the counts were printed"});
         BY_COMMAND.put("queue reap", new String[] {"  0  the counts were printed"});
+        String notConfirmed = " 10  not confirmed: no terminal to ask and no --yes, or the answer was not y;";
+        String nothingChanged = "     nothing was changed";
         BY_COMMAND.put("queue remove", new String[] {
-            "  0  REMOVED", "  1  LOCKED (a worker holds it; add --force) or MISSING"});
-        BY_COMMAND.put("queue dead", new String[] {"  0  the dead jobs were listed, redriven or purged"});
+            "  0  REMOVED", "  1  LOCKED (a worker holds it; add --force) or MISSING",
+            " 10  --force not confirmed: no terminal to ask and no --yes, or the answer", "     was not y; "
+                + "nothing was changed"});
+        BY_COMMAND.put("queue dead", new String[] {
+            "  0  the dead jobs were listed, redriven or purged (or, with --dry-run,", "     counted)",
+            notConfirmed, nothingChanged});
         BY_COMMAND.put("queue inspect", new String[] {"  0  the job was printed", "  1  no such job"});
         BY_COMMAND.put("schedule", new String[] {help, PARENT_BAD_INPUT});
         BY_COMMAND.put("schedule add", new String[] {"  0  the schedule was stored: <id> next=<time> version=<n>"});
@@ -126,7 +151,8 @@ final class ExitCodes {
         BY_COMMAND.put("queue workers", new String[] {"  0  the live workers (none or more) were printed"});
         BY_COMMAND.put("queue event-settings", new String[] {"  0  the settings were printed (and stored, with options)"});
         BY_COMMAND.put("queue delete", new String[] {
-            "  0  deleted keys=<n> was printed", "  1  jobs are active (add --force); nothing was deleted"});
+            "  0  deleted keys=<n> was printed (or, with --dry-run, what it would delete)",
+            "  1  jobs are active (add --force); nothing was deleted", notConfirmed, nothingChanged});
         BY_COMMAND.put("worker", new String[] {
             "  0  it stopped cleanly; with --exit-when-idle: the queue drained and no",
             "     job went dead",
@@ -159,13 +185,18 @@ final class ExitCodes {
         if (own == null) {
             throw new IllegalStateException("no exit codes listed for 'emq " + command + "'");
         }
-        return List.of(own).contains(PARENT_BAD_INPUT) ? own.clone() : merge(own);
+        if (List.of(own).contains(PARENT_BAD_INPUT)) {
+            return own.clone();
+        }
+        boolean onStoredQueue = command.equals("worker") || command.equals("scheduler")
+                || command.startsWith("schedule ") || (command.startsWith("queue ") && !command.equals("queue enqueue"));
+        return merge(onStoredQueue && linesOf(own, BAD_INPUT).isEmpty() ? join(NO_SUCH_QUEUE, own) : own);
     }
 
-    /** @return own lines and the common 2, 3 and 4, in code order; a command's own 3 replaces the common one */
+    /** @return own lines and the common 2, 3 and 4, in code order; a command's own 2 or 3 replaces the common one */
     private static String[] merge(String[] own) {
         List<String> lines = new ArrayList<>();
-        for (int code = 0; code <= 9; code++) {
+        for (int code = 0; code <= NOT_CONFIRMED; code++) {
             List<String> mine = linesOf(own, code);
             lines.addAll(!mine.isEmpty() ? mine : linesOf(COMMON, code));
         }
@@ -177,8 +208,8 @@ final class ExitCodes {
         List<String> out = new ArrayList<>();
         boolean in = false;
         for (String line : table) {
-            if (line.matches(" {2}\\d .*")) {
-                in = line.startsWith("  " + code + " ");
+            if (line.matches(" [ 1-9]\\d  .*")) {
+                in = line.startsWith(String.format("%3d  ", code));
             }
             if (in) {
                 out.add(line);

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.IntSupplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -17,7 +18,11 @@ import picocli.CommandLine.ParameterException;
             "  <id>  <died-at, ISO-8601 UTC>  attempts=<n>  <reason>  <first line of the last error>",
             "Notes on stderr how many are not listed when there are more than --limit.",
             "--retry moves ALL dead jobs back to pending with a fresh budget of attempts and prints "
-                + "redriven=N; --purge deletes them all and prints purged=N. Both work in batches of "
+                + "redriven=N; --purge deletes them all and prints purged=N. Both first show the count of dead "
+                + "jobs and the first ids, and act only when confirmed: --yes, or y at the question Proceed? "
+                + "[y/N] on a terminal; without a terminal and without --yes they change nothing and exit "
+                + ExitCodes.NOT_CONFIRMED + ". --dry-run prints the count and ids and changes nothing. Jobs "
+                + "that die while the question waits are moved too. Both work in batches of "
                 + QueueDeadCommand.DEAD_BATCH + " until a batch moves none, and note progress on stderr every "
                 + QueueDeadCommand.PROGRESS_EVERY + " jobs. A dead entry without a job hash or payload cannot be redriven; "
                 + "it stays dead."})
@@ -35,6 +40,8 @@ final class QueueDeadCommand extends QueueSubcommand {
     boolean retry;
     @Option(names = "--purge", description = "Delete all dead jobs for good.")
     boolean purge;
+    @Mixin
+    ConfirmOptions confirm;
 
     @Override
     public Integer call() {
@@ -45,6 +52,14 @@ final class QueueDeadCommand extends QueueSubcommand {
         QueueArgs.inRange(spec, "--limit", limit, 1, Queue.MAX_BATCH, "");
         try (QueueClient client = connect()) {
             QueueOperations q = open(client);
+            if (retry || purge) {
+                List<String> ids = q.dead(ConfirmOptions.SHOWN_IDS).stream().map(DeadJob::id).toList();
+                Integer refused = confirm.confirm(spec, (retry ? "redrive" : "purge") + " the dead jobs of queue "
+                        + queue, q.stats().dead(), ids, false);
+                if (refused != null) {
+                    return refused;
+                }
+            }
             if (retry) {
                 out().println("redriven=" + drain("redriven", () -> (int) q.redrive(DEAD_BATCH)));
             } else if (purge) {

@@ -89,6 +89,12 @@ final class QueueEnqueueCommand extends QueueSubcommand {
     /** Where {@code -} reads the payload from; tests replace it. */
     InputStream stdin = System.in;
 
+    /** The first enqueue creates the queue. */
+    @Override
+    boolean creates() {
+        return true;
+    }
+
     @Override
     public Integer call() {
         QueueArgs.checkQueue(spec, queue);

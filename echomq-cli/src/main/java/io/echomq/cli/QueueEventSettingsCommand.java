@@ -5,6 +5,7 @@ import io.echomq.queue.QueueEventSettings;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -15,6 +16,19 @@ import picocli.CommandLine.ParameterException;
             + "worker applies them at its next call. A sharded queue's partitions are all set.",
             "Prints: events=on|off max=<n> enqueued=on|off"})
 final class QueueEventSettingsCommand extends QueueSubcommand {
+    @Mixin
+    CreateOption createOption;
+
+    @Override
+    boolean creates() {
+        return createOption.create;
+    }
+
+    @Override
+    String createHint() {
+        return "--create";
+    }
+
     @Option(names = "--on", description = "Write events (with the stored cap, or the default "
             + QueueEventSettings.DEFAULT_MAX_LENGTH + ").")
     boolean on;
@@ -43,6 +57,9 @@ final class QueueEventSettingsCommand extends QueueSubcommand {
         }
         boolean change = on || off || max != null || enqueued != null;
         try (QueueClient client = connect()) {
+            if (!creates()) {
+                QueueLookup.requireStored(client, queue, createHint());
+            }
             int stored = client.storedPartitions(queue);
             int k = partitions != null ? partitions : stored;
             if (partitions != null && stored != 0 && stored != partitions) {

@@ -1,11 +1,13 @@
 package io.echomq.cli;
 
+import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueEvent;
 import io.echomq.queue.QueueEvents;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -28,6 +30,8 @@ import picocli.CommandLine.ParameterException;
                 + "with new ones until SIGINT or SIGTERM. To resume later, pass the last stream id printed to --from.",
             "Events are switched on or off, and capped, per queue: see emq queue event-settings."})
 final class QueueEventsCommand extends QueueSubcommand {
+    @Mixin
+    CreateOption createOption;
     @Option(names = "--follow", description = "Wait for new events after the kept ones, until stopped.")
     boolean follow;
     @Option(names = "--from", paramLabel = "<id>", description = "Start after this stream id <ms>-<seq>; 0 for "
@@ -54,6 +58,11 @@ final class QueueEventsCommand extends QueueSubcommand {
         if (!start.equals("$") && !start.equals("0") && !start.matches("\\d{1,20}-\\d{1,20}")) {
             throw new ParameterException(spec.commandLine(), "Invalid value for --from: '" + start
                     + "' is not a stream id <ms>-<seq>, 0 or $");
+        }
+        if (!createOption.create) {
+            try (QueueClient client = connect()) {
+                QueueLookup.requireStored(client, queue, "--create");
+            }
         }
         int signal = 0;
         try (QueueEvents events = redis.openEvents(name, start);

@@ -5,6 +5,7 @@ import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueLayout;
 import io.echomq.queue.QueueOperations;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
@@ -21,6 +22,19 @@ import picocli.CommandLine.Parameters;
                 + "the LIST into the sorted set in one atomic step, in their order (O(n), the server busy "
                 + "meanwhile); switching to list moves nothing. A sharded queue sets every partition."})
 final class QueueLayoutCommand extends QueueSubcommand {
+    @Mixin
+    CreateOption createOption;
+
+    @Override
+    boolean creates() {
+        return createOption.create;
+    }
+
+    @Override
+    String createHint() {
+        return "--create";
+    }
+
     @Parameters(index = "1", arity = "0..1", paramLabel = "<layout>",
             description = "list or zset; leave it out to show the stored layout.")
     String layout;

@@ -2,6 +2,7 @@ package io.echomq.cli;
 
 import io.echomq.queue.QueueClient;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code emq queue pause <queue>}. */
 @Command(name = "pause",
@@ -10,6 +11,19 @@ import picocli.CommandLine.Command;
             + "partition by partition.",
             "Prints PAUSED, or ALREADY_PAUSED when it was paused before (exit code 0 either way)."})
 final class QueuePauseCommand extends QueueSubcommand {
+    @Mixin
+    CreateOption createOption;
+
+    @Override
+    boolean creates() {
+        return createOption.create;
+    }
+
+    @Override
+    String createHint() {
+        return "--create";
+    }
+
     @Override
     public Integer call() {
         QueueArgs.checkQueue(spec, queue);

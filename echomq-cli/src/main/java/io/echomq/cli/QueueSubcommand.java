@@ -56,9 +56,25 @@ abstract class QueueSubcommand implements Callable<Integer> {
         }
     }
 
-    /** @return the queue as stored, see {@link QueueArgs#openAsStored} */
+    /**
+     * @return the queue as stored, see {@link QueueArgs#openAsStored}
+     * @throws IllegalArgumentException (exit code 2) if no such queue is stored and {@link #creates()} is false
+     */
     QueueOperations open(QueueClient client) {
+        if (!creates()) {
+            QueueLookup.requireStored(client, queue, createHint());
+        }
         return QueueArgs.openAsStored(spec, client, queue, partitions);
+    }
+
+    /** @return whether this run may act on a queue that is not stored yet (and so create it); false by default */
+    boolean creates() {
+        return false;
+    }
+
+    /** @return the option that lets this command create the queue, named when refusing; null when it has none */
+    String createHint() {
+        return null;
     }
 
     PrintWriter out() {

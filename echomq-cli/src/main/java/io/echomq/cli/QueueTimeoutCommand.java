@@ -6,6 +6,7 @@ import io.echomq.queue.QueueOperations;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -24,6 +25,19 @@ import picocli.CommandLine.Parameters;
                 + "and prints timeout=<ms>. With --clear, removes it and prints CLEARED, or NOT_SET when none "
                 + "was stored. A sharded queue stores it in every partition."})
 final class QueueTimeoutCommand extends QueueSubcommand {
+    @Mixin
+    CreateOption createOption;
+
+    @Override
+    boolean creates() {
+        return createOption.create;
+    }
+
+    @Override
+    String createHint() {
+        return "--create";
+    }
+
     /**
      * Longest timeout accepted, in ms: one day, {@link EnqueueOptions#MAX_TIMEOUT} (a constant
      * here, for the help texts; a test holds the two equal).

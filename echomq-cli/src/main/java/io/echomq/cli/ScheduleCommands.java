@@ -64,6 +64,24 @@ final class ScheduleCommands {
             return spec.commandLine().getOut();
         }
 
+        /**
+         * Connects, and refuses a queue that is not stored unless {@code create}.
+         *
+         * @throws IllegalArgumentException (exit code 2) if the queue is not stored and not {@code create}
+         */
+        QueueClient connectStored(boolean create, String createHint) {
+            QueueClient client = redis.connectQueue();
+            if (!create) {
+                try {
+                    QueueLookup.requireStored(client, queue, createHint);
+                } catch (RuntimeException e) {
+                    client.close();
+                    throw e;
+                }
+            }
+            return client;
+        }
+
         /** @return the id, checked as the core checks it */
         String checkId(String id) {
             try {
@@ -79,6 +97,8 @@ final class ScheduleCommands {
             description = {"Adds a schedule, or replaces the one with that id, and prints its next fire time.",
                 "Replacing a schedule with the same timing keeps its next fire time, so nothing due is skipped."})
     static final class Add extends Subcommand {
+        @Mixin
+        CreateOption createOption;
         @Parameters(index = "1", paramLabel = "<id>", description = "The schedule's id: 1..200 bytes, no blanks, '{' or '}'.")
         String id;
         @Parameters(index = "2", paramLabel = "<payload>", parameterConsumer = DashValue.class,
@@ -133,7 +153,7 @@ final class ScheduleCommands {
             if (maxAttempts != 0) {
                 s = s.withMaxAttempts(maxAttempts);
             }
-            try (QueueClient client = redis.connectQueue()) {
+            try (QueueClient client = connectStored(createOption.create, "--create")) {
                 ScheduleInfo info = client.schedules(queue).upsert(s);
                 out().println(id + " next=" + info.nextFire().map(Instant::toString).orElse("never") + " version="
                         + info.version());
@@ -171,7 +191,7 @@ final class ScheduleCommands {
         @Override
         public Integer call() {
             QueueArgs.checkQueue(spec, queue);
-            try (QueueClient client = redis.connectQueue()) {
+            try (QueueClient client = connectStored(false, null)) {
                 for (ScheduleInfo i : client.schedules(queue).list()) {
                     Schedule s = i.schedule();
                     out().println(s.id() + "\t" + s.spec().text() + "\tzone=" + s.spec().zone().getId() + "\tnext="
@@ -197,7 +217,7 @@ final class ScheduleCommands {
             QueueArgs.checkQueue(spec, queue);
             checkId(id);
             QueueArgs.inRange(spec, "--count", count, 1, Schedules.MAX_NEXT, "");
-            try (QueueClient client = redis.connectQueue()) {
+            try (QueueClient client = connectStored(false, null)) {
                 Schedules schedules = client.schedules(queue);
                 if (schedules.get(id).isEmpty()) {
                     spec.commandLine().getErr().println("no schedule " + id + " in queue " + queue);
@@ -220,7 +240,7 @@ final class ScheduleCommands {
         public Integer call() {
             QueueArgs.checkQueue(spec, queue);
             checkId(id);
-            try (QueueClient client = redis.connectQueue()) {
+            try (QueueClient client = connectStored(false, null)) {
                 boolean removed = client.schedules(queue).remove(id);
                 out().println(removed ? "REMOVED" : "MISSING");
                 return removed ? ExitCodes.OK : ExitCodes.NO;

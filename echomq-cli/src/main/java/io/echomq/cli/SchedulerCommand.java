@@ -38,6 +38,8 @@ final class SchedulerCommand implements Callable<Integer> {
     RedisOptions redis;
     @Parameters(index = "0..*", arity = "1..*", paramLabel = "<queue>", description = "One or more queue names.")
     List<String> queues;
+    @Mixin
+    CreateOption createOption;
     @Option(names = "--poll", paramLabel = "<ms>", defaultValue = "1000",
             description = "Longest sleep between two looks at the schedules, 10..600000 ms: how soon a schedule "
                 + "another client adds is seen (default: ${DEFAULT-VALUE}).")
@@ -63,6 +65,11 @@ final class SchedulerCommand implements Callable<Integer> {
         }, "emq-scheduler-shutdown");
         StopSignals signals = StopSignals.install(signal -> stop.countDown(), stop::countDown);
         try (QueueClient client = redis.connectQueue()) {
+            if (!createOption.create) {
+                for (String q : queues) {
+                    QueueLookup.requireStored(client, q, "--create");   // a typo never idles on a phantom
+                }
+            }
             Runtime.getRuntime().addShutdownHook(hook);
             Scheduler scheduler = client.scheduler(Duration.ofMillis(poll), queues.toArray(new String[0]));
             err.println("scheduler: firing the schedules of " + String.join(", ", queues) + ", server "

@@ -64,7 +64,8 @@ import picocli.CommandLine.Spec;
                 + "the terminal's Ctrl-C reaches the worker only, never the commands. With --exit-when-idle it "
                 + "exits once it is idle and the queue has nothing pending, active or delayed (looked at every 200 ms): exit code 0, or 7 when a "
                 + "job it ran went dead.",
-            "Exit code 2 for bad input and 3 when Redis cannot be reached at start; later Redis failures are "
+            "Exit code 2 for bad input, and for a queue that is not stored (the stored queues close to its name "
+                + "are named; --create starts on a new queue); 3 when Redis cannot be reached at start; later Redis failures are "
                 + "retried: one line says 'connection to <server> lost; retrying' when the connection drops, "
                 + "and one 'connection to <server> is back' once it is."})
 final class WorkerCommand implements Callable<Integer> {
@@ -118,6 +119,9 @@ final class WorkerCommand implements Callable<Integer> {
     void partitions(int k) {
         partitions = (int) QueueArgs.inRange(spec, "--partitions", k, 1, ShardedQueue.MAX_PARTITIONS, "");
     }
+
+    @Mixin
+    CreateOption createOption;
 
     @Option(names = "--print-settled",
             description = "Also print one line on stdout for each job the server has settled: SETTLED <job id> "
@@ -177,6 +181,9 @@ final class WorkerCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             QueueOperations q;
             Worker.Builder builder;
+            if (!createOption.create) {
+                QueueLookup.requireStored(client, queue, "--create");   // a typo never idles on a phantom
+            }
             q = QueueArgs.openAsStored(spec, client, queue, partitions);   // declares or checks --partitions
             builder = client.worker(queue, shell);                          // the queue as now stored
             if (printSettled) {

@@ -9,6 +9,8 @@ import io.echomq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,11 +27,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>{@code lock acquire}, {@code queue enqueue} and {@code queue remove} with names from {@link NameCases} and
  *       numbers at and around every documented range: the command must exit 2 with one clear line on stderr and
  *       nothing sent to Redis (MONITOR proves it) if and only if the oracle finds an argument invalid, and otherwise
- *       give the answer it documents (acquire 0, enqueue 0, remove of a missing job 1).</li>
+ *       give the answer it documents (acquire 0, enqueue 0, remove of a missing job from a stored queue 1).</li>
  *   <li>Garbage command lines (every subcommand, hostile positionals, options with hostile values, unknown options)
- *       whose validity no oracle settles: they exit 0, 1, 2, 5 or 6 (5 and 6: a
- *       release or renew that happened to be valid, whose lease is gone), never 3 or 4 and never with a stack trace, and exit
- *       2 only with one line on stderr and nothing sent.</li>
+ *       whose validity no oracle settles: they exit 0, 1, 2, 5, 6 or 10 (5 and 6: a
+ *       release or renew that happened to be valid, whose lease is gone; 10: a destructive command that no terminal
+ *       confirmed), never 3 or 4 and never with a stack trace, and exit 2 only with one line on stderr and nothing
+ *       sent, or, for a valid command on a queue that is not stored, only the reads that found it missing.</li>
  * </ul>
  * Names that begin with '-' or '@' are left out of the judged cases: the command line reads those as options and
  * argument files before any name rule applies.
@@ -55,6 +58,10 @@ class CliBadInputTest {
 
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
+
+    /** The commands a run may send that found its queue missing: the connection's handshake and the reads. */
+    private static final Set<String> LOOKUP = Set.of("HELLO", "AUTH", "CLIENT", "PING", "INFO", "SELECT", "EXISTS",
+        "SCAN");
 
     private static CommandTap tap;
 
@@ -154,6 +161,10 @@ class CliBadInputTest {
     @ParameterizedTest(name = "{index}")
     @MethodSource("judged")
     void aCommandExitsTwoWithNothingSentIfAndOnlyIfAnArgumentIsInvalid(Judged c) {
+        if (c.args().get(0).equals("queue") && !c.args().get(1).equals("enqueue")) {
+            // a stored queue, so that a valid command gives its own answer rather than "no such queue"
+            assertThat(EmqRun.at(REDIS.url(), "queue", "timeout", "q", "60000", "--create").code()).isZero();
+        }
         String marker = "cli-marker-" + System.nanoTime();
         REDIS.raw().call("PING", marker + "-before");
         assertThat(tap.awaitCommand(cmd -> cmd.contains(marker + "-before"), Duration.ofSeconds(10))).isTrue();
@@ -190,12 +201,20 @@ class CliBadInputTest {
         assertThat(tap.awaitCommand(c -> c.contains(marker), Duration.ofSeconds(10))).isTrue();
         List<List<String>> sent = tap.commands().stream().takeWhile(c -> !c.contains(marker)).toList();
         assertThat(run.code()).as("exit code of %s: %s", shown, run).isIn(ExitCodes.OK, ExitCodes.NO, ExitCodes.BAD_INPUT,
-                ExitCodes.NOT_OWNER, ExitCodes.EXPIRED);
+                ExitCodes.NOT_OWNER, ExitCodes.EXPIRED, ExitCodes.NOT_CONFIRMED);
         assertThat(run.err()).as("no stack trace for %s", shown).doesNotContain("\tat ");
         if (run.code() == ExitCodes.BAD_INPUT) {
             assertThat(run.err()).as("one clear line for %s", shown).isNotBlank().endsWith("\n");
             assertThat(run.err().strip()).doesNotContain("\n");
-            assertThat(sent).as("nothing sent to Redis for %s", shown).isEmpty();
+            if (run.err().contains(": no such queue '")) {
+                assertThat(sent).as("only the lookup sent to Redis for %s", shown)
+                        .allSatisfy(cmd -> assertThat(LOOKUP).contains(cmd.get(0).toUpperCase(Locale.ROOT)));
+            } else {
+                assertThat(sent).as("nothing sent to Redis for %s", shown).isEmpty();
+            }
+        }
+        if (run.code() == ExitCodes.NOT_CONFIRMED) {
+            assertThat(run.err()).as("why, for %s", shown).contains("nothing was changed");
         }
     }
 }

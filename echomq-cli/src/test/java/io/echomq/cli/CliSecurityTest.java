@@ -120,7 +120,8 @@ class CliSecurityTest {
                     "--redis", tls.url(), "--redis-ca", ca);
             assertThat(ok.code()).as("%s", ok).isZero();
             assertThat(ok.out()).startsWith("OK token=");
-            EmqRun stats = EmqRun.run(Map.of(RedisOptions.ENV, tls.url()), "queue", "stats", "q", "--redis-ca", ca);
+            EmqRun stats = EmqRun.run(Map.of(RedisOptions.ENV, tls.url()), "queue", "pause", "q", "--create",
+                    "--redis-ca", ca);
             assertThat(stats.code()).as("%s", stats).isZero();
 
             EmqRun untrusted = EmqRun.run(Map.of(), "lock", "inspect", "tls-lock", "--redis", tls.url());

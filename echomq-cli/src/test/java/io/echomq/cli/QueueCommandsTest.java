@@ -132,8 +132,10 @@ class QueueCommandsTest extends QueueCliTestBase {
 
     @Test
     void statsPrintsEveryCountOnOneLine() {
+        assertThat(emq("queue", "pause", "q", "--create").code()).isZero();
         assertThat(emq("queue", "stats", "q"))
-                .isEqualTo(new EmqRun(0, "pending=0 active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=0\n", ""));
+                .isEqualTo(new EmqRun(0, "pending=0 active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=1\n", ""));
+        assertThat(emq("queue", "resume", "q").code()).isZero();
 
         Queue q = client.queue("q");
         q.enqueueAll(List.of(JobRequest.of("a"), JobRequest.of("b"), JobRequest.of("c"), JobRequest.of("d")));
@@ -183,7 +185,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         assertThat(emq("queue", "remove", "q", id)).isEqualTo(new EmqRun(1, "LOCKED\n", ""));
         assertThat(hget("q", id, "state")).isEqualTo("active");
 
-        assertThat(emq("queue", "remove", "q", id, "--force")).isEqualTo(new EmqRun(0, "REMOVED\n", ""));
+        assertThat(emq("queue", "remove", "q", id, "--force", "--yes")).isEqualTo(new EmqRun(0, "REMOVED\n", ""));
         assertThat(REDIS.raw().call("EXISTS", "emq:{q}:job:" + id, "emq:{q}:job:" + id + ":lock")).isEqualTo(0L);
         assertThat(job.complete()).hasToString("LEASE_LOST");
     }
@@ -225,6 +227,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         assertThat(run.code()).isZero();
         assertThat(run.out()).startsWith(first + "\t").hasLineCount(1);
         assertThat(run.err()).isEqualTo("emq queue dead: listed the oldest 1 of 2 dead jobs (see --limit)\n");
+        client.queue("empty").enqueue("x");
         assertThat(emq("queue", "dead", "empty")).isEqualTo(new EmqRun(0, "", ""));
     }
 
@@ -234,7 +237,7 @@ class QueueCommandsTest extends QueueCliTestBase {
             deadJob("q", "p" + i, "e");
         }
 
-        assertThat(emq("queue", "dead", "q", "--retry")).isEqualTo(new EmqRun(0, "redriven=3\n", ""));
+        assertThat(emq("queue", "dead", "q", "--retry", "--yes")).isEqualTo(new EmqRun(0, "redriven=3\n", ""));
 
         assertThat(emq("queue", "stats", "q").out()).startsWith("pending=3 active=0 delayed=0 dead=0 ");
         assertThat(hget("q", "1", "state")).isEqualTo("pending");
@@ -246,7 +249,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         String id = deadJob("q", "p", "e");
         deadJob("q", "p2", "e");
 
-        assertThat(emq("queue", "dead", "q", "--purge")).isEqualTo(new EmqRun(0, "purged=2\n", ""));
+        assertThat(emq("queue", "dead", "q", "--purge", "--yes")).isEqualTo(new EmqRun(0, "purged=2\n", ""));
 
         assertThat(REDIS.raw().call("EXISTS", "emq:{q}:job:" + id, "emq:{q}:dead")).isEqualTo(0L);
         assertThat(emq("queue", "stats", "q").out()).contains(" dead=0 ");
@@ -264,7 +267,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         }
         REDIS.raw().call(zadd.toArray(new String[0]));
 
-        EmqRun retry = emq("queue", "dead", "many", "--retry");
+        EmqRun retry = emq("queue", "dead", "many", "--retry", "--yes");
 
         assertThat(retry.code()).isZero();
         assertThat(retry.out()).isEqualTo("redriven=" + n + "\n");
@@ -273,7 +276,7 @@ class QueueCommandsTest extends QueueCliTestBase {
 
         REDIS.raw().call(zadd.toArray(new String[0]));   // dead again, by hand
         REDIS.raw().call("DEL", "emq:{many}:wait");
-        EmqRun purge = emq("queue", "dead", "many", "--purge");
+        EmqRun purge = emq("queue", "dead", "many", "--purge", "--yes");
 
         assertThat(purge.code()).isZero();
         assertThat(purge.out()).isEqualTo("purged=" + n + "\n");
@@ -327,6 +330,7 @@ class QueueCommandsTest extends QueueCliTestBase {
 
     @Test
     void inspectOfAMissingJobExitsOne() {
+        client.queue("q").enqueue("x");
         assertThat(emq("queue", "inspect", "q", "99")).isEqualTo(new EmqRun(1, "", "emq queue inspect: no job 99 in queue q\n"));
     }
 

@@ -68,9 +68,10 @@ class QueueEventsCliTest extends QueueCliTestBase {
 
     @Test
     void eventSettingsShowsAndStoresTheSwitch() {
-        EmqRun shown = emq("queue", "event-settings", "mail");
+        assertThat(emq("queue", "event-settings", "mail").err()).contains("no such queue 'mail'");
+        EmqRun shown = emq("queue", "event-settings", "mail", "--create");
         assertThat(shown.out()).isEqualTo("events=on max=10000 enqueued=off\n");
-        EmqRun set = emq("queue", "event-settings", "mail", "--max", "50", "--enqueued", "on");
+        EmqRun set = emq("queue", "event-settings", "mail", "--max", "50", "--enqueued", "on", "--create");
         assertThat(set.out()).isEqualTo("events=on max=50 enqueued=on\n");
         assertThat(QueueEventSettings.read(client, "mail"))
                 .isEqualTo(QueueEventSettings.defaults().withMaxLength(50).withEnqueued(true));

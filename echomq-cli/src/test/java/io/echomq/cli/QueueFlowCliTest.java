@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 class QueueFlowCliTest extends QueueCliTestBase {
     @Test
     void limitShowsSetsAndClears() {
+        client.queue("q").enqueue("x");
         assertThat(emq("queue", "limit", "q")).isEqualTo(new EmqRun(0, "limit=none\n", ""));
         assertThat(emq("queue", "limit", "q", "50/1s")).isEqualTo(new EmqRun(0, "limit=50/1000ms\n", ""));
         assertThat(client.queue("q").flowControl().rateLimit()).contains(new RateLimit(50, Duration.ofSeconds(1)));
@@ -26,6 +27,7 @@ class QueueFlowCliTest extends QueueCliTestBase {
 
     @Test
     void capShowsSetsAndClears() {
+        client.queue("q").enqueue("x");
         assertThat(emq("queue", "cap", "q")).isEqualTo(new EmqRun(0, "cap=none\n", ""));
         assertThat(emq("queue", "cap", "q", "3")).isEqualTo(new EmqRun(0, "cap=3\n", ""));
         assertThat(client.queue("q").flowControl().concurrencyCap()).isEqualTo(OptionalInt.of(3));

@@ -83,6 +83,8 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
 
     @Test
     void listRefusesBadInputWithExitCode2() {
+        client.queue("q").enqueue("x");
+        Object keys = REDIS.raw().call("DBSIZE");
         EmqRun state = emq("queue", "list", "q", "--state", "running");
         assertThat(state.code()).isEqualTo(2);
         assertThat(state.err()).contains("unknown job state 'running'");
@@ -94,15 +96,16 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
         EmqRun form = emq("queue", "list", "q", "--after", "z,abc,YQ");
         assertThat(form.code()).isEqualTo(2);
         assertThat(form.err()).contains("malformed cursor");
-        assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(0L);
+        assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(keys);
     }
 
     @Test
     void retentionShowsDefaultsThenStoresChanges() {
-        EmqRun shown = emq("queue", "retention", "q");
+        assertThat(emq("queue", "retention", "q").err()).contains("no such queue 'q'");
+        EmqRun shown = emq("queue", "retention", "q", "--create");
         assertThat(shown.out()).isEqualTo("done-max=100000000 done-age=3600000 dead-max=10000 dead-age=15552000000\n");
         assertThat(shown.err()).contains("stores no settings");
-        EmqRun set = emq("queue", "retention", "q", "--dead-max", "5", "--done-age", "60000");
+        EmqRun set = emq("queue", "retention", "q", "--dead-max", "5", "--done-age", "60000", "--create");
         assertThat(set).isEqualTo(new EmqRun(0, "done-max=100000000 done-age=60000 dead-max=5 dead-age=15552000000\n", ""));
         assertThat(client.queue("q").retention()).contains(QueueRetention.defaults().withDeadMax(5)
                 .withDoneAge(Duration.ofMinutes(1)));
@@ -123,7 +126,7 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
         assertThat(refused.err()).contains("queue q has 1 active job; nothing was deleted").contains("--force");
         assertThat(q.stats().pending()).isEqualTo(1);
 
-        EmqRun forced = emq("queue", "delete", "q", "--force");
+        EmqRun forced = emq("queue", "delete", "q", "--force", "--yes");
         assertThat(forced.code()).isZero();
         assertThat(forced.out()).matches("deleted keys=\\d+ active=1\n");
         assertThat((List<?>) REDIS.raw().call("KEYS", "emq:{q}:*")).isEmpty();
@@ -134,7 +137,7 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
     @Test
     void deleteOfAnIdleQueueNeedsNoForce() {
         client.queue("q").enqueue("a");   // its hash, wait, seq and the protocol mark
-        assertThat(emq("queue", "delete", "q")).isEqualTo(new EmqRun(0, "deleted keys=4 active=0\n", ""));
+        assertThat(emq("queue", "delete", "q", "--yes")).isEqualTo(new EmqRun(0, "deleted keys=4 active=0\n", ""));
         assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(0L);
     }
 }

@@ -54,7 +54,7 @@ class QueueTimeoutCliTest extends QueueCliTestBase {
     /** One worker run without --timeout: a job with its own 300 ms, and one under the queue's default of 250 ms. */
     @Test
     void aJobsOwnTimeoutAndTheQueueDefaultKillTheirCommandsOnAWorkerWithoutOne() {
-        assertThat(emq("queue", "timeout", "slow", "250")).isEqualTo(new EmqRun(0, "timeout=250\n", ""));
+        assertThat(emq("queue", "timeout", "slow", "250", "--create")).isEqualTo(new EmqRun(0, "timeout=250\n", ""));
         EmqRun enqueued = emq("queue", "enqueue", "slow", "x", "--timeout", "300", "--max-attempts", "1");
         assertThat(enqueued.code()).as("stderr: %s", enqueued.err()).isZero();
         String own = enqueued.out().trim();
@@ -78,6 +78,7 @@ class QueueTimeoutCliTest extends QueueCliTestBase {
 
     @Test
     void theQueueDefaultIsShownSetAndCleared() {
+        client.queue("q").enqueue("x");
         assertThat(emq("queue", "timeout", "q")).isEqualTo(new EmqRun(0, "timeout=none\n", ""));
         assertThat(emq("queue", "timeout", "q", "250")).isEqualTo(new EmqRun(0, "timeout=250\n", ""));
         assertThat(emq("queue", "timeout", "q")).isEqualTo(new EmqRun(0, "timeout=250\n", ""));

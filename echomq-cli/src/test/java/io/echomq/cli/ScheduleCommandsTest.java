@@ -10,8 +10,12 @@ class ScheduleCommandsTest extends QueueCliTestBase {
 
     @Test
     void addListNextRemove() {
+        EmqRun typo = emq("schedule", "add", "reports", "nightly", "x", "--every", "1m");
+        assertThat(typo.code()).isEqualTo(2);
+        assertThat(typo.err()).contains("no such queue 'reports'").contains("--create");
+        assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(0L);
         EmqRun add = emq("schedule", "add", "reports", "nightly", "{\"kind\":\"daily\"}", "--cron", "0 2 * * *",
-                "--zone", "Europe/Berlin", "--missed", "once");
+                "--zone", "Europe/Berlin", "--missed", "once", "--create");
         assertThat(add.code()).as(add.err()).isZero();
         assertThat(add.out()).startsWith("nightly next=").endsWith(" version=1\n");
         Instant next = Instant.parse(add.out().substring("nightly next=".length(), add.out().indexOf(' ', "nightly next=".length())));
@@ -29,6 +33,7 @@ class ScheduleCommandsTest extends QueueCliTestBase {
         assertThat(Instant.parse(times.out().lines().toList().get(1)).toEpochMilli()
                 - Instant.parse(times.out().lines().toList().get(0)).toEpochMilli()).isEqualTo(30_000);
         assertThat(emq("schedule", "next", "reports", "nope").code()).isEqualTo(1);
+        assertThat(emq("schedule", "list", "reprots").err()).contains("no such queue 'reprots'; did you mean 'reports'?");
 
         EmqRun removed = emq("schedule", "remove", "reports", "nightly");
         assertThat(removed.out()).isEqualTo("REMOVED\n");

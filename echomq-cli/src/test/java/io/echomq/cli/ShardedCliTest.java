@@ -126,7 +126,7 @@ class ShardedCliTest extends QueueCliTestBase {
         assertThat(job.fail("boom")).hasToString("DEAD");
         assertThat(emq("queue", "dead", "orders", "--partitions", k).out()).startsWith(doomed + "\t")
                 .contains("\tboom");
-        assertThat(emq("queue", "dead", "orders", "--partitions", k, "--retry").out()).isEqualTo("redriven=1\n");
+        assertThat(emq("queue", "dead", "orders", "--partitions", k, "--retry", "--yes").out()).isEqualTo("redriven=1\n");
     }
 
     @Test

@@ -178,7 +178,7 @@ class WorkerCommandTest extends QueueCliTestBase {
         long child = awaitPid(sleepPid);
         assertThat(alive(shell)).isTrue();
 
-        assertThat(emq("queue", "remove", "q", id, "--force").out()).isEqualTo("REMOVED\n");
+        assertThat(emq("queue", "remove", "q", id, "--force", "--yes").out()).isEqualTo("REMOVED\n");
 
         await().atMost(PATIENCE).until(() -> !alive(shell) && !alive(child));
         EmqRun run = worker.stop();

@@ -32,7 +32,7 @@ class WorkerOutageTest extends QueueCliTestBase {
     @Test
     void anOutagePrintsOneLineWhenLostAndOneWhenBack() throws Exception {
         try (FaultProxy proxy = FaultProxy.start(REDIS.server())) {
-            Process jvm = launch(proxy.url(), "worker", "q", "--exec", "cat");
+            Process jvm = launch(proxy.url(), "worker", "q", "--create", "--exec", "cat");
             try {
                 await().atMost(PATIENCE).until(() -> err().contains(", server "));
                 long acceptedBefore = proxy.acceptedConnections();
@@ -63,7 +63,7 @@ class WorkerOutageTest extends QueueCliTestBase {
     void refusedReconnectsDuringAServerRestartAreNotWarnedEachTime() throws Exception {
         RedisServer server = RedisServer.start();
         int port = server.port();
-        Process jvm = launch(server.url(), "worker", "q", "--exec", "cat");
+        Process jvm = launch(server.url(), "worker", "q", "--create", "--exec", "cat");
         try {
             await().atMost(PATIENCE).until(() -> err().contains(", server "));
 

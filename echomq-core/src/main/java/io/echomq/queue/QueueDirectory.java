@@ -21,7 +21,9 @@ import java.util.TreeSet;
  *       {@code schedules}; the partitions {@code q#0..q#k-1} of a sharded queue whose count
  *       {@code q} stores fold into {@code q}.</li>
  *   <li>{@link #exists(String)} says, in one {@code EXISTS} of the queue's own keys (one slot, so
- *       one call on a cluster too), whether a queue of that name is stored.</li>
+ *       one call on a cluster too), whether a queue of that name is stored: its data, or any
+ *       setting stored with it (pause, retention, timeout, layout, rate limit, concurrency cap), so
+ *       that a queue an operator has configured before its first job exists too.</li>
  * </ol>
  *
  * <p>A walk is not a snapshot: a queue created or deleted during it may or may not be named. It
@@ -97,14 +99,16 @@ public final class QueueDirectory {
 
     /**
      * @param name a queue's name, as {@link QueueClient#open(String)} takes it
-     * @return whether any key that a stored queue (plain or sharded) keeps exists for that name
+     * @return whether any key that a stored queue (plain or sharded) keeps, for its data or its
+     *     settings, exists for that name
      * @throws IllegalArgumentException if the name is invalid
      * @throws io.echomq.RedisCommandException if Redis fails
      */
     public boolean exists(String name) {
         QueueKeys k = QueueKeys.ofUserName(name);
         String[] keys = {k.seq(), k.pending(), k.waitList(), k.active(), k.delayed(), k.dead(), k.done(), k.stats(),
-            k.paused(), k.partitionsMark(), k.schedules(), k.retention(), k.protocolMark()};
+            k.paused(), k.partitionsMark(), k.schedules(), k.retention(), k.protocolMark(), k.settings(), k.layout(),
+            k.prefix() + "flow"};
         Long n = RedisEngine.await(engine.commands().exists(keys).toCompletableFuture(), "EXISTS", name);
         return n != null && n > 0;
     }

@@ -35,4 +35,18 @@ class QueueDirectoryTest extends QueueTestBase {
         assertThat(dir.names()).containsExactly("orders");
         assertThatThrownBy(() -> dir.exists("bad{name")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aQueueWithOnlyASettingExists() {
+        QueueDirectory dir = QueueDirectory.of(client);
+        client.queue("limited").flowControl().setRateLimit(new RateLimit(5, Duration.ofSeconds(1)));
+        client.queue("capped").flowControl().setConcurrencyCap(2);
+        client.queue("timed").setDefaultTimeout(Duration.ofSeconds(30));
+        client.queue("zset").setLayout(QueueLayout.ZSET);
+        assertThat(dir.exists("limited")).isTrue();
+        assertThat(dir.exists("capped")).isTrue();
+        assertThat(dir.exists("timed")).isTrue();
+        assertThat(dir.exists("zset")).isTrue();
+        assertThat(dir.exists("other")).isFalse();
+    }
 }
