@@ -70,6 +70,23 @@ class LockDirectoryTest extends LockTestBase {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("standalone-only")   // an ACL user made on one server
+    void aUserWithoutDbsizeGetsNoKeyCountButItsPages() {
+        raw().call("ACL", "SETUSER", "emq-nodbsize", "on", ">nodbsize-pw", "~*", "&*", "+@all", "-dbsize");
+        try {
+            String url = REDIS.url().replace("redis://", "redis://emq-nodbsize:nodbsize-pw@");
+            LockClient limited = client(b -> b.redisUrl(url));
+            locks.tryAcquire("orders:1", Duration.ofSeconds(30)).orElseThrow();
+            LockDirectory dir = LockDirectory.of(limited);
+            assertThat(dir.keyCount()).isEmpty();
+            assertThat(dir.page("", "", 10, Duration.ofSeconds(1)).locks()).extracting(LockInfo::resource)
+                    .containsExactly("orders:1");
+        } finally {
+            raw().call("ACL", "DELUSER", "emq-nodbsize");
+        }
+    }
+
+    @Test
     void aCursorNoPageGaveIsRefused() {
         LockDirectory dir = LockDirectory.of(locks);
         assertThatThrownBy(() -> dir.page("", "12x", 10, Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
