@@ -99,13 +99,13 @@ final class LocksPage {
         }
         b.append(".</p>");
         if (page.next() != null || !cursor.isEmpty()) {
-            b.append("<p class=\"pages\">");
+            b.append("<p class=\"pager\">");
             if (!cursor.isEmpty()) {
                 b.append("<a href=\"").append(esc(link(prefix, "", limit))).append("\">First page</a> ");
             }
             if (page.next() != null) {
                 b.append("<a rel=\"next\" href=\"").append(esc(link(prefix, page.next(), limit)))
-                        .append("\">Next page</a>");
+                        .append("\">Next page →</a>");
             }
             b.append("</p>");
         }

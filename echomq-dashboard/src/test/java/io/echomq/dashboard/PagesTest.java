@@ -148,6 +148,23 @@ class PagesTest extends DashboardTestBase {
         assertThat(seen).containsExactly("first", "second");
     }
 
+    @Test
+    void aViewBeforeTheFirstWalkEndedSaysSoInsteadOfWaitingForIt() {
+        client.queue("first").enqueue("a");
+        QueueIndex index = new QueueIndex(client, Duration.ofSeconds(10), Duration.ZERO);
+        // The first view starts the walk and, with no wait, cannot see it end: it holds the index meanwhile.
+        assertThat(new OverviewPage(index).render(new Html.Frame("test", false, "csrf")))
+                .contains("The first walk of the keyspace for queues is still running");
+        long until = System.nanoTime() + 5_000_000_000L;
+        while (index.walk().isEmpty()) {
+            assertThat(System.nanoTime()).as("the walk started by the first view ends").isLessThan(until);
+            sleep();
+        }
+        assertThat(index.walk().orElseThrow().names()).containsExactly("first");
+        assertThat(new OverviewPage(index).render(new Html.Frame("test", false, "csrf")))
+                .doesNotContain("still running").contains("first");
+    }
+
     private static void sleep() {
         try {
             Thread.sleep(10);
