@@ -43,9 +43,10 @@ import picocli.CommandLine.Spec;
  *       pipelined.</li>
  *   <li>Starts a dashboard on it and times each page over HTTP, {@code --rounds} requests each,
  *       the first request of each page included, and prints page, min, median and max in ms and
- *       PASS or FAIL of the median against {@code --target-ms}. The overview's first view, right
- *       after the dashboard started (while its first walk for queues may still run), is timed
- *       on a dashboard of its own, once; the other pages after that walk has ended.</li>
+ *       PASS or FAIL of the median against {@code --target-ms}. The overview's first view (which
+ *       starts the walk for queues and waits for it at most 100 ms) is timed on a dashboard of
+ *       its own, once, after a stylesheet request has loaded the HTTP classes; the other pages
+ *       on a second dashboard, once its walk has ended.</li>
  * </ol>
  *
  * <p>The last line is {@code dashboard: pages=<n> failed=<n> worst=<page>:<ms>}. Exit codes: 0

@@ -286,7 +286,6 @@ public final class Dashboard implements AutoCloseable {
             Guard guard = new Guard(secret, readOnly, bound);
             String shown = server != null ? server : productOnly(client.serverDescription());
             QueueIndex index = new QueueIndex(client, rescanAfter);
-            index.start();   // the first walk for queues, so that it has often ended by the first view
             http.createContext("/", new JdkExchange(new Routes(guard, shown, index, locks,
                     new SafetyPage(figuresUrl, figuresCa, figuresPrefix), lockScanBudget)));
             AtomicInteger n = new AtomicInteger();

@@ -187,7 +187,6 @@ public final class DashboardServlet extends HttpServlet {
             Guard guard = new Guard(secret, readOnly, "emq_dashboard");
             String shown = server != null ? server : Dashboard.productOnly(client.serverDescription());
             QueueIndex index = new QueueIndex(client, QueueIndex.MAX_AGE);
-            index.start();   // the first walk for queues, so that it has often ended by the first view
             Routes routes = new Routes(guard, shown, index, locks,
                     new SafetyPage(figuresUrl, figuresCa, null), LocksPage.BUDGET);
             return new DashboardServlet(routes, secret, readOnly);

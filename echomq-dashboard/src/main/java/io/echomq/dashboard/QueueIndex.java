@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>Keeps the last {@link QueueDirectory#names()} walk, renewed in the background once it is
  *       older than {@link #MAX_AGE}: the walk visits every key of the server (a second or more at
- *       a few million keys), so no view waits for it longer than {@link #FIRST_WAIT}. The first
- *       walk starts with the dashboard ({@link #start()}); a view that comes before it has ended
- *       waits for it at most that long and then gets no walk, which its page says. At most one
- *       walk runs at a time.</li>
+ *       a few million keys), so no view waits for it longer than {@link #FIRST_WAIT}: the first
+ *       view starts the first walk, in the background, and waits for it at most that long; a
+ *       view that finds it still running gets no walk, which its page says. At most one walk
+ *       runs at a time.</li>
  *   <li>Opens a queue named in a request ({@link #open}): a bad name is a 400, a name no stored
  *       queue has a 404, so that no page reads (or an action writes) a queue that is not there.</li>
  *   <li>Reads a queue's live workers and its throughput history, from the records the workers keep
@@ -70,13 +70,6 @@ final class QueueIndex {
         this.history = ThroughputHistory.of(client);
         this.maxAgeMillis = maxAge.toMillis();
         this.firstWaitNanos = firstWait.toNanos();
-    }
-
-    /** Starts the first walk in the background, so that it has often ended by the first view. */
-    synchronized void start() {
-        if (last == null && !refreshing && maxAgeMillis > 0) {
-            launch();
-        }
     }
 
     /**
