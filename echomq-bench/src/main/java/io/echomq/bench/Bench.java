@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
  * emq bench queue [--jobs 100000] [--concurrency 50] [--rounds 3] [--load] [--redis URL]  # vs BullMQ
  * emq bench scaling [--jobs 40000] [--partitions 6] [--rounds 5]     # one sharded queue, 1 master vs 3
  * emq bench renewal-lag [--ttl 3000] [--seconds 30] [--spin N] [--churn N] [--load]   # the watchdog's lag under load
+ * emq bench dashboard [--jobs 1000000] [--locks 1000000] [--rounds 7]   # every dashboard page's time on a large server
  * </pre>
  *
  * <p>{@code locks} and {@code queue} run ours and the peer in A/B rounds that take turns to go
@@ -29,7 +30,7 @@ import picocli.CommandLine.Command;
         description = "Benchmarks EchoMQ against Redisson (locks) and BullMQ (queue) on the same Redis,"
             + " and one sharded queue on 1 master against 3 (scaling).",
         subcommands = {LockBench.class, QueueBench.class, ScalingBench.class, LockCostBench.class,
-            RenewalLagBench.class})
+            RenewalLagBench.class, DashboardBench.class})
 public final class Bench {
     Bench() {
     }

@@ -278,6 +278,15 @@ public final class LockClient implements Locks {
         return calls.handoffs();
     }
 
+    /**
+     * @param resource a resource already checked by {@link Checks#resource}
+     * @return its {@link #inspect}, sent now and not awaited, so that {@link LockDirectory} reads a
+     *     page of locks in one round trip
+     */
+    CompletableFuture<LockInfo> inspectSent(String resource) {
+        return calls.inspect(resource);
+    }
+
     /** @return the engine and the key naming, for {@link LockDirectory}'s walk */
     RedisEngine engine() {
         return engine;

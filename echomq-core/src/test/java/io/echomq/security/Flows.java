@@ -254,6 +254,15 @@ final class Flows {
     static void lockExtras(LockClient locks, List<String> masters) throws Exception {
         Lease held = locks.tryAcquire("sec-listed", TTL).orElseThrow();
         assertThat(io.echomq.lock.LockDirectory.of(locks).held("sec-", 10).locks()).isNotEmpty();
+        io.echomq.lock.LockDirectory.Page page = io.echomq.lock.LockDirectory.of(locks)
+                .page("sec-", "", 10, java.time.Duration.ofSeconds(5));
+        java.util.List<String> found = new java.util.ArrayList<>();
+        page.locks().forEach(l -> found.add(l.resource()));
+        while (page.next() != null) {
+            page = io.echomq.lock.LockDirectory.of(locks).page("sec-", page.next(), 10, java.time.Duration.ofSeconds(5));
+            page.locks().forEach(l -> found.add(l.resource()));
+        }
+        assertThat(found).contains("sec-listed");
         assertThat(held.release()).isEqualTo(ReleaseOutcome.RELEASED);
         try (io.echomq.lock.RedlockClient redlock = io.echomq.lock.RedlockClient.create(masters)) {
             Lease r = redlock.tryAcquire("sec-redlock", TTL, AcquireOptions.defaults()).orElseThrow();

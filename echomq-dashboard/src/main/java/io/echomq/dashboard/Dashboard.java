@@ -127,6 +127,7 @@ public final class Dashboard implements AutoCloseable {
         private String server;
         private io.echomq.lock.LockClient locks;
         private java.time.Duration rescanAfter = QueueIndex.MAX_AGE;
+        private java.time.Duration lockScanBudget = LocksPage.BUDGET;
         private String figuresUrl;
         private java.nio.file.Path figuresCa;
         private String figuresPrefix;
@@ -249,6 +250,12 @@ public final class Dashboard implements AutoCloseable {
             return this;
         }
 
+        /** For tests: how long one view of the locks page may scan, instead of {@link LocksPage#BUDGET}. */
+        Builder lockScanBudget(java.time.Duration budget) {
+            this.lockScanBudget = Objects.requireNonNull(budget, "budget");
+            return this;
+        }
+
         /**
          * Starts serving.
          *
@@ -278,8 +285,9 @@ public final class Dashboard implements AutoCloseable {
             int bound = http.getAddress().getPort();
             Guard guard = new Guard(secret, readOnly, bound);
             String shown = server != null ? server : productOnly(client.serverDescription());
-            http.createContext("/", new JdkExchange(new Routes(guard, shown, new QueueIndex(client, rescanAfter), locks,
-                    new SafetyPage(figuresUrl, figuresCa, figuresPrefix))));
+            QueueIndex index = new QueueIndex(client, rescanAfter);
+            http.createContext("/", new JdkExchange(new Routes(guard, shown, index, locks,
+                    new SafetyPage(figuresUrl, figuresCa, figuresPrefix), lockScanBudget)));
             AtomicInteger n = new AtomicInteger();
             ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
                 Thread t = new Thread(r, "emq-dashboard-" + n.incrementAndGet());

@@ -186,8 +186,9 @@ public final class DashboardServlet extends HttpServlet {
             // One name wherever it is mounted: the cookie's Path (the mount) keeps two mounts apart.
             Guard guard = new Guard(secret, readOnly, "emq_dashboard");
             String shown = server != null ? server : Dashboard.productOnly(client.serverDescription());
-            Routes routes = new Routes(guard, shown, new QueueIndex(client, QueueIndex.MAX_AGE), locks,
-                    new SafetyPage(figuresUrl, figuresCa, null));
+            QueueIndex index = new QueueIndex(client, QueueIndex.MAX_AGE);
+            Routes routes = new Routes(guard, shown, index, locks,
+                    new SafetyPage(figuresUrl, figuresCa, null), LocksPage.BUDGET);
             return new DashboardServlet(routes, secret, readOnly);
         }
     }

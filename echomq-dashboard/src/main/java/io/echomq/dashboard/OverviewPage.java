@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * The first page: every queue of the server with its counts.
  *
- * <p>Duties: take the names from the {@link QueueIndex} (a cached SCAN walk), read each queue's
+ * <p>Duties: take the names from the {@link QueueIndex} (a cached SCAN walk; while the first walk
+ * runs, say so instead of showing queues), read each queue's
  * counts in one stats call (a sharded queue's summed over its partitions), and show at most
  * {@value #MAX_QUEUES} queues, saying how many more there are, each with its last hour's throughput
  * as a sparkline. It reads nothing but the stats scripts and the bounded throughput history (at
@@ -53,7 +54,11 @@ final class OverviewPage {
     }
 
     String render(Html.Frame f) {
-        QueueIndex.Walk walk = index.walk();
+        java.util.Optional<QueueIndex.Walk> found = index.walk();
+        if (found.isEmpty()) {
+            return Html.page(f, "Queues", firstWalkRunning(index.runningMillis()));
+        }
+        QueueIndex.Walk walk = found.get();
         List<Row> rows = rows(walk);
         StringBuilder b = new StringBuilder();
         b.append("<p class=\"note\">").append(count(walk.names().size())).append(walk.names().size() == 1 ? " queue" : " queues")
@@ -98,6 +103,14 @@ final class OverviewPage {
                 + "failure). The last hour shows completed jobs per minute, failed minutes marked under them, then the "
                 + "hour's completed / failed. Overdue leases are active jobs past their deadline, which the next reap returns.</p>");
         return Html.page(f, "Queues", b.toString());
+    }
+
+    /** @return the note a page shows in place of its queues while the first walk for them runs */
+    static String firstWalkRunning(long ms) {
+        return "<p class=\"empty\">The first walk of the keyspace for queues is still running (for " + count(ms)
+                + " ms so far): it visits every key of the server, so on a large keyspace it takes a second or more. "
+                + "No queue is shown until it ends; reload in a moment. A queue's own page (<code>/queue?name=…</code>) "
+                + "needs no walk.</p>";
     }
 
     private static String cell(long n, String href, String cls) {

@@ -6,18 +6,22 @@ import io.echomq.queue.QueueOperations;
 import io.echomq.queue.ThroughputHistory;
 import io.echomq.queue.WorkerDirectory;
 import io.echomq.queue.WorkerInfo;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.SortedSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The queues the dashboard knows, and the door to one of them.
  *
  * <ol>
  *   <li>Keeps the last {@link QueueDirectory#names()} walk, renewed in the background once it is
- *       older than {@link #MAX_AGE}: the walk visits every key of the server (a second or so at a
- *       million keys), so no view but the first may wait for it. At most one walk runs at a
- *       time.</li>
+ *       older than {@link #MAX_AGE}: the walk visits every key of the server (a second or more at
+ *       a few million keys), so no view waits for it longer than {@link #FIRST_WAIT}: the first
+ *       view starts the first walk, in the background, and waits for it at most that long; a
+ *       view that finds it still running gets no walk, which its page says. At most one walk
+ *       runs at a time.</li>
  *   <li>Opens a queue named in a request ({@link #open}): a bad name is a 400, a name no stored
  *       queue has a 404, so that no page reads (or an action writes) a queue that is not there.</li>
  *   <li>Reads a queue's live workers and its throughput history, from the records the workers keep
@@ -28,14 +32,19 @@ final class QueueIndex {
     private static final System.Logger LOG = System.getLogger(QueueIndex.class.getName());
     /** How long a walk's answer is shown before the next view walks again (the default). */
     static final Duration MAX_AGE = Duration.ofSeconds(10);
+    /** The longest a view waits for the first walk before it is shown without one. */
+    static final Duration FIRST_WAIT = Duration.ofMillis(100);
 
     private final QueueClient client;
     private final QueueDirectory directory;
     private final WorkerDirectory workers;
     private final ThroughputHistory history;
     private final long maxAgeMillis;
-    private Walk last;
-    private boolean refreshing;
+    private final long firstWaitNanos;
+    private Walk last;                 // guarded by this
+    private boolean refreshing;        // guarded by this
+    private long startedNanos;         // guarded by this: when the running walk started
+    private RuntimeException failure;  // guarded by this: why the first walk failed, for the next view
 
     /** One walk: the names found, how long it took, and when it ended (System.nanoTime). */
     record Walk(SortedSet<String> names, long tookMillis, long endedNanos) {
@@ -46,49 +55,96 @@ final class QueueIndex {
 
     /** @param maxAge how long a walk's answer is shown; {@link #MAX_AGE} but in tests */
     QueueIndex(QueueClient client, Duration maxAge) {
+        this(client, maxAge, FIRST_WAIT);
+    }
+
+    /**
+     * @param maxAge    how long a walk's answer is shown; {@link #MAX_AGE} but in tests; zero walks at
+     *                  every view, which then waits for its walk
+     * @param firstWait the longest a view waits for the first walk; {@link #FIRST_WAIT} but in tests
+     */
+    QueueIndex(QueueClient client, Duration maxAge, Duration firstWait) {
         this.client = client;
         this.directory = QueueDirectory.of(client);
         this.workers = WorkerDirectory.of(client);
         this.history = ThroughputHistory.of(client);
         this.maxAgeMillis = maxAge.toMillis();
+        this.firstWaitNanos = firstWait.toNanos();
     }
 
     /**
-     * @return the last walk; the first view (and, with a maximum age of zero, every view) waits for
-     *     a new one, and a view that finds the last walk older than the maximum age gets it
-     *     while one new walk runs in the background for the next views, so that no view but the
-     *     first pays for the walk of a large keyspace
+     * @return the last walk; empty while the first walk runs past {@link #FIRST_WAIT}. A view that
+     *     finds the last walk older than the maximum age gets it while one new walk runs in the
+     *     background for the next views; with a maximum age of zero every view waits for a new walk.
+     * @throws RuntimeException what the first walk failed with, once, so that the view reports it;
+     *     the next view walks again
      */
-    Walk walk() {
-        Walk seen;
-        synchronized (this) {
-            seen = last;
-            if (seen == null || maxAgeMillis == 0) {
-                last = scan();
-                return last;
-            }
-            if (seen.ageMillis() < maxAgeMillis || refreshing) {
-                return seen;
-            }
-            refreshing = true;
+    synchronized Optional<Walk> walk() {
+        if (maxAgeMillis == 0) {
+            last = scan();
+            return Optional.of(last);
         }
-        Thread t = new Thread(() -> {
-            try {
-                Walk fresh = scan();
-                synchronized (this) {
-                    last = fresh;
+        if (last == null) {
+            if (failure != null && !refreshing) {
+                RuntimeException e = failure;
+                failure = null;
+                throw e;
+            }
+            if (!refreshing) {
+                launch();
+            }
+            long end = System.nanoTime() + firstWaitNanos;
+            while (last == null && refreshing) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return Optional.empty();
                 }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            }
+            return Optional.ofNullable(last);
+        }
+        if (last.ageMillis() >= maxAgeMillis && !refreshing) {
+            launch();
+        }
+        return Optional.of(last);
+    }
+
+    /** @return how long the walk that runs now has run, in ms */
+    synchronized long runningMillis() {
+        return refreshing ? (System.nanoTime() - startedNanos) / 1_000_000 : 0;
+    }
+
+    /** Starts a walk on a thread of its own; the caller holds this object's monitor. */
+    private void launch() {
+        refreshing = true;
+        startedNanos = System.nanoTime();
+        Thread t = new Thread(() -> {
+            Walk fresh = null;
+            RuntimeException failed = null;
+            try {
+                fresh = scan();
             } catch (RuntimeException e) {
+                failed = e;
                 LOG.log(System.Logger.Level.WARNING, "the walk of the keyspace for queues failed: " + e.getMessage());
             } finally {
                 synchronized (this) {
+                    if (fresh != null) {
+                        last = fresh;
+                    } else if (last == null) {
+                        failure = failed;
+                    }
                     refreshing = false;
+                    notifyAll();
                 }
             }
         }, "emq-dashboard-walk");
         t.setDaemon(true);
         t.start();
-        return seen;
     }
 
     private Walk scan() {

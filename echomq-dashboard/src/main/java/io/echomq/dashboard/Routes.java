@@ -51,17 +51,19 @@ final class Routes {
     private final SafetyPage safety;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
-        this(guard, server, index, lockClient, new SafetyPage(null, null, null));
+        this(guard, server, index, lockClient, new SafetyPage(null, null, null), LocksPage.BUDGET);
     }
 
-    Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient, SafetyPage safety) {
+    /** @param lockScanBudget how long one view of the locks page may scan the keyspace */
+    Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient, SafetyPage safety,
+           java.time.Duration lockScanBudget) {
         this.guard = guard;
         this.frame = new Html.Frame(RedisUrl.redactAll(server), guard.readOnly(), guard.csrf());
         this.overview = new OverviewPage(index);
         this.jobs = new JobsPage(index);
         this.job = new JobDetailPage(index);
         this.actions = new QueueActions(index);
-        this.locks = new LocksPage(lockClient);
+        this.locks = new LocksPage(lockClient, lockScanBudget);
         this.schedules = new SchedulesPage(index);
         this.lock = new LockPage(lockClient, index);
         this.workers = new WorkersPage(index);

@@ -17,7 +17,8 @@ import java.util.OptionalLong;
  *
  * <p>Duties: check a named queue (400 for a bad name, 404 for an unknown one); read each queue's
  * live workers from their heartbeats ({@link io.echomq.queue.WorkerDirectory}: a bounded range of
- * the queue's set and one hash per worker), over the queues of the kept walk, at most
+ * the queue's set and one hash per worker), over the queues of the kept walk (while the first walk
+ * runs, say so instead), at most
  * {@value OverviewPage#MAX_QUEUES} of them; show each worker's host, pid, name, concurrency, jobs
  * in hand, how long ago it last beat (by the server's clock) and when it started. A worker beats
  * when its jobs in hand change and at least every five maintenance intervals (10 s at most); one
@@ -42,7 +43,11 @@ final class WorkersPage {
             index.open(queue);
             names.add(queue);
         } else {
-            for (String name : index.walk().names()) {
+            java.util.Optional<QueueIndex.Walk> walk = index.walk();
+            if (walk.isEmpty()) {
+                return Answer.html(Html.page(f, "Workers", OverviewPage.firstWalkRunning(index.runningMillis())));
+            }
+            for (String name : walk.get().names()) {
                 if (names.size() == OverviewPage.MAX_QUEUES) {
                     break;
                 }

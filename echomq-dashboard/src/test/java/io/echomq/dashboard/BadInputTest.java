@@ -28,6 +28,7 @@ class BadInputTest extends DashboardTestBase {
         expect(get("/nowhere"), 404, "no page at /nowhere");
         expect(get("/locks?limit=0"), 400, "limit must be a whole number in 1..1000");
         expect(get("/locks?prefix=a%7Bb"), 400, "prefix must not");
+        expect(get("/locks?cursor=12x"), 400, "cursor");
         expect(post(dashboard, Map.of("x", "y".repeat(Request.MAX_BODY))), 413, "over");
         expect(send(dashboard, HttpRequest.newBuilder(at(dashboard, "/")).header("Cookie", cookie(dashboard))
                 .DELETE()), 405, "GET only");
