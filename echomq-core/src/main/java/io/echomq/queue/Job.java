@@ -2,6 +2,7 @@ package io.echomq.queue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -41,6 +42,7 @@ public final class Job {
     private final Attempt granted;   // what the claim answered: id, payload, fence, timeout, lease
     private final JobSettlement settlement;   // the once-only settling record
     private final JobLease localLease;   // the local deadline and the loss
+    private volatile Optional<Instant> scheduledFor;   // null until scheduledFor() first reads it
 
     /** The handle of {@code granted}, claimed on {@code line}; its local lease counts from the claim. */
     Job(JobLine line, Attempt granted) {
@@ -120,6 +122,29 @@ public final class Job {
     public Optional<Duration> timeout() {
         long timeoutMs = granted.timeoutMs();
         return timeoutMs > 0 ? Optional.of(Duration.ofMillis(timeoutMs)) : Optional.empty();
+    }
+
+    /**
+     * The fire time of a job a recurring schedule enqueued ({@link Schedules}): the instant the
+     * schedule computed, not the moment it was enqueued or claimed. Read lazily, so the claim carries
+     * nothing for it: the first call costs one round trip ({@code HGET} of the job hash's
+     * {@code idem} field, the idempotency key {@code schedule:<id>:<fire time ms>} the schedule gave
+     * it); later calls answer from memory. A job enqueued by hand with an idempotency key of that
+     * form reads as scheduled too. If the job's hash is gone (the job was removed), it answers empty.
+     *
+     * @return the fire time, or empty for a job no schedule enqueued
+     * @throws io.echomq.RedisCommandException if Redis fails on the first call (a later call reads again)
+     */
+    public Optional<Instant> scheduledFor() {
+        Optional<Instant> known = scheduledFor;
+        if (known == null) {
+            QueueWire wire = line.wire();
+            byte[] key = wire.await(wire.async().hget(wire.keys().job(granted.localId()), "idem").toCompletableFuture(),
+                    "HGET idem");
+            known = FireKey.fireTime(key == null ? null : new String(key, StandardCharsets.UTF_8));
+            scheduledFor = known;
+        }
+        return known;
     }
 
     /** @return the lease this job was claimed (or last extended) with */

@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * What a scheduler does with fire times it finds <em>missed</em>: more than
- * {@link Schedules#MISSED_AFTER} before the server's now, as after a downtime with no scheduler
- * running. Fire times within that span are on time and always fire, each as its own job.
+ * the client's threshold before the server's now ({@link Schedules#MISSED_AFTER} unless set by
+ * {@link QueueClient.Builder#missedFiresAfter(java.time.Duration)}), as after a downtime with no
+ * scheduler running. Fire times within that span are on time and always fire, each as its own job.
  *
  * <p>Stored in the schedule's hash as {@code skip}, {@code once} or {@code all}.
  */

@@ -50,7 +50,7 @@ public final class QueueClient implements AutoCloseable {
     private QueueClient(Builder b, RedisEngine engine) {
         this.engine = engine;
         this.context = new QueueContext(engine, b.clock, new ChannelSignals(engine), b.instrumentation,
-                b.maxPayloadBytes, b.retainCompleted.toMillis());
+                b.maxPayloadBytes, b.retainCompleted.toMillis(), b.missedFiresAfter.toMillis());
     }
 
     /**
@@ -265,6 +265,7 @@ public final class QueueClient implements AutoCloseable {
         private MonotonicClock clock = MonotonicClock.SYSTEM;
         private java.nio.file.Path trustedCertificates;
         private QueueInstrumentation instrumentation = QueueInstrumentation.NONE;
+        private Duration missedFiresAfter = Schedules.MISSED_AFTER;
 
         private Builder() {
         }
@@ -339,6 +340,30 @@ public final class QueueClient implements AutoCloseable {
                 throw new IllegalArgumentException("retainCompleted must be in 0..365 days, was " + retain);
             }
             this.retainCompleted = retain;
+            return this;
+        }
+
+        /**
+         * Sets the catch-up threshold of every schedule this client's workers, {@link Scheduler}s and
+         * {@link Schedules#fireDue()} fire: a fire time more than this before the server's now is
+         * <em>missed</em> and follows its schedule's {@link MissedFires} policy; a later one is on
+         * time and always fires. A longer threshold lets a scheduler down for longer catch up every
+         * fire time as on time; a shorter one applies the policy sooner. Clients that fire the same
+         * queue should agree on it: each one applies its own to the runs it makes.
+         *
+         * <pre>{@code
+         * QueueClient.builder().redisUrl(url).missedFiresAfter(Duration.ofMinutes(5)).build();
+         * }</pre>
+         *
+         * @param threshold 1 s..1 day; default {@link Schedules#MISSED_AFTER} (60 s)
+         * @throws IllegalArgumentException if null or out of range
+         */
+        public Builder missedFiresAfter(Duration threshold) {
+            Checks.ttlMillis(threshold, Duration.ofDays(1), "missedFiresAfter");
+            if (threshold.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("missedFiresAfter must be at least 1 s, was " + threshold);
+            }
+            this.missedFiresAfter = threshold;
             return this;
         }
 

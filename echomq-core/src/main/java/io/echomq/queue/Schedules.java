@@ -40,8 +40,9 @@ import java.util.Optional;
  */
 public final class Schedules {
     /**
-     * A fire time more than this before the server's now is <em>missed</em> and follows the
-     * schedule's {@link MissedFires} policy; a later one is on time and always fires.
+     * The default catch-up threshold: a fire time more than this before the server's now is
+     * <em>missed</em> and follows the schedule's {@link MissedFires} policy; a later one is on time
+     * and always fires. A client sets its own with {@link QueueClient.Builder#missedFiresAfter(Duration)}.
      */
     public static final Duration MISSED_AFTER = ScheduleFirer.MISSED_AFTER;
     /**

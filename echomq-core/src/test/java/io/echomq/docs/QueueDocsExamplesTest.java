@@ -112,6 +112,6 @@ class QueueDocsExamplesTest {
     @Test
     void aScheduleIsFiredByTheWorkersMaintenance() throws Exception {
         String out = ProgramRunner.start(Snippets.named("RecurringSchedules").get(0), REDIS.url()).await(RUN);
-        assertThat(out).isEqualTo("heartbeat v1, next 2 fire times known\nfired twice, 0 schedules left\n");
+        assertThat(out).isEqualTo("heartbeat v1, next 2 fire times known\nfired twice at whole seconds, 0 schedules left\n");
     }
 }

@@ -45,6 +45,8 @@ import org.springframework.core.env.Environment;
  *       is false; their handlers run on virtual threads when Spring Boot's
  *       {@code spring.threads.virtual.enabled} is true on Java 21+, else on platform threads
  *       ({@link WorkerThreads});</li>
+ *   <li>the {@code @EchoSchedule}s of those methods, upserted just before the workers start
+ *       ({@code ScheduleLifecycle}), whether or not workers run here;</li>
  *   <li>an {@link EchoMQTemplate} and the {@link PayloadCodec} it shares with the handlers: JSON
  *       through the application's Jackson 3 {@code JsonMapper} when Jackson is on the class path,
  *       else bytes and strings only. Each is replaced by an application's own bean of its type.</li>
@@ -127,6 +129,13 @@ public class EchoMQAutoConfiguration {
         PropertyChecks.between("echomq.worker.maintenance-interval", w.getMaintenanceInterval(), min, max);
         PropertyChecks.between("echomq.worker.idle-poll", w.getIdlePoll(), min, max);
         return new WorkerLifecycle(registry, client, properties, beanFactory, WorkerThreads.from(environment));
+    }
+
+    /** @return the lifecycle that upserts the {@code @EchoSchedule}s before the workers start */
+    @Bean
+    public io.echomq.spring.queue.ScheduleLifecycle echomqScheduleLifecycle(JobHandlerRegistry registry, QueueClient client,
+                                                                          EchoMQProperties properties) {
+        return new io.echomq.spring.queue.ScheduleLifecycle(registry, client, properties.getSchedules().isRemoveUnknown());
     }
 
     /** @return the enqueue helper */

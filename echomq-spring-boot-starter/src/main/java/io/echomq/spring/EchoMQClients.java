@@ -49,6 +49,7 @@ final class EchoMQClients {
         }
         PropertyChecks.apply("echomq.queue.max-payload-bytes", properties.getQueue().getMaxPayloadBytes(), b::maxPayloadBytes);
         PropertyChecks.apply("echomq.queue.retain-completed", properties.getQueue().getRetainCompleted(), b::retainCompleted);
+        PropertyChecks.apply("echomq.schedules.missed-after", properties.getSchedules().getMissedAfter(), b::missedFiresAfter);
         b.instrumentation(instrumentation);
         return build(b::build);
     }

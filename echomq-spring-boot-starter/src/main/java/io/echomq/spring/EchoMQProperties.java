@@ -23,6 +23,7 @@ public class EchoMQProperties {
     private final Health health = new Health();
     private final Metrics metrics = new Metrics();
     private final Tracing tracing = new Tracing();
+    private final SchedulesProperties schedules = new SchedulesProperties();
 
     /** @return the connection settings */
     public Redis getRedis() {
@@ -57,6 +58,11 @@ public class EchoMQProperties {
     /** @return the OpenTelemetry spans' settings */
     public Tracing getTracing() {
         return tracing;
+    }
+
+    /** @return the settings of recurring schedules and {@code @EchoSchedule} */
+    public SchedulesProperties getSchedules() {
+        return schedules;
     }
 
     /** Connection settings shared by the lock and the queue clients. */
@@ -341,6 +347,37 @@ public class EchoMQProperties {
         /** @param lockSpans whether lock spans are made */
         public void setLockSpans(boolean lockSpans) {
             this.lockSpans = lockSpans;
+        }
+    }
+
+    /** Settings of recurring schedules: the catch-up threshold and the @EchoSchedule upsert at startup. */
+    public static class SchedulesProperties {
+        /**
+         * A fire time more than this before the server's now is missed and follows its schedule's
+         * missed-fire policy; a later one is on time and always fires. 1s to 1d.
+         */
+        private Duration missedAfter = Duration.ofSeconds(60);
+
+        /**
+         * Whether startup removes the schedules of the queues this application has @EchoJobHandler
+         * methods for that no @EchoSchedule names, including ones made by code or the CLI there.
+         */
+        private boolean removeUnknown = false;
+
+        public Duration getMissedAfter() {
+            return missedAfter;
+        }
+
+        public void setMissedAfter(Duration missedAfter) {
+            this.missedAfter = missedAfter;
+        }
+
+        public boolean isRemoveUnknown() {
+            return removeUnknown;
+        }
+
+        public void setRemoveUnknown(boolean removeUnknown) {
+            this.removeUnknown = removeUnknown;
         }
     }
 }

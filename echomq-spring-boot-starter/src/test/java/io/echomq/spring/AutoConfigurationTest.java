@@ -89,7 +89,8 @@ class AutoConfigurationTest {
                 "echomq.lock.poll-interval=0ms", "echomq.lock.poll-interval",
                 "echomq.lock.namespace=a{b", "echomq.lock.namespace",
                 "echomq.queue.max-payload-bytes=0", "echomq.queue.max-payload-bytes",
-                "echomq.queue.retain-completed=-1h", "echomq.queue.retain-completed");
+                "echomq.queue.retain-completed=-1h", "echomq.queue.retain-completed",
+                "echomq.schedules.missed-after=500ms", "echomq.schedules.missed-after");
         FailureAnalyzer analyzer = new EchoMQFailureAnalyzer();
         bad.forEach((setting, property) -> runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), setting).run(ctx -> {
             assertThat(ctx).hasFailed();
@@ -148,7 +149,8 @@ class AutoConfigurationTest {
                 "echomq.health.queues", "echomq.health.max-overdue", "echomq.health.max-dead",
                 "echomq.dashboard.enabled", "echomq.dashboard.path", "echomq.dashboard.token",
                 "echomq.dashboard.read-only", "echomq.metrics.enabled", "echomq.metrics.queues",
-                "echomq.tracing.enabled", "echomq.tracing.lock-spans");
+                "echomq.tracing.enabled", "echomq.tracing.lock-spans",
+                "echomq.schedules.missed-after", "echomq.schedules.remove-unknown");
         described.forEach((name, description) -> assertThat(description).as(name).hasSizeGreaterThan(20));
     }
 

@@ -18,9 +18,11 @@ import io.echomq.internal.RedisEngine;
  * @param instrumentation the client's guarded instrumentation, or {@link QueueInstrumentation#NONE}
  * @param maxPayloadBytes the largest payload or progress value accepted, in bytes
  * @param retainCompletedMs how long a completed job's hash is kept, in ms
+ * @param missedFiresAfterMs how far before the server's now a schedule's fire time is missed, in ms
  */
 record QueueContext(RedisEngine engine, MonotonicClock clock, ChannelSignals wakeSignals,
-        QueueInstrumentation instrumentation, int maxPayloadBytes, long retainCompletedMs) {
+        QueueInstrumentation instrumentation, int maxPayloadBytes, long retainCompletedMs,
+        long missedFiresAfterMs) {
 
     /** @return what the queue named {@code queue} (a sharded queue's name, for a partition) reports */
     QueueObservations observations(String queue) {

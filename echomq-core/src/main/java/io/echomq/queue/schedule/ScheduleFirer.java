@@ -40,8 +40,10 @@ final class ScheduleFirer {
     static final long POLL_MS = 10_000;
 
     /**
-     * A fire time more than this before the server's now is missed and follows the schedule's
-     * {@link MissedFires} policy; a later one is on time and always fires.
+     * The default threshold: a fire time more than this before the server's now is missed and
+     * follows the schedule's {@link MissedFires} policy; a later one is on time and always fires.
+     * A client sets its own threshold with {@code QueueClient.Builder.missedFiresAfter}, read here
+     * from the queue's context.
      */
     static final Duration MISSED_AFTER = Duration.ofSeconds(60);
     /** How long the idempotency key of each fire lives, so a fire enqueued again within it adds nothing. */
@@ -52,6 +54,7 @@ final class ScheduleFirer {
     private final Partition queue;
     private final String name;
     private final ScheduleStore store;
+    private final long missedAfterMs;
     private final Set<String> skipped = ConcurrentHashMap.newKeySet();   // logged once each
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean failing = new AtomicBoolean();
@@ -61,6 +64,7 @@ final class ScheduleFirer {
         this.queue = queue;
         this.name = queue.logicalName();
         this.store = new ScheduleStore(queue.context().engine(), queue.keys());
+        this.missedAfterMs = queue.context().missedFiresAfterMs();
         this.lookAgainNanos = queue.clockNanos();   // at once: nanoTime has no zero to start from
     }
 
@@ -142,7 +146,7 @@ final class ScheduleFirer {
             return CompletableFuture.completedFuture(0);
         }
         FirePlan plan = FirePlan.of(s.spec().fireTimes(), d.fire(), now, s.missed(), s.maxMissed(),
-                MISSED_AFTER.toMillis(), Enqueuer.CHUNK);
+                missedAfterMs, Enqueuer.CHUNK);
         if (plan.next() >= 0 && plan.next() <= now) {
             more.set(true);
         } else if (plan.next() > now) {
@@ -177,7 +181,7 @@ final class ScheduleFirer {
 
     /** @return the idempotency key of one fire: the schedule id and the fire time in epoch ms */
     static String fireKey(String id, long fireMs) {
-        return "schedule:" + id + ":" + fireMs;
+        return FireKey.of(id, fireMs);
     }
 
     /** @throws RuntimeException if the stored hash cannot be read by this process */

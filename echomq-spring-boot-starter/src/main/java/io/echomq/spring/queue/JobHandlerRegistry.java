@@ -29,6 +29,7 @@ public final class JobHandlerRegistry implements BeanPostProcessor {
     private final ConfigurableBeanFactory beanFactory;
     private final Supplier<PayloadCodec> codec;
     private final List<Registration> registrations = new CopyOnWriteArrayList<>();
+    private final List<ScheduleDeclaration> schedules = new CopyOnWriteArrayList<>();
 
     /**
      * @param beanFactory resolves {@code ${...}} placeholders
@@ -47,8 +48,21 @@ public final class JobHandlerRegistry implements BeanPostProcessor {
                         AnnotatedElementUtils.findMergedAnnotation(m, EchoJobHandler.class));
         found.forEach((method, annotation) -> {
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
-            registrations.add(register(bean, invocable, method, annotation));
+            Registration r = register(bean, invocable, method, annotation);
+            registrations.add(r);
+            EchoSchedule schedule = AnnotatedElementUtils.findMergedAnnotation(method, EchoSchedule.class);
+            if (schedule != null) {
+                declare(ScheduleDeclaration.of(schedule, r.queue(), r.handler().describe(),
+                        beanFactory::resolveEmbeddedValue), r.handler().describe());
+            }
         });
+        MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<EchoSchedule>) m ->
+                AnnotatedElementUtils.findMergedAnnotation(m, EchoSchedule.class)).keySet().forEach(m -> {
+                    if (!found.containsKey(m)) {
+                        throw new IllegalStateException("@EchoSchedule on " + type.getName() + "." + m.getName()
+                                + ": the method has no @EchoJobHandler; put the schedule on the handler of its queue");
+                    }
+                });
         return bean;
     }
 
@@ -74,6 +88,21 @@ public final class JobHandlerRegistry implements BeanPostProcessor {
             throw handler.fail("lease must be " + Queue.MIN_LEASE.toMillis() + " ms to 1 day, was " + lease);
         }
         return new Registration(queue, a.concurrency(), lease, a.retryPolicy(), handler);
+    }
+
+    private synchronized void declare(ScheduleDeclaration d, String method) {
+        for (ScheduleDeclaration other : schedules) {
+            if (other.queue().equals(d.queue()) && other.schedule().id().equals(d.schedule().id())) {
+                throw new IllegalStateException("@EchoSchedule on " + method + ": name: '" + d.schedule().id()
+                        + "' is declared twice on queue '" + d.queue() + "'");
+            }
+        }
+        schedules.add(d);
+    }
+
+    /** @return every {@link EchoSchedule} found so far, checked, in the order found */
+    List<ScheduleDeclaration> schedules() {
+        return List.copyOf(schedules);
     }
 
     /** @return every handler method found so far, in the order found */
