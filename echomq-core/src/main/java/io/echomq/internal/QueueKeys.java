@@ -170,7 +170,7 @@ public final class QueueKeys {
         return prefix + "job:" + id;
     }
 
-    /** @return {@code emq:{<q>}:job:<id>:lock} */
+    /** @return {@code emq:{<q>}:job:<id>:lock}, the lock subkey, which only the ZSET layout's claims write */
     public String lock(String id) {
         return prefix + "job:" + id + ":lock";
     }

@@ -61,7 +61,7 @@ public final class Scripts {
     public static final LuaScript PROMOTE = LuaScript.load(LuaScript.QUEUE, "promote", 5);
     /** Queue: fenced failure, to a backoff retry or to dead. */
     public static final LuaScript FAIL = LuaScript.load(LuaScript.QUEUE, "fail", 4);
-    /** Queue: fenced lease extension of many jobs, active score and lock subkey together. */
+    /** Queue: fenced lease extension of many jobs, active score and (where one exists) lock subkey together. */
     public static final LuaScript EXTEND = LuaScript.load(LuaScript.QUEUE, "extend", 1);
     /** Queue: fenced progress report. */
     public static final LuaScript PROGRESS = LuaScript.load(LuaScript.QUEUE, "progress", 1);
@@ -71,7 +71,7 @@ public final class Scripts {
     public static final LuaScript RETURN = LuaScript.load(LuaScript.QUEUE, "return", 4);
     /** Queue: bounded return of expired leases, on the server clock. */
     public static final LuaScript REAP = LuaScript.load(LuaScript.QUEUE, "reap", 5);
-    /** Queue: remove a job unless its lock subkey is held (or forced). */
+    /** Queue: remove a job unless its lease runs or its lock subkey is held (or forced). */
     public static final LuaScript REMOVE = LuaScript.load(LuaScript.QUEUE, "remove", 5);
     /** Queue: move dead jobs back to pending with a fresh budget. */
     public static final LuaScript REDRIVE = LuaScript.load(LuaScript.QUEUE, "redrive", 5);

@@ -295,7 +295,8 @@ public final class Job {
     }
 
     /**
-     * Completes the job: removes it from active, drops its lock subkey, and marks it done.
+     * Completes the job: removes it from active, drops its lock subkey (ZSET layout), and marks it
+     * done.
      *
      * @return {@link SettleOutcome#COMPLETED}, or {@link SettleOutcome#LEASE_LOST}
      * @throws IllegalStateException if the job is already settled

@@ -165,11 +165,12 @@ public final class Queue extends QueueFacade implements QueueOperations {
     // ------------------------------------------------------------------ operators
 
     /**
-     * Removes a job wherever it is (pending, active, delayed, dead, done), with its lock subkey
-     * and idempotency key. A pending job of priority 0 (or an unknown id) costs an {@code LREM} of
+     * Removes a job wherever it is (pending, active, delayed, dead, done), with its lock subkey (if
+     * any) and idempotency key. A pending job of priority 0 (or an unknown id) costs an {@code LREM} of
      * the wait LIST, O(n) in its length on the server; any other job costs O(log n).
      *
-     * @param force remove even while a worker holds the job's lock subkey
+     * @param force remove even while a worker holds the job: its lease deadline in active is still
+     *     ahead of the server's clock, or its lock subkey exists (ZSET layout)
      * @return {@link RemoveOutcome#REMOVED}, {@link RemoveOutcome#LOCKED} (held, not forced) or
      *     {@link RemoveOutcome#MISSING}
      * @throws IllegalArgumentException if the id is null, empty, over 1024 bytes or holds ':'

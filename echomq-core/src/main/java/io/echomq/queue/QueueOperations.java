@@ -153,10 +153,11 @@ public sealed interface QueueOperations permits Queue, ShardedQueue {
     ReapResult reap(int limit);
 
     /**
-     * Removes a job wherever it is, with its lock subkey and idempotency key. A pending job of
-     * priority 0 costs an O(n) {@code LREM} of its queue's wait LIST on the server.
+     * Removes a job wherever it is, with its lock subkey (if any) and idempotency key. A pending
+     * job of priority 0 costs an O(n) {@code LREM} of its queue's wait LIST on the server.
      *
-     * @param force remove even while a worker holds the job's lock subkey
+     * @param force remove even while a worker holds the job: its lease deadline in active is still
+     *     ahead of the server's clock, or its lock subkey exists (ZSET layout)
      * @return {@link RemoveOutcome#REMOVED}, {@link RemoveOutcome#LOCKED} or {@link RemoveOutcome#MISSING}
      * @throws IllegalArgumentException if the id is invalid
      * @throws io.echomq.RedisCommandException if Redis fails

@@ -136,6 +136,7 @@ class ForeignDataTest extends SemanticsTestBase {
 
     @Test
     void anIdHoldingAColonNeverTouchesTheJobItAliases() {
+        queue.setLayout(QueueLayout.ZSET);   // the layout whose claims write the lock subkey
         String victim = queue.enqueue("victim");
         Job held = queue.claim(LONG_LEASE).orElseThrow();
         String alias = victim + ":lock";

@@ -40,7 +40,7 @@ class ForeignJobTest extends SemanticsTestBase {
         assertThat(first.spentAttempts()).isEqualTo(1);
         assertThat(first.maxAttempts()).isEqualTo(EnqueueOptions.DEFAULT_MAX_ATTEMPTS);
         assertThat(hash("5000")).containsEntry("state", "active").containsEntry("score", "10");
-        assertThat(get(lockKey("5000"))).isEqualTo("1");
+        assertThat(exists(lockKey("5000"))).as("no lock subkey in the LIST layout").isFalse();
         assertThat(first.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(field("5000", "state")).isEqualTo("done");
 

@@ -30,6 +30,7 @@ class GroupCommitTest extends SemanticsTestBase {
 
     @Test
     void oneCallAnswersEveryAckWithItsOwnFenceAndChangesOnlyTheCompletedJob() {
+        queue.setLayout(QueueLayout.ZSET);   // the layout whose claims write lock subkeys
         for (int i = 0; i < 6; i++) {
             queue.enqueue("job-" + i);
         }

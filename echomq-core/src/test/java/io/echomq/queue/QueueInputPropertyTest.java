@@ -322,6 +322,7 @@ class QueueInputPropertyTest {
     @MethodSource("ids")
     void aJobIdIsRefusedIfAndOnlyIfInvalidElseTouchesOnlyItsOwnJob(String id) {
         Queue q = client.queue("ids");
+        q.setLayout(QueueLayout.ZSET);   // the layout whose claims write the lock subkey
         String held = q.enqueue("held");
         q.claim(Duration.ofSeconds(30)).orElseThrow();
         String jobKey = "emq:{ids}:job:" + held;

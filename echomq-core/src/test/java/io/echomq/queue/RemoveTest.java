@@ -82,7 +82,8 @@ class RemoveTest extends SemanticsTestBase {
 
         assertThat(queue.remove(id, false)).isEqualTo(RemoveOutcome.LOCKED);
         assertThat(snapshot()).as("a refused remove changes nothing").isEqualTo(before);
-        assertThat(pttl(lockKey(id))).isPositive();
+        assertThat(score(ACTIVE, id)).as("refused by the lease in active").isGreaterThan(serverMillis());
+        assertThat(exists(lockKey(id))).as("no lock subkey in the LIST layout").isFalse();
 
         assertThat(queue.remove(id, true)).isEqualTo(RemoveOutcome.REMOVED);
         assertThat(card(ACTIVE)).isZero();

@@ -248,8 +248,13 @@ public final class ClaimLeaseAct implements AutoCloseable {
         workers[WORKERS - 1].abandon();
         long killedAt = System.nanoTime();
         console.note("w4", "is killed mid-job: abandon(), as kill -9 — no further command; its leases run out");
-        long pttl = raw.pttl(jobKey + ":lock");
-        console.command("", "PTTL " + jobKey + ":lock", pttl + (pttl > 0 ? " ms left, and nobody renews it" : ""));
+        // the lease deadline is the job's score in active (the default layout writes no lock subkey)
+        Double leaseEnd = raw.zscore(prefix + "active", stale.id());
+        List<String> time = raw.time();
+        long pttl = leaseEnd == null ? -1
+                : leaseEnd.longValue() - (Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000);
+        console.command("", "ZSCORE " + prefix + "active " + stale.id() + " − TIME", pttl > 0
+                ? pttl + " ms left, and nobody renews it" : "no lease left");
 
         if (!await(rerun, deadline)) {
             return timedOut("job " + stale.id() + " was not run again", queue, Set.of(stale.id()));

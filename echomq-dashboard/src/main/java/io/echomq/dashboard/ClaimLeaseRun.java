@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param staleJob       the id of the job w4 held when it was killed; null when the act failed first
  * @param staleAttempt   that job's attempt (its fence) as w4 claimed it
  * @param attemptsBefore the job's {@code attempts} read before the kill
- * @param killedPttl     the {@code PTTL} of the job's lock just after the kill
+ * @param killedPttl     the lease the job had left just after the kill, in ms: its score in active less the
+ *                       server's {@code TIME} (-1 when it had none)
  * @param rerunBy        the worker that ran the job again, or null
  * @param rerunAttempt   the attempt of that rerun
  * @param rerunMillis    the rerun's completion, in milliseconds after the kill
@@ -69,7 +70,7 @@ public record ClaimLeaseRun(String queue, int jobs, long created, String staleJo
         }
         long done = completedBy.getOrDefault(worker, 0L);
         if (worker.equals("w4")) {
-            return "w4 · claim-8 → job " + staleJob + " attempt " + staleAttempt + "; killed mid-job (PTTL of its lock "
+            return "w4 · claim-8 → job " + staleJob + " attempt " + staleAttempt + "; killed mid-job (lease left "
                     + killedPttl + " ms, nobody renews it); its stale complete with attempt " + staleAttempt + " → "
                     + staleOutcome + " (" + lossReason + "). Completions accepted: " + done + ".";
         }

@@ -71,7 +71,7 @@ final class JobDetailPage {
         if ("active".equals(j.state())) {
             fact(b, "Lease deadline", leaseDeadline(q, j.id()));
             fact(b, "Worker's lock", "<a href=\"" + esc("/lock?queue=" + url(name) + "&job=" + url(j.id()))
-                    + "\">the job's lock subkey</a>");
+                    + "\">the job's lease</a>");
         }
         fact(b, "Finished", Html.time(j.field("finished_at")));
         if (j.field("progress") != null) {

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * One lock's own page: a lock of the lock client's namespace ({@code /lock?resource=r}), or a
- * job's worker-side lock subkey ({@code /lock?queue=q&job=id}).
+ * job's worker-side lease ({@code /lock?queue=q&job=id}).
  *
  * <ol>
  *   <li>A namespace lock, read with {@link LockClient#inspect} (one script): held or not, the
@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  *       queue it serves when it is a queue's maintenance lock. Locks write no events, and the page
  *       says so rather than show an empty history. A resource that is neither held nor has a live
  *       fence key is a 404.</li>
- *   <li>A job's lock subkey, read with {@link JobLock#read}: held or not, the attempt it holds,
+ *   <li>A job's lease, read with {@link JobLock#read} (its lock subkey, else its score in active):
+ *       held or not, the attempt it holds,
  *       the lease left, a link to the job, and the job's timeline from its queue's events stream
  *       ({@link TimelineSection}). An unknown queue or job is a 404.</li>
  *   <li>Bad input (no parameters, both forms at once, an invalid resource or id) is a 400 that
@@ -126,8 +127,9 @@ final class LockPage {
         if (lock.held()) {
             fact(b, "Lease left", lock.ttlMillis() == -1 ? "<span class=\"bad\">no expiry</span>" : ms(lock.ttlMillis()));
         }
-        b.append("</dl><p class=\"note\">The job's lock subkey exists exactly while a lease runs and holds the "
-                + "attempt (the fence) its worker must present to settle the job.</p>");
+        b.append("</dl><p class=\"note\">A lease runs while the job's deadline in the queue's active set is ahead "
+                + "of the server's clock (and, in the ZSET layout, while its lock subkey exists); its worker must "
+                + "present the attempt (the fence) to settle the job.</p>");
         b.append(TimelineSection.render(q, job, window, "/lock?queue=" + url(queue) + "&job=" + url(id)));
         return Html.page(f, "Lock of job " + id, b.toString());
     }

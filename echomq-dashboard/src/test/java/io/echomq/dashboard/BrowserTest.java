@@ -277,7 +277,7 @@ class BrowserTest extends DashboardTestBase {
         Job job = q.claim(Duration.ofSeconds(30)).orElseThrow();
         browser.open(dashboard.uri() + "queue?name=emails&state=active");
         browser.click(By.linkText(id));
-        browser.click(By.linkText("the job's lock subkey"));
+        browser.click(By.linkText("the job's lease"));
         assertThat(browser.title()).isEqualTo("Lock of job " + id + " · EchoMQ");
         assertThat(browser.mainText()).contains("held by the worker of attempt 1");
         assertThat(browser.findAll(By.cssSelector("table.timeline span.event"))).hasSize(1);

@@ -1,5 +1,5 @@
 -- claim.lua: the claim of up to N pending jobs, in claim order (docs/protocol.md, "Claim
--- order"). Includes type-guard, job-fields, events and groups: each claimed job writes an
+-- order"). Includes type-guard, job-fields, events, groups and layout: each claimed job writes an
 -- 'active' event, each malformed one a 'dead' event with its reason.
 -- While the queue has groups (the rotation <prefix>groups exists, includes/groups.lua), each next
 -- job comes from groupNext: groups in turn, the ungrouped jobs taking one turn as a member; a
@@ -10,8 +10,9 @@
 -- LIST (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST, O(log n) for the
 -- ZSET. Without groups, the LIST's ids are popped several at a time (LPOP wait n, n at most what
 -- the call still claims). For each id: attempts + 1 (the fence) and spent + 1, state active and
--- claimed_at now (and score, for an id from the ZSET) in one HSET; SET <job key>:lock <attempt>
--- PX lease; then, after the loop, one ZADD active now + lease of every id claimed. A malformed job goes to dead instead, with state dead, dead_reason and finished_at
+-- claimed_at now (and score, for an id from the ZSET) in one HSET; in the ZSET layout only,
+-- SET <job key>:lock <attempt> PX lease (includes/layout.lua: leaseSubkeys, one GET of <prefix>layout
+-- at the first job claimed; the LIST layout writes no subkey); then, after the loop, one ZADD active now + lease of every id claimed. A malformed job goes to dead instead, with state dead, dead_reason and finished_at
 -- in its hash (when the key is a hash), and the claim moves on: at most N + 64 ids are looked
 -- at. An id holding ':' names another job's keys ('7:lock' is job 7's lock subkey): it goes to
 -- dead and no key built from it is touched.
@@ -29,6 +30,7 @@
 --@include job-fields
 --@include events
 --@include groups
+--@include layout
 local function guardClaim(pending, wait, active, dead, stats, delayed, promoting)
   local refused = guard(pending, 'zset') or guard(wait, 'list')
   if not refused and (provenType(pending) ~= 'none' or provenType(wait) ~= 'none' or promoting) then
@@ -178,7 +180,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
           redis.call('HSET', jk, 'state', 'active', 'claimed_at', nowText)
         end
       end
-      redis.call('SET', jk .. ':lock', attemptText, 'PX', leaseText)
+      if leaseSubkeys(prefix) then redis.call('SET', jk .. ':lock', attemptText, 'PX', leaseText) end
       leases[#leases + 1] = deadline
       leases[#leases + 1] = id
       emitEvent(prefix, 'active', id, attemptText)

@@ -13,11 +13,12 @@
 -- Defines:
 --   readCompletes(active, prefix, retain, args, first, k, now) -> plan, or nil and the error reply.
 --     args[first], args[first + 1], ...: k pairs (job id, the attempt it was granted). One
---     ZMSCORE of active (proving its type) and one HMGET per distinct job (state, attempts,
---     result, group).
+--     ZMSCORE of active (proving its type), one HMGET per distinct job (state, attempts,
+--     result, group), and one GET of <prefix>layout when a job passes its fence check (none when
+--     the caller's claim has read it already: leaseSubkeys answers from its first read).
 --   writeCompletes(plan, active, stats, prefix, retain, now) -> nil, or the error reply (nothing
---     changed). HINCRBY stats completed, ZREM active, DEL of the lock subkeys (and of the hashes
---     when retain is 0), a 'completed' event per job (includes/events.lua) carrying the job's
+--     changed). HINCRBY stats completed, ZREM active, DEL of the lock subkeys in the ZSET layout
+--     and of the hashes when retain is 0 (no DEL at all in the LIST layout with a retain > 0), a 'completed' event per job (includes/events.lua) carrying the job's
 --     result field when it has one (result-1.lua), else state done, finished_at and PEXPIRE retain per job; and, when the
 --     queue keeps a done index, ZADD of each id to <prefix>done (score = finished_at), then the
 --     index's trim.
@@ -35,6 +36,7 @@
 --@include fence-check
 --@include events
 --@include groups
+--@include layout
 local DONE_MAX = 100000000
 local function doneSettings(plan, prefix, retain)
   local rs, err = queueSettings(prefix)
@@ -88,7 +90,9 @@ local function readCompletes(active, prefix, retain, args, first, k, now)
         plan.attempts[#plan.done] = att
         plan.results[#plan.done] = h[3]
         plan.groups[#plan.done] = h[4]
-        plan.dels[#plan.dels + 1] = jk .. ':lock'
+        -- a subkey that a claim under the other layout wrote (or an older client) is left to
+        -- expire with its lease (its PX): the LIST layout pays no DEL for a key it never writes
+        if leaseSubkeys(prefix) then plan.dels[#plan.dels + 1] = jk .. ':lock' end
         if retain == 0 then plan.dels[#plan.dels + 1] = jk end
       end
     end
@@ -116,7 +120,7 @@ local function writeCompletes(plan, active, stats, prefix, retain, now)
   local ok, err = pcall(redis.call, 'HINCRBY', stats, 'completed', #plan.done)
   if not ok then return refuse(stats, 'hash', err) end
   redis.call('ZREM', active, unpack(plan.done))
-  redis.call('DEL', unpack(plan.dels))
+  if #plan.dels > 0 then redis.call('DEL', unpack(plan.dels)) end
   for i = 1, #plan.done do
     if plan.groups[i] then groupRelease(prefix, plan.groups[i]) end
   end

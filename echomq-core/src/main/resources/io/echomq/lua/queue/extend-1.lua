@@ -1,6 +1,10 @@
 -- extend-1.lua: renews the leases of one or many jobs held by one worker. For each job whose
--- attempt is still current and whose lease still runs, the active score and the lock subkey
--- move together to now + lease: one lease story. An expired lease is never revived.
+-- attempt is still current and whose lease still runs, the active score moves to now + lease,
+-- and so does the lock subkey where one exists (SET ... PX lease XX): one lease story. An expired
+-- lease is never revived. XX, not a read of the layout: one command either way, and it is right
+-- across a layout switch (layout-4.lua) while jobs run: a subkey written by a claim in the ZSET
+-- layout keeps following the lease under the LIST layout, and a job claimed in the LIST layout
+-- gets none under the ZSET layout (remove-5.lua refuses it by its active score).
 --
 -- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
 -- protocol; marks a queue that has data as protocol 2 first (the key <prefix>delayed,
@@ -37,7 +41,7 @@ for i = 3, #ARGV, 2 do
   local code = fenceCheck(h, attempt, active, id, now)
   if code == 1 then
     redis.call('ZADD', active, now + lease, id)
-    redis.call('SET', jk .. ':lock', attempt, 'PX', lease)
+    redis.call('SET', jk .. ':lock', attempt, 'PX', lease, 'XX')
   end
   out[#out + 1] = code
 end

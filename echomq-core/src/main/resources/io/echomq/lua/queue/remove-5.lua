@@ -1,5 +1,8 @@
--- remove-5.lua: deletes a job wherever it is. Refuses while the job's lock subkey is held (a
--- worker is running it), unless forced by an operator. Also drops the job's idempotency key when
+-- remove-5.lua: deletes a job wherever it is. Refuses while a worker may be running it, unless
+-- forced by an operator: while the job's score in active (its lease deadline) is above the
+-- server's now (includes/server-time.lua), or while its lock subkey exists (the ZSET layout's
+-- claims write one; a subkey left by a claim under the other layout or by an older client
+-- counts until it expires). Also drops the job's idempotency key when
 -- that key still names this job. An id holding ':' is only dropped from the five sets: its
 -- would-be keys belong to another job. A job removed writes a 'removed' event to <prefix>events
 -- (includes/events.lua), with the attempts its hash held (0 when none). A grouped job frees its
@@ -23,16 +26,18 @@
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids
 -- ARGV[1] prefix    emq:{q}:
 -- ARGV[2] id        the job id
--- ARGV[3] force     1 to remove even while the lock subkey is held
+-- ARGV[3] force     1 to remove even while the lease runs or the lock subkey is held
 --
 -- Returns an integer:
 --    1  REMOVED
---    0  LOCKED   the lock subkey emq:{q}:job:<id>:lock exists and force was not given
+--    0  LOCKED   force was not given, and the job's score in active is above now, or the lock
+--                subkey emq:{q}:job:<id>:lock exists
 --   -1  MISSING  no hash and no set entry for this id
 local prefix, id = ARGV[1], ARGV[2]
 local jk = prefix .. 'job:' .. id
 local lk = jk .. ':lock'
 
+--@include server-time
 --@include protocol
 --@include type-guard
 --@include events
@@ -52,7 +57,11 @@ if string.find(id, ':', 1, true) then
   return 1
 end
 
-if ARGV[3] ~= '1' and redis.call('EXISTS', lk) == 1 then return 0 end
+if ARGV[3] ~= '1' then
+  local deadline = redis.call('ZSCORE', KEYS[2], id)
+  if deadline and tonumber(deadline) > serverNow() then return 0 end
+  if redis.call('EXISTS', lk) == 1 then return 0 end
+end
 
 -- a job sits in one place: the LIST (an O(n) LREM) is searched only when no ZSET held it
 local group = false
