@@ -9,8 +9,10 @@ import io.echomq.spring.lock.LockedConfiguration;
 import io.echomq.spring.observe.EchoMQInstrumentation;
 import io.echomq.spring.observe.EchoMQMetricsAutoConfiguration;
 import io.echomq.spring.observe.EchoMQTracingAutoConfiguration;
+import io.echomq.spring.queue.AfterCommitEnqueueDispatcher;
 import io.echomq.spring.queue.EchoJobHandler;
 import io.echomq.spring.queue.EchoMQTemplate;
+import io.echomq.spring.queue.EnqueueDispatcher;
 import io.echomq.spring.queue.JacksonPayloadCodec;
 import io.echomq.spring.queue.JobHandlerRegistry;
 import io.echomq.spring.queue.PayloadCodec;
@@ -50,6 +52,8 @@ import org.springframework.core.env.Environment;
  *   <li>an {@link EchoMQTemplate} and the {@link PayloadCodec} it shares with the handlers: JSON
  *       through the application's Jackson 3 {@code JsonMapper} when Jackson is on the class path,
  *       else bytes and strings only. Each is replaced by an application's own bean of its type.</li>
+ *   <li>the {@link EnqueueDispatcher} the template sends through: inside a Spring transaction,
+ *       after it commits ({@code echomq.template.transactional}).</li>
  * </ul>
  * A bad property value fails startup with an {@link InvalidEchoMQPropertyException} naming it.
  */
@@ -138,11 +142,24 @@ public class EchoMQAutoConfiguration {
         return new io.echomq.spring.queue.ScheduleLifecycle(registry, client, properties.getSchedules().isRemoveUnknown());
     }
 
-    /** @return the enqueue helper */
+    /** @return the enqueue helper, sending through the {@link EnqueueDispatcher} bean */
     @Bean
     @ConditionalOnMissingBean
-    public EchoMQTemplate echomqTemplate(QueueClient client, PayloadCodec codec) {
-        return new EchoMQTemplate(client, codec);
+    public EchoMQTemplate echomqTemplate(QueueClient client, PayloadCodec codec, EnqueueDispatcher dispatcher) {
+        return new EchoMQTemplate(client, codec, dispatcher);
+    }
+
+    /**
+     * @return when the template sends: after the caller's transaction commits when
+     *     {@code echomq.template.transactional} is {@code after-commit} (the default) and spring-tx
+     *     is on the class path, else at once
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public EnqueueDispatcher echomqEnqueueDispatcher(EchoMQProperties properties, ConfigurableListableBeanFactory beanFactory) {
+        boolean afterCommit = properties.getTemplate().getTransactional() == EchoMQProperties.TransactionMode.AFTER_COMMIT
+                && AfterCommitEnqueueDispatcher.isAvailable(beanFactory.getBeanClassLoader());
+        return afterCommit ? new AfterCommitEnqueueDispatcher() : EnqueueDispatcher.immediate();
     }
 
     /** JSON payloads when Jackson 3 is on the class path. */

@@ -24,6 +24,7 @@ public class EchoMQProperties {
     private final Metrics metrics = new Metrics();
     private final Tracing tracing = new Tracing();
     private final SchedulesProperties schedules = new SchedulesProperties();
+    private final Template template = new Template();
 
     /** @return the connection settings */
     public Redis getRedis() {
@@ -63,6 +64,11 @@ public class EchoMQProperties {
     /** @return the settings of recurring schedules and {@code @EchoSchedule} */
     public SchedulesProperties getSchedules() {
         return schedules;
+    }
+
+    /** @return the EchoMQTemplate's settings */
+    public Template getTemplate() {
+        return template;
     }
 
     /** Connection settings shared by the lock and the queue clients. */
@@ -379,5 +385,31 @@ public class EchoMQProperties {
         public void setRemoveUnknown(boolean removeUnknown) {
             this.removeUnknown = removeUnknown;
         }
+    }
+
+    /** Settings of the EchoMQTemplate bean. */
+    public static class Template {
+        /**
+         * When an enqueue inside a Spring transaction is sent: after-commit (a rolled-back
+         * transaction leaves no job) or immediate (at once, even if the transaction rolls back).
+         * Outside a transaction, and without spring-tx, always at once.
+         */
+        private TransactionMode transactional = TransactionMode.AFTER_COMMIT;
+
+        public TransactionMode getTransactional() {
+            return transactional;
+        }
+
+        public void setTransactional(TransactionMode transactional) {
+            this.transactional = transactional;
+        }
+    }
+
+    /** When EchoMQTemplate sends a job enqueued inside a Spring transaction. */
+    public enum TransactionMode {
+        /** After the transaction commits; dropped if it rolls back. */
+        AFTER_COMMIT,
+        /** At once, whatever becomes of the transaction. */
+        IMMEDIATE
     }
 }

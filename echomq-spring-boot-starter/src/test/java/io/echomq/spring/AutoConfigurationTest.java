@@ -150,7 +150,8 @@ class AutoConfigurationTest {
                 "echomq.dashboard.enabled", "echomq.dashboard.path", "echomq.dashboard.token",
                 "echomq.dashboard.read-only", "echomq.metrics.enabled", "echomq.metrics.queues",
                 "echomq.tracing.enabled", "echomq.tracing.lock-spans",
-                "echomq.schedules.missed-after", "echomq.schedules.remove-unknown");
+                "echomq.schedules.missed-after", "echomq.schedules.remove-unknown",
+                "echomq.template.transactional");
         described.forEach((name, description) -> assertThat(description).as(name).hasSizeGreaterThan(20));
     }
 
@@ -163,6 +164,27 @@ class AutoConfigurationTest {
                             .isExactlyInstanceOf(io.echomq.spring.queue.PlainPayloadCodec.class);
                     assertThat(ctx.getBean(io.echomq.spring.queue.EchoMQTemplate.class).enqueue("no-jackson", "text")).isNotEmpty();
                 });
+    }
+
+    @Test
+    void withoutSpringTxTheTemplateSendsAtOnce() {
+        runner.withClassLoader(new org.springframework.boot.test.context.FilteredClassLoader("org.springframework.transaction"))
+                .withPropertyValues("echomq.redis.url=" + REDIS.url()).run(ctx -> {
+                    assertThat(ctx).hasNotFailed();
+                    assertThat(ctx.getBean(io.echomq.spring.queue.EnqueueDispatcher.class))
+                            .isNotInstanceOf(io.echomq.spring.queue.AfterCommitEnqueueDispatcher.class);
+                    assertThat(ctx.getBean(io.echomq.spring.queue.EchoMQTemplate.class).enqueue("no-tx", "text")).isNotEmpty();
+                });
+    }
+
+    @Test
+    void withSpringTxTheTemplateFollowsTheTransactionUnlessToldImmediate() {
+        runner.withPropertyValues("echomq.redis.url=" + REDIS.url()).run(ctx -> assertThat(
+                ctx.getBean(io.echomq.spring.queue.EnqueueDispatcher.class))
+                .isInstanceOf(io.echomq.spring.queue.AfterCommitEnqueueDispatcher.class));
+        runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), "echomq.template.transactional=immediate")
+                .run(ctx -> assertThat(ctx.getBean(io.echomq.spring.queue.EnqueueDispatcher.class))
+                        .isNotInstanceOf(io.echomq.spring.queue.AfterCommitEnqueueDispatcher.class));
     }
 
     @Test
