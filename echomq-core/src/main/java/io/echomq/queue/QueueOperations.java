@@ -288,7 +288,8 @@ public sealed interface QueueOperations permits Queue, ShardedQueue {
 
     /**
      * @return the retention settings stored with the queue, or empty when it stores none (then
-     *     completed jobs are kept as each client's {@code retainCompleted} says, at most
+     *     completed jobs are kept as each client's {@code retainCompleted} says (by default not
+     *     at all: deleted at completion), at most
      *     {@link QueueRetention#DEFAULT_DONE_MAX}, and dead ones by the defaults)
      * @throws io.echomq.RedisCommandException if Redis fails
      */
