@@ -123,8 +123,8 @@ final class SoakBench implements Callable<Integer> {
         out.printf("second half: first used_memory %,d (t=%d s), last %,d (t=%d s); min %,d, max %,d%n",
                 v.first().usedMemory(), v.first().atMs() / 1000, v.last().usedMemory(), v.last().atMs() / 1000,
                 v.min(), v.max());
-        out.printf(Locale.ROOT, "%s: the second half's used_memory max/min is %.3f, %s within 10%%%n", v.word(),
-                v.ratio(), v.pass() ? "" : "not");
+        out.printf(Locale.ROOT, "%s: the second half's used_memory max/min is %.3f, %s%n", v.word(),
+                v.ratio(), v.pass() ? "within 10%" : "not within 10%");
         out.printf(Locale.ROOT, "soak: seconds=%d jobs=%d jobs_per_s=%.0f first_used_memory=%d last_used_memory=%d "
                 + "max_min_ratio=%.3f verdict=%s%n", runSeconds, jobs, jobs * 1000.0 / runMs, v.first().usedMemory(),
                 v.last().usedMemory(), v.ratio(), v.word());

@@ -263,7 +263,10 @@ public sealed interface QueueOperations permits Queue, ShardedQueue {
     /**
      * Reads one job's hash.
      *
-     * @return the job, or empty when there is no such job
+     * @return the job, or empty when there is no such job: never enqueued, removed, or ended and
+     *     not kept (a completed job keeps no hash unless the queue's {@link QueueRetention} or the
+     *     client's {@code retainCompleted} asks; {@link #awaitResult} still finds its end in the
+     *     events stream)
      * @throws IllegalArgumentException if the id is invalid
      * @throws io.echomq.RedisCommandException if Redis fails
      */
