@@ -24,7 +24,6 @@ final class SoakFeeder implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
     private volatile boolean running = true;
-    private long enqueued;
 
     private SoakFeeder(Queue queue, int batch, long topUp) {
         this.queue = queue;
@@ -54,11 +53,6 @@ final class SoakFeeder implements AutoCloseable {
         return failure.get();
     }
 
-    /** @return how many jobs the producers enqueued so far */
-    synchronized long enqueued() {
-        return enqueued;
-    }
-
     private void feed() {
         List<JobRequest> chunk = new ArrayList<>(batch);
         byte[] body = "{\"soak\":1}".getBytes(StandardCharsets.UTF_8);
@@ -69,9 +63,6 @@ final class SoakFeeder implements AutoCloseable {
             while (running) {
                 if (queue.stats().pending() < topUp) {
                     queue.enqueueAll(chunk);
-                    synchronized (this) {
-                        enqueued += chunk.size();
-                    }
                 } else {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
