@@ -16,21 +16,22 @@ import picocli.CommandLine.Command;
  * emq bench scaling [--jobs 40000] [--partitions 6] [--rounds 5]     # one sharded queue, 1 master vs 3
  * emq bench renewal-lag [--ttl 3000] [--seconds 30] [--spin N] [--churn N] [--load]   # the watchdog's lag under load
  * emq bench dashboard [--jobs 1000000] [--locks 1000000] [--rounds 7]   # every dashboard page's time on a large server
+ * emq bench soak [--minutes 10] [--concurrency 50] [--interval 10]   # a queue's memory under a sustained full-rate load
  * </pre>
  *
  * <p>{@code locks} and {@code queue} run ours and the peer in A/B rounds that take turns to go
  * first ({@link Rounds}), and report each ratio as the median of the per-round ratios with its
  * range ({@link Spread}); {@code --load} runs them beside a CPU hog ({@link CpuHog}). Figures and
  * ratios go to stdout, progress to stderr. The last line of each bench is a
- * machine-readable summary ({@code locks: …}, {@code queue: …}, {@code scaling: …}). Exit codes:
- * 0 done (a missing peer is reported, not an error), 2 bad input, 3 Redis failed or a measurement
- * failed.
+ * machine-readable summary ({@code locks: …}, {@code queue: …}, {@code scaling: …}, {@code soak: …}).
+ * Exit codes: 0 done (a missing peer is reported, not an error), 1 a soak whose memory was not
+ * bounded (FAIL), 2 bad input, 3 Redis failed or a measurement failed.
  */
 @Command(name = "emq bench", mixinStandardHelpOptions = true,
         description = "Benchmarks EchoMQ against Redisson (locks) and BullMQ (queue) on the same Redis,"
-            + " and one sharded queue on 1 master against 3 (scaling).",
+            + " and one sharded queue on 1 master against 3 (scaling); a queue's memory under a sustained load (soak).",
         subcommands = {LockBench.class, QueueBench.class, ScalingBench.class, LockCostBench.class,
-            RenewalLagBench.class, DashboardBench.class})
+            RenewalLagBench.class, DashboardBench.class, SoakBench.class})
 public final class Bench {
     Bench() {
     }

@@ -18,12 +18,16 @@ import picocli.CommandLine.Parameters;
 /** {@code emq queue inspect <queue> <id>}. */
 @Command(name = "inspect",
         description = {"Prints the fields of one job's hash as name=value, one per line, exit code 0; "
-            + "exit code 1 (and nothing on stdout) when there is no such job.",
+            + "exit code 1 (and nothing on stdout) when there is no such job. A completed job keeps no hash "
+            + "unless the queue's retention asks (emq queue retention).",
             "payload and progress print as they are when they are valid UTF-8 without line breaks or other "
                 + "control characters (tabs are fine), else as base64:<base64 of the bytes>. In the other "
                 + "fields (last_error holds a whole stderr or stack trace) a backslash prints as \\\\, "
                 + "a line break as \\n, a carriage return as \\r and other control characters as \\u00XX."})
 final class QueueInspectCommand extends QueueSubcommand {
+    /** Why a job's hash may be gone: a completed job's is deleted at completion unless retention keeps it. */
+    static final String NOT_KEPT = "removed, or completed: a completed job keeps no hash unless the queue's "
+            + "retention asks, see emq queue retention";
     /** Payload and progress values are printed as text only when they are UTF-8 without these. */
     private static final String PRINTABLE_CONTROLS = "\t";
     /** The job hash fields in the order inspect prints them; any others follow, sorted. */
@@ -43,7 +47,7 @@ final class QueueInspectCommand extends QueueSubcommand {
             info = open(client).inspect(id);
         }
         if (info.isEmpty()) {
-            err().println(spec.qualifiedName() + ": no job " + id + " in queue " + queue);
+            err().println(spec.qualifiedName() + ": no job " + id + " in queue " + queue + " (" + NOT_KEPT + ")");
             return ExitCodes.NO;
         }
         // A pending job's hash may omit state and attempts (protocol: "when absent"); show

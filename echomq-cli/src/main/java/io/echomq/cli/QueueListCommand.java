@@ -21,7 +21,8 @@ import picocli.CommandLine.ParameterException;
                 + "and the time of the state's score for the others: the lease deadline (active), the due time "
                 + "(delayed), the time of death (dead) or of completion (done). Times are ISO-8601 UTC.",
             "Orders: pending in claim order; active by deadline; delayed by due time; dead and done oldest first. "
-                + "A sharded queue lists its partitions one after the other.",
+                + "A sharded queue lists its partitions one after the other. Only a queue with stored retention "
+                + "settings (emq queue retention) keeps and lists done jobs; for another, --state done says so on stderr.",
             "When more jobs follow, the last line on stderr is next=<cursor>: pass it to --after for the next "
                 + "page. stdout holds only jobs, so '| wc -l' counts them. A job that stays in the state for the "
                 + "whole walk is listed exactly once (docs/queue.md, \"Listing jobs\")."})
@@ -57,6 +58,11 @@ final class QueueListCommand extends QueueSubcommand {
         }
         try (QueueClient client = connect()) {
             QueueOperations q = open(client);
+            if (s == JobState.DONE && after == null && q.retention().isEmpty()) {
+                err().println(spec.qualifiedName() + ": queue " + queue + " keeps no completed jobs: a completed "
+                        + "job keeps no hash unless the queue's retention asks (emq queue retention " + queue
+                        + " --done-max <n>)");
+            }
             String cursor = after;
             do {
                 JobPage page = q.list(s, limit, cursor);

@@ -35,7 +35,7 @@ final class QueueRetentionCommand extends QueueSubcommand {
             + QueueRetention.MAX_COUNT + " (0 keeps none). Default: " + QueueRetention.DEFAULT_DONE_MAX + ".")
     Long doneMax;
     @Option(names = "--done-age", paramLabel = "<ms>", description = "How long a completed job is kept, in ms. "
-            + "Default: 3600000 (1 h).")
+            + "Default: 3600000 (1 h) once any setting is stored.")
     Long doneAge;
     @Option(names = "--dead-max", paramLabel = "<n>", description = "Most dead jobs kept, 0.."
             + QueueRetention.MAX_COUNT + ". Default: " + QueueRetention.DEFAULT_DEAD_MAX + ".")
@@ -72,8 +72,9 @@ final class QueueRetentionCommand extends QueueSubcommand {
                 r = deadAge != null ? r.withDeadAge(Duration.ofMillis(deadAge)) : r;
                 q.setRetention(r);
             } else if (stored.isEmpty()) {
-                err().println(spec.qualifiedName() + ": queue " + queue + " stores no settings: these are the "
-                        + "defaults (completed jobs: each client's retainCompleted, 1 h unless set)");
+                err().println(spec.qualifiedName() + ": queue " + queue + " stores no settings: completed jobs "
+                        + "are kept as each client's retainCompleted says (by default not at all: deleted at "
+                        + "completion) and not listed; these are the values storing a setting starts from");
             }
             out().println("done-max=" + r.doneMax() + " done-age=" + r.doneAge().toMillis() + " dead-max="
                     + r.deadMax() + " dead-age=" + r.deadAge().toMillis());

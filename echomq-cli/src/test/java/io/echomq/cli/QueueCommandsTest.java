@@ -331,7 +331,9 @@ class QueueCommandsTest extends QueueCliTestBase {
     @Test
     void inspectOfAMissingJobExitsOne() {
         client.queue("q").enqueue("x");
-        assertThat(emq("queue", "inspect", "q", "99")).isEqualTo(new EmqRun(1, "", "emq queue inspect: no job 99 in queue q\n"));
+        assertThat(emq("queue", "inspect", "q", "99")).isEqualTo(new EmqRun(1, "", "emq queue inspect: no job 99 in queue q ("
+                + "removed, or completed: a completed job keeps no hash unless the queue's retention asks, "
+                + "see emq queue retention)\n"));
     }
 
     // ------------------------------------------------------------------ failures and help

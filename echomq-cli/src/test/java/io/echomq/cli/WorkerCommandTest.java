@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.JobRequest;
+import io.echomq.queue.QueueRetention;
 import io.echomq.queue.QueueStats;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -122,6 +123,7 @@ class WorkerCommandTest extends QueueCliTestBase {
 
     @Test
     void aFailedAttemptIsRetriedWhileAttemptsAreLeft() {
+        client.queue("q").setRetention(QueueRetention.defaults());   // keeps the completed hash to read
         client.queue("q").enqueue("x".getBytes(StandardCharsets.UTF_8),
                 EnqueueOptions.defaults().withMaxAttempts(2).withBackoff(Duration.ofMillis(1), Duration.ofMillis(1)));
         Path marker = dir.resolve("second");
@@ -156,6 +158,7 @@ class WorkerCommandTest extends QueueCliTestBase {
 
     @Test
     void theLeaseIsExtendedWhileACommandOutlivesIt() {
+        client.queue("slow").setRetention(QueueRetention.defaults());   // keeps the completed hash to read
         String id = client.queue("slow").enqueue("x");
 
         EmqRun run = emq("worker", "slow", "--exec", "sleep 1.5", "--lease", "300", "--exit-when-idle");

@@ -3,6 +3,7 @@ package io.echomq.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.echomq.queue.QueueRetention;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,6 +40,7 @@ class WorkerCtrlCTest extends QueueCliTestBase {
 
     @Test
     void ctrlCLetsTheRunningCommandFinishAndExits130() throws Exception {
+        client.queue("q").setRetention(QueueRetention.defaults());   // keeps the completed hash to read
         String id = client.queue("q").enqueue("x");
         Path pid = dir.resolve("pid");
         Path go = dir.resolve("go");

@@ -267,7 +267,8 @@ public final class Queue extends QueueFacade implements QueueOperations {
     /**
      * Reads one job's hash.
      *
-     * @return the job, or empty when there is no hash under its key
+     * @return the job, or empty when there is no hash under its key (a completed job keeps none
+     *     unless the queue's retention or the client's {@code retainCompleted} asks)
      * @throws IllegalArgumentException if the id is invalid
      * @throws io.echomq.RedisCommandException if Redis fails, for example when the key is not a hash
      */

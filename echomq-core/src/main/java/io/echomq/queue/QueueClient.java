@@ -36,8 +36,14 @@ public final class QueueClient implements AutoCloseable {
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
     /** Largest payload limit that may be configured: 64 MiB. */
     public static final int MAX_PAYLOAD_LIMIT = 64 << 20;
-    /** Default time a completed job's hash is kept (state {@code done}) before Redis expires it. */
-    public static final Duration DEFAULT_RETAIN_COMPLETED = Duration.ofHours(1);
+    /**
+     * Default time a completed job's hash is kept (state {@code done}): zero, it is deleted at
+     * completion, so the keys a queue holds do not grow with its throughput. The job's result and
+     * its completion stay readable in the queue's capped events stream (the {@code completed}
+     * event, which {@code awaitResult} reads). A queue keeps completed hashes only when asked:
+     * its stored {@link QueueRetention}, or a client's {@link Builder#retainCompleted}.
+     */
+    public static final Duration DEFAULT_RETAIN_COMPLETED = Duration.ZERO;
     /** Default timeout of one Redis command. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = RedisEngine.DEFAULT_COMMAND_TIMEOUT;
 
@@ -329,9 +335,12 @@ public final class QueueClient implements AutoCloseable {
         }
 
         /**
-         * @param retain how long a completed job's hash stays readable (state {@code done});
-         *     zero deletes it at completion. At most 365 days. A queue that stores its own
-         *     {@link QueueRetention} ({@link QueueOperations#setRetention}) uses that instead.
+         * @param retain how long a completed job's hash stays readable (state {@code done}),
+         *     and a cancelled job's; zero, the default ({@link #DEFAULT_RETAIN_COMPLETED}), deletes
+         *     it at completion (a running job that is cancelled keeps its hash until its lease
+         *     would have ended). At most 365 days. No count cap: at a steady rate the kept hashes
+         *     number rate × retain. A queue that stores its own {@link QueueRetention}
+         *     ({@link QueueOperations#setRetention}) uses that instead for completed jobs.
          * @throws IllegalArgumentException if null, negative or too long
          */
         public Builder retainCompleted(Duration retain) {

@@ -264,7 +264,10 @@ public sealed interface QueueOperations permits Queue, ShardedQueue {
     /**
      * Reads one job's hash.
      *
-     * @return the job, or empty when there is no such job
+     * @return the job, or empty when there is no such job: never enqueued, removed, or ended and
+     *     not kept (a completed job keeps no hash unless the queue's {@link QueueRetention} or the
+     *     client's {@code retainCompleted} asks; {@link #awaitResult} still finds its end in the
+     *     events stream)
      * @throws IllegalArgumentException if the id is invalid
      * @throws io.echomq.RedisCommandException if Redis fails
      */
@@ -289,7 +292,8 @@ public sealed interface QueueOperations permits Queue, ShardedQueue {
 
     /**
      * @return the retention settings stored with the queue, or empty when it stores none (then
-     *     completed jobs are kept as each client's {@code retainCompleted} says, at most
+     *     completed jobs are kept as each client's {@code retainCompleted} says (by default not
+     *     at all: deleted at completion), at most
      *     {@link QueueRetention#DEFAULT_DONE_MAX}, and dead ones by the defaults)
      * @throws io.echomq.RedisCommandException if Redis fails
      */

@@ -11,8 +11,9 @@ import java.time.Duration;
  * <ul>
  *   <li><b>Completed jobs</b> are kept at most {@link #doneAge()} after they finished, and only
  *       the last {@link #doneMax()} of them. A queue with no stored settings keeps them for the
- *       client's {@code QueueClient.Builder.retainCompleted} (1 h by default), with no count cap
- *       ({@link #DEFAULT_DONE_MAX}). {@code doneMax} 0 or a zero age keeps none.</li>
+ *       client's {@code QueueClient.Builder.retainCompleted}: by default not at all (the hash is
+ *       deleted at completion; its result stays in the events stream), else for that time with
+ *       no count cap ({@link #DEFAULT_DONE_MAX}). {@code doneMax} 0 or a zero age keeps none.</li>
  *   <li><b>The done index.</b> Only a queue with stored settings indexes its completed jobs
  *       (the ZSET {@code emq:{q}:done}), which the count cap and a listing of
  *       {@link JobState#DONE} read. The index costs one {@code ZADD} per completed job, about a

@@ -33,9 +33,10 @@ class AwaitResultTest extends QueueTestBase {
 
     @Test
     void aWaiterStartedBeforeTheEndIsWokenWithTheResult() throws Exception {
-        String id = queue.enqueue("six times seven");
+        Queue kept = client(b -> b.retainCompleted(Duration.ofHours(1))).queue("q");   // keeps the completed hash
+        String id = kept.enqueue("six times seven");
         CompletableFuture<JobResult> waiting = waitFor(client.queue("q"), id, LONG);
-        Job job = queue.claim(LEASE).orElseThrow();
+        Job job = kept.claim(LEASE).orElseThrow();
         assertThat(job.result("42".getBytes(StandardCharsets.UTF_8))).isTrue();
         assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         JobResult r = waiting.get();
@@ -47,7 +48,7 @@ class AwaitResultTest extends QueueTestBase {
 
     @Test
     void aJobDeletedAtCompletionIsAnsweredFromItsCompletedEvent() throws Exception {
-        QueueClient noRetention = client(b -> b.retainCompleted(Duration.ZERO));
+        QueueClient noRetention = client;   // the default: a completed job keeps no hash
         Queue q = noRetention.queue("q");
         try (Worker worker = noRetention.worker("q", job -> job.result(("done " + job.id()).getBytes(StandardCharsets.UTF_8)))
                 .lease(LEASE).start()) {

@@ -18,6 +18,12 @@ import org.junit.jupiter.api.Timeout;
 /** Cancel: pending and delayed jobs leave their set; a running attempt ends and its holder is told. */
 @Timeout(60)
 class CancelTest extends QueueTestBase {
+    /** These tests read completed (or cancelled) jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -40,6 +46,23 @@ class CancelTest extends QueueTestBase {
         assertThat(raw().call("LRANGE", "emq:{q}:wait", "0", "-1").toString()).doesNotContain("[" + wait);
         assertThat(queue.claim(10, LEASE)).extracting(Job::id).containsExactly(kept);
         assertThat((Long) raw().call("PTTL", "emq:{q}:job:" + wait)).as("kept for the retention").isPositive();
+    }
+
+    @Test
+    void byDefaultAPendingJobsHashGoesAtTheCancelAndARunningOnesStaysUntilItsLeaseWouldHaveEnded() throws Exception {
+        Queue q = client(b -> { }).queue("q");   // the client's defaults: no completed-job retention
+        String pending = q.enqueue("never runs");
+        assertThat(q.cancel(pending)).isEqualTo(CancelOutcome.CANCELLED);
+        assertThat(raw().call("EXISTS", "emq:{q}:job:" + pending)).as("deleted at the cancel").isEqualTo(0L);
+        assertThat(q.awaitResult(pending, Duration.ZERO).outcome()).as("answered from its cancelled event")
+                .isEqualTo(JobResult.Outcome.CANCELLED);
+
+        String running = q.enqueue("runs");
+        Job job = q.claim(LEASE).orElseThrow();
+        assertThat(q.cancel(running)).isEqualTo(CancelOutcome.SIGNALLED);
+        assertThat(stateOf(running)).as("kept for its holder's late calls").isEqualTo("cancelled");
+        assertThat((Long) raw().call("PTTL", "emq:{q}:job:" + running)).isBetween(1L, LEASE.toMillis());
+        assertThat(job.complete()).as("the holder still hears CANCELLED").isEqualTo(SettleOutcome.CANCELLED);
     }
 
     @Test

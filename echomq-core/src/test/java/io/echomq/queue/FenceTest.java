@@ -130,8 +130,9 @@ class FenceTest extends SemanticsTestBase {
 
     @Test
     void afterCompleteEverySettlingCallThrows() {
-        String id = queue.enqueue("x");
-        Job job = queue.claim(LONG_LEASE).orElseThrow();
+        Queue kept = client(b -> b.retainCompleted(Duration.ofHours(1))).queue("q");   // the done hash answers extend
+        String id = kept.enqueue("x");
+        Job job = kept.claim(LONG_LEASE).orElseThrow();
         assertThat(job.isSettled()).isFalse();
         assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(job.isSettled()).isTrue();
@@ -166,8 +167,10 @@ class FenceTest extends SemanticsTestBase {
 
     @Test
     void completeRemovesTheLeaseAndKeepsADoneHashForTheRetention() {
-        String id = queue.enqueue("x");
-        Job job = queue.claim(LONG_LEASE).orElseThrow();
+        Duration hour = Duration.ofHours(1);
+        Queue kept = client(b -> b.retainCompleted(hour)).queue("q");
+        String id = kept.enqueue("x");
+        Job job = kept.claim(LONG_LEASE).orElseThrow();
         long t0 = serverMillis();
         assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         long t1 = serverMillis();
@@ -176,20 +179,31 @@ class FenceTest extends SemanticsTestBase {
         assertThat(exists(lockKey(id))).isFalse();
         assertThat(field(id, "state")).isEqualTo("done");
         assertThat(Long.parseLong(field(id, "finished_at"))).isBetween(t0, t1);
-        long hour = QueueClient.DEFAULT_RETAIN_COMPLETED.toMillis();
-        assertThat(pttl(jobKey(id))).isBetween(hour - 60_000, hour);
+        assertThat(pttl(jobKey(id))).isBetween(hour.toMillis() - 60_000, hour.toMillis());
         assertThat(queue.stats().completed()).isEqualTo(1);
     }
 
     @Test
-    void zeroRetentionDeletesTheCompletedHash() {
+    void byDefaultACompleteDeletesTheJobsHash() {
+        Queue q = client.queue("q");   // default settings: no retention stored, none asked by the client
+        String id = q.enqueue("x");
+        Job job = q.claim(LONG_LEASE).orElseThrow();
+        assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
+        assertThat(exists(jobKey(id))).as("the default keeps no completed hash").isFalse();
+        assertThat(exists(lockKey(id))).isFalse();
+        assertThat(q.stats().completed()).isEqualTo(1);
+        assertThat(job.extend(LONG_LEASE)).as("a late extend finds no job").isFalse();
+        assertThat(job.lossReason()).contains(LeaseLossReason.MISSING);
+        assertThat((java.util.List<?>) raw().call("KEYS", "emq:{q}:job:*")).as("no key per completed job").isEmpty();
+    }
+
+    @Test
+    void anExplicitZeroRetentionDeletesTheCompletedHash() {
         Queue q = client(b -> b.retainCompleted(Duration.ZERO)).queue("q");
         String id = q.enqueue("x");
         Job job = q.claim(LONG_LEASE).orElseThrow();
         assertThat(job.complete()).isEqualTo(SettleOutcome.COMPLETED);
         assertThat(exists(jobKey(id))).isFalse();
-        assertThat(exists(lockKey(id))).isFalse();
-        assertThat(q.stats().completed()).isEqualTo(1);
     }
 
     @Test

@@ -22,6 +22,12 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(90)
 class FlowWorkersTest extends QueueTestBase {
+    /** These tests read completed jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration LONG_POLL = Duration.ofSeconds(30);
 
     /** One job start, or one return, as the events stream has it: server ms and job id. */
@@ -72,7 +78,7 @@ class FlowWorkersTest extends QueueTestBase {
     private List<Worker> workers(int n, int concurrency, JobHandler handler) {
         List<Worker> ws = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            ws.add(client(b -> { }).worker("q", handler).concurrency(concurrency).idlePoll(LONG_POLL).start());
+            ws.add(client(b -> b.retainCompleted(retainCompleted())).worker("q", handler).concurrency(concurrency).idlePoll(LONG_POLL).start());
         }
         return ws;
     }

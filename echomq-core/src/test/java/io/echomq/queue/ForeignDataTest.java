@@ -30,6 +30,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(120)
 class ForeignDataTest extends SemanticsTestBase {
+    /** These tests read completed jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final String[] FIELDS = {"payload", "attempts", "spent", "max_attempts", "priority",
         "backoff_ms", "backoff_max_ms", "state", "score"};
     private static final Duration WAIT = Duration.ofSeconds(60);

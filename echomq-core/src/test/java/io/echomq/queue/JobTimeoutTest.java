@@ -21,6 +21,12 @@ import org.junit.jupiter.api.Timeout;
 /** The worker's timeout: distinct from the lease, it interrupts a handler and fails its job as TIMEOUT. */
 @Timeout(90)
 class JobTimeoutTest extends QueueTestBase {
+    /** These tests read completed jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final EnqueueOptions FAST_RETRY =
             EnqueueOptions.defaults().withBackoff(Duration.ofMillis(10), Duration.ofMillis(10));

@@ -21,6 +21,12 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(90)
 class PerJobTimeoutTest extends QueueTestBase {
+    /** These tests read completed (or cancelled) jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final EnqueueOptions FAST_RETRY =
             EnqueueOptions.defaults().withBackoff(Duration.ofMillis(10), Duration.ofMillis(10));

@@ -13,6 +13,12 @@ import org.junit.jupiter.api.Timeout;
 /** remove(id, force): wherever the job is, all its keys go; a held lock refuses unless forced. */
 @Timeout(60)
 class RemoveTest extends SemanticsTestBase {
+    /** These tests read completed jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final String SEQ = P + "seq";
 
     private String enqueue(String payload, EnqueueOptions options) {

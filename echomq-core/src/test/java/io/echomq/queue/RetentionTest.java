@@ -29,16 +29,30 @@ class RetentionTest extends SemanticsTestBase {
     }
 
     @Test
-    void withNoSettingsAQueueKeepsNoDoneIndexUntilSettingsAreStored() {
+    void withNoSettingsAQueueKeepsNoCompletedJobUntilSettingsAreStored() {
         assertThat(queue.retention()).isEmpty();
         List<Job> jobs = claimed(2, 3);
         jobs.get(0).complete();
         assertThat(members(DONE)).as("no settings, no index: a ZADD per job is not paid").isEmpty();
-        assertThat(field(jobs.get(0).id(), "state")).as("the hash is kept for the retain").isEqualTo("done");
+        assertThat(exists(jobKey(jobs.get(0).id()))).as("the default keeps no completed hash").isFalse();
 
         queue.setRetention(QueueRetention.defaults());
         jobs.get(1).complete();
         assertThat(members(DONE)).containsExactly(jobs.get(1).id());
+        assertThat(field(jobs.get(1).id(), "state")).as("kept for the stored age").isEqualTo("done");
+        assertThat((Long) raw().call("PTTL", jobKey(jobs.get(1).id())))
+                .isBetween(QueueRetention.DEFAULT_DONE_AGE.toMillis() - 60_000, QueueRetention.DEFAULT_DONE_AGE.toMillis());
+    }
+
+    @Test
+    void aClientsOwnRetainCompletedKeepsTheHashWithNoIndex() {
+        Queue kept = client(b -> b.retainCompleted(Duration.ofMinutes(5))).queue("q");
+        kept.enqueue("x");
+        Job job = kept.claim(LONG_LEASE).orElseThrow();
+        job.complete();
+        assertThat(field(job.id(), "state")).isEqualTo("done");
+        assertThat((Long) raw().call("PTTL", jobKey(job.id()))).isBetween(240_000L, 300_000L);
+        assertThat(members(DONE)).as("no settings stored: no index").isEmpty();
     }
 
     @Test
@@ -154,8 +168,10 @@ class RetentionTest extends SemanticsTestBase {
 
     @Test
     void removeDropsTheDoneEntry() {
+        queue.setRetention(QueueRetention.defaults());   // keeps the done index
         Job job = claimed(1, 3).get(0);
         job.complete();
+        assertThat(card(DONE)).isEqualTo(1);
         assertThat(queue.remove(job.id(), false)).isEqualTo(RemoveOutcome.REMOVED);
         assertThat(card(DONE)).isZero();
     }

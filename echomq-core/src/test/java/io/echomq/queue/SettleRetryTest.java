@@ -42,7 +42,8 @@ class SettleRetryTest extends QueueTestBase {
     @Tag("standalone-only")   // a FaultProxy stands in front of one server (docs/scaling.md)
     void aCompleteSentThroughAnOutageShorterThanTheLeaseIsAccepted() throws Exception {
         try (FaultProxy proxy = FaultProxy.start(REDIS.server())) {
-            QueueClient c = client(b -> b.redisUrl(proxy.url()));
+            // keeps the completed hash, whose state shows the complete was applied
+            QueueClient c = client(b -> b.redisUrl(proxy.url()).retainCompleted(Duration.ofHours(1)));
             Queue q = c.queue("q");
             String id = q.enqueue("x");
             Job job = q.claim(1, Duration.ofSeconds(10)).get(0);
@@ -97,13 +98,25 @@ class SettleRetryTest extends QueueTestBase {
 
     @Test
     void aRefusedRepeatOfOurOwnCompleteReadsAsCompleted() {
+        Queue kept = client(b -> b.retainCompleted(Duration.ofHours(1))).queue("q");   // the repeat finds the done hash
+        String id = kept.enqueue("x");
+        Job job = kept.claim(1, Duration.ofSeconds(30)).get(0);
+        assertThat(kept.partition().attempts().complete(job.granted())).isEqualTo(1);   // applied; say its answer was lost
+        long again = kept.partition().attempts().complete(job.granted());
+        assertThat(again).as("the fence refuses the repeat").isEqualTo(-3);
+        assertThat(SettleReadBack.complete(kept.partition().attempts(), job.granted(), null, again)).isEqualTo(1);
+        assertThat(field(id, "state")).isEqualTo("done");
+    }
+
+    @Test
+    void byDefaultARepeatOfOurOwnCompleteFindsTheHashGoneAndReadsAsCompleted() {
         String id = queue.enqueue("x");
         Job job = queue.claim(1, Duration.ofSeconds(30)).get(0);
         assertThat(queue.partition().attempts().complete(job.granted())).isEqualTo(1);   // applied; say its answer was lost
         long again = queue.partition().attempts().complete(job.granted());
-        assertThat(again).as("the fence refuses the repeat").isEqualTo(-3);
+        assertThat(again).as("the default keeps no completed hash: the repeat finds none").isEqualTo(-4);
         assertThat(SettleReadBack.complete(queue.partition().attempts(), job.granted(), null, again)).isEqualTo(1);
-        assertThat(field(id, "state")).isEqualTo("done");
+        assertThat(raw().call("EXISTS", "emq:{q}:job:" + id)).isEqualTo(0L);
     }
 
     @Test

@@ -86,18 +86,19 @@ class StatsTest extends SemanticsTestBase {
 
     @Test
     void completedAndFailedAreLifetimeCounters() {
+        Queue kept = client(b -> b.retainCompleted(Duration.ofHours(1))).queue("q");   // a done job to remove
         for (int i = 0; i < 3; i++) {
-            queue.enqueue("j" + i);
+            kept.enqueue("j" + i);
         }
-        Job a = queue.claim(LONG_LEASE).orElseThrow();
+        Job a = kept.claim(LONG_LEASE).orElseThrow();
         Job b = a.completeAndClaimNext(LONG_LEASE).orElseThrow();
         assertThat(b.fail("once")).isEqualTo(SettleOutcome.RETRYING);
-        Job c = queue.claim(LONG_LEASE).orElseThrow();
+        Job c = kept.claim(LONG_LEASE).orElseThrow();
         assertThat(c.complete()).isEqualTo(SettleOutcome.COMPLETED);
-        assertThat(queue.remove(a.id(), false)).isEqualTo(RemoveOutcome.REMOVED);
-        assertThat(queue.purgeDead(10)).isZero();
+        assertThat(kept.remove(a.id(), false)).isEqualTo(RemoveOutcome.REMOVED);
+        assertThat(kept.purgeDead(10)).isZero();
 
-        QueueStats s = queue.stats();
+        QueueStats s = kept.stats();
         assertThat(s.completed()).as("removing a done job does not uncount it").isEqualTo(2);
         assertThat(s.failed()).isEqualTo(1);
         assertThat(field(b.id(), "state")).isEqualTo("delayed");

@@ -18,6 +18,12 @@ import org.junit.jupiter.api.Timeout;
 /** The worker runs handlers concurrently, turns their results into settles, and never stops on a bad job. */
 @Timeout(60)
 class WorkerBasicsTest extends QueueTestBase {
+    /** These tests read completed (or cancelled) jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final EnqueueOptions FAST_RETRY =
             EnqueueOptions.defaults().withBackoff(Duration.ofMillis(1), Duration.ofMillis(5));

@@ -22,6 +22,12 @@ import org.junit.jupiter.api.Timeout;
 /** The worker renews held leases in batches, and a lost lease stops its handler without stopping the worker. */
 @Timeout(60)
 class WorkerLeaseTest extends QueueTestBase {
+    /** These tests read completed jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private Long activeScore(String id) {
@@ -404,7 +410,7 @@ class WorkerLeaseTest extends QueueTestBase {
     @Test
     void onLeaseLostFiresOncePerLostJobWhicheverPathSawItFirst() throws Exception {
         java.util.concurrent.atomic.AtomicLong offset = new java.util.concurrent.atomic.AtomicLong();
-        QueueClient timed = client(b -> b.clock(() -> System.nanoTime() + offset.get()));
+        QueueClient timed = client(b -> b.clock(() -> System.nanoTime() + offset.get()).retainCompleted(retainCompleted()));
         Queue q = timed.queue("q");
         long leaseMs = 1500;   // renewed every 500 ms
         int perPath = 3;

@@ -22,6 +22,12 @@ import org.junit.jupiter.api.Timeout;
 /** Graceful shutdown gives unfinished leases back unspent; abandon leaves them to the reaper. */
 @Timeout(60)
 class WorkerShutdownTest extends QueueTestBase {
+    /** These tests read completed jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     /**

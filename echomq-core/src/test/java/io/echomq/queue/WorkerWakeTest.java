@@ -27,6 +27,12 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(90)
 class WorkerWakeTest extends QueueTestBase {
+    /** These tests read completed (or cancelled) jobs' hashes: the test client keeps them for an hour. */
+    @Override
+    Duration retainCompleted() {
+        return Duration.ofHours(1);
+    }
+
     private static final Duration LONG_POLL = Duration.ofSeconds(30);
     private static final Duration NO_MAINTENANCE = Duration.ofHours(1);
     private static final long NO_POLL_WAITED_MS = 2000;

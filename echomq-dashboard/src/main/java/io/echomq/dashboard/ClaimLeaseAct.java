@@ -391,7 +391,8 @@ public final class ClaimLeaseAct implements AutoCloseable {
     }
 
     private QueueClient connect(List<QueueClient> clients) {
-        QueueClient.Builder b = QueueClient.builder().redisUrl(url);
+        // the verdicts read every job's hash after the run (its attempts, its state): keep completed ones
+        QueueClient.Builder b = QueueClient.builder().redisUrl(url).retainCompleted(java.time.Duration.ofHours(1));
         if (trustedCertificates != null) {
             b.trustedCertificates(trustedCertificates);
         }

@@ -24,6 +24,12 @@ import java.util.OptionalLong;
 final class JobDetailPage {
     static final int DEADLINE_PAGE = 1000;
     static final int DEADLINE_PAGES = 5;
+    /**
+     * Why a job's hash may be gone, said wherever a job id finds none: a completed job's hash is
+     * deleted at completion unless the queue's retention keeps it (the client's default).
+     */
+    static final String NOT_KEPT = "it may have been removed, or it completed: a completed job keeps no hash "
+            + "unless the queue's retention asks (docs/queue.md, \"Retention\")";
     /** Most characters of the last error shown. */
     static final int ERROR_CHARS = 16_384;
 
@@ -51,7 +57,7 @@ final class JobDetailPage {
         int window = TimelineSection.window(r);
         QueueOperations q = index.open(name);
         JobInfo job = find(q, id).orElseThrow(() -> HttpError.notFound("no job '" + id + "' in queue '" + name
-                + "' (it may have been removed, or its completed hash expired)"));
+                + "' (" + NOT_KEPT + ")"));
         return Answer.html(render(f, q, job, window));
     }
 

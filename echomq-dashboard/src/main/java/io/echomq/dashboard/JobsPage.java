@@ -23,6 +23,9 @@ final class JobsPage {
     static final int MAX_LIMIT = 500;
     /** Jobs on a page when the request names no limit. */
     static final int DEFAULT_LIMIT = 50;
+    /** Why the done tab may be empty: only a queue whose stored retention asks keeps completed jobs. */
+    static final String DONE_NOT_KEPT = "A completed job keeps no hash unless the queue's retention asks: only a "
+            + "queue with stored retention settings (emq queue retention) keeps and lists its completed jobs.";
 
     private final QueueIndex index;
 
@@ -40,7 +43,7 @@ final class JobsPage {
             if (JobDetailPage.find(q, id).isPresent()) {
                 return Answer.redirect("/job?queue=" + url(name) + "&id=" + url(id));
             }
-            throw HttpError.notFound("no job '" + id + "' in queue '" + name + "'");
+            throw HttpError.notFound("no job '" + id + "' in queue '" + name + "' (" + JobDetailPage.NOT_KEPT + ")");
         }
         JobState state = state(r.query("state"));
         int limit = r.limit(DEFAULT_LIMIT, MAX_LIMIT);
@@ -101,7 +104,8 @@ final class JobsPage {
         }
         if (page.jobs().isEmpty()) {
             b.append("<p class=\"empty\">No ").append(state.wireName()).append(" jobs")
-                    .append(after == null ? "" : " after this point").append(".</p>");
+                    .append(after == null ? "" : " after this point").append(".")
+                    .append(state == JobState.DONE && after == null ? " " + esc(DONE_NOT_KEPT) : "").append("</p>");
         } else {
             boolean pick = state == JobState.DEAD;
             b.append("<table class=\"jobs\"><thead><tr>").append(pick ? SelectionRedrive.headerCell(f) : "")

@@ -110,7 +110,7 @@ final class LockPage {
     private String jobLock(Html.Frame f, String queue, String id, int window) {
         QueueOperations q = index.open(queue);
         JobInfo job = JobDetailPage.find(q, id).orElseThrow(() -> HttpError.notFound("no job '" + id + "' in queue '"
-                + queue + "'"));
+                + queue + "' (" + JobDetailPage.NOT_KEPT + ")"));
         JobLock lock;
         try {
             lock = JobLock.read(q, id);

@@ -7,6 +7,7 @@ import io.echomq.queue.EnqueueOptions;
 import io.echomq.queue.Job;
 import io.echomq.queue.JobTimeline;
 import io.echomq.queue.Queue;
+import io.echomq.queue.QueueRetention;
 import io.echomq.queue.QueueEventSettings;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -30,6 +31,7 @@ class DetailPagesTest extends DashboardTestBase {
     @Test
     void aJobsTimelineShowsOnlyItsEventsInOrderAndSaysWhatTheWindowDidNotSee() {
         Queue q = client.queue("emails");
+        q.setRetention(QueueRetention.defaults());   // keeps the completed job, whose page this reads
         String id = q.enqueue("a".getBytes(), EnqueueOptions.defaults().withMaxAttempts(2)).id();
         q.enqueue("other");
         assertThat(q.claim(LEASE).orElseThrow().fail("smtp <down>").name()).isEqualTo("RETRYING");
@@ -53,6 +55,7 @@ class DetailPagesTest extends DashboardTestBase {
         assertThat(trimmed).contains("no longer keeps this job&#39;s first events: its cap trimmed them");
 
         Queue quiet = client.queue("quiet");
+        quiet.setRetention(QueueRetention.defaults());   // keeps the completed job, whose page this reads
         QueueEventSettings.off().store(client, "quiet");
         String silent = quiet.enqueue("s");
         quiet.claim(LEASE).orElseThrow().complete();
@@ -83,8 +86,23 @@ class DetailPagesTest extends DashboardTestBase {
     }
 
     @Test
+    void aCompletedJobTheQueueDoesNotKeepIsAnswered404SayingWhy() {
+        Queue q = client.queue("emails");   // no stored retention: the default keeps no completed job
+        String id = q.enqueue("a");
+        q.claim(LEASE).orElseThrow().complete();
+        for (String path : new String[] {"/job?queue=emails&id=" + id, "/lock?queue=emails&job=" + id,
+            "/queue?name=emails&id=" + id}) {
+            HttpResponse<String> r = get(path);
+            assertThat(r.statusCode()).as(path).isEqualTo(404);
+            assertThat(message(r)).as(path).contains("no job '" + id + "'")
+                    .contains("it completed: a completed job keeps no hash unless the queue's retention asks");
+        }
+    }
+
+    @Test
     void aJobsLockShowsItsAttemptLeaseAndTimelineAndIsLinkedFromTheActiveJob() {
         Queue q = client.queue("emails");
+        q.setRetention(QueueRetention.defaults());   // keeps the completed job, whose lock page this reads
         String id = q.enqueue("a");
         Job job = q.claim(LEASE).orElseThrow();
         assertThat(get("/job?queue=emails&id=" + id).body()).contains("href=\"/lock?queue=emails&amp;job=" + id + "\"");

@@ -68,6 +68,9 @@ class PagesTest extends DashboardTestBase {
         assertThat(seen).containsExactlyElementsOf(ids);
         assertThat(pages).isEqualTo(3);
         assertThat(get("/queue?name=emails&state=dead").body()).contains("No dead jobs.");
+        assertThat(get("/queue?name=emails&state=dead").body()).doesNotContain("keeps no hash");
+        assertThat(get("/queue?name=emails&state=done").body()).as("an empty done tab says why")
+                .contains("No done jobs. A completed job keeps no hash unless the queue&#39;s retention asks");
     }
 
     @Test
@@ -78,7 +81,9 @@ class PagesTest extends DashboardTestBase {
         assertThat(found.headers().firstValue("Location")).hasValue("/job?queue=emails&id=" + id);
         HttpResponse<String> missing = get("/queue?name=emails&id=999");
         assertThat(missing.statusCode()).isEqualTo(404);
-        assertThat(message(missing)).isEqualTo("no job '999' in queue 'emails'");
+        assertThat(message(missing)).isEqualTo("no job '999' in queue 'emails' (it may have been removed, or it "
+                + "completed: a completed job keeps no hash unless the queue's retention asks (docs/queue.md, "
+                + "\"Retention\"))");
     }
 
     @Test

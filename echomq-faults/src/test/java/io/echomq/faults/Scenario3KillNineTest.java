@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
+import io.echomq.queue.QueueRetention;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueStats;
 import io.echomq.testkit.ChildJvm;
@@ -42,6 +43,7 @@ class Scenario3KillNineTest {
         List<ChildJvm> workers = new ArrayList<>();
         try (QueueClient client = QueueClient.create(REDIS.url())) {
             Queue q = client.queue(QUEUE);
+            q.setRetention(QueueRetention.defaults());   // the checks read every job's final hash: keep completed ones
             List<JobRequest> batch = new ArrayList<>();
             for (int i = 0; i < JOBS; i++) {
                 batch.add(JobRequest.of(i % 10 == 0 ? "sleep:5" : "sleep:1"));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.echomq.queue.SettleOutcome;
 import io.echomq.queue.Job;
 import io.echomq.queue.Queue;
+import io.echomq.queue.QueueRetention;
 import io.echomq.queue.QueueClient;
 import io.echomq.testkit.ChildJvm;
 import io.echomq.testkit.QueueHistory;
@@ -40,6 +41,7 @@ class Scenario4PausedWorkerTest {
              ChildJvm worker = ChildJvm.start(WorkerMain.class.getName(), Reliability.reports(history),
                      REDIS.url(), QUEUE, Integer.toString(JOBS), "600", "60000")) {
             Queue q = client.queue(QUEUE);
+            q.setRetention(QueueRetention.defaults());   // the checks read every job's final hash: keep completed ones
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < JOBS; i++) {
                 ids.add(q.enqueue("hold:1500"));

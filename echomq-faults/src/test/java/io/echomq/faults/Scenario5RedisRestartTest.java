@@ -8,6 +8,7 @@ import io.echomq.lock.LockClient;
 import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
+import io.echomq.queue.QueueRetention;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueStats;
 import io.echomq.testkit.ChildJvm;
@@ -79,6 +80,7 @@ class Scenario5RedisRestartTest {
                 .start(); QueueClient client = QueueClient.create(redis.url());
              LockClient locks = LockClient.create(redis.url())) {
             Queue q = client.queue(QUEUE);
+            q.setRetention(QueueRetention.defaults());   // the checks read every job's final hash: keep completed ones
             Lease before = locks.tryAcquire("s5-lock", Duration.ofMinutes(5)).orElseThrow();
             history.enqueued(enqueue(q, JOBS));
             workers = startWorkers(redis, history);
@@ -131,6 +133,7 @@ class Scenario5RedisRestartTest {
         try (RedisServer redis = RedisServer.start(); QueueClient client = QueueClient.create(redis.url());
              LockClient locks = LockClient.create(redis.url())) {
             Queue q = client.queue(QUEUE);
+            q.setRetention(QueueRetention.defaults());   // the checks read every job's final hash: keep completed ones
             locks.tryAcquire("s5-lock", Duration.ofMinutes(5)).orElseThrow().release();
             long fenceBefore = locks.tryAcquire("s5-lock", Duration.ofMinutes(5)).orElseThrow().fence();
             before.enqueued(enqueue(q, JOBS));
@@ -156,6 +159,7 @@ class Scenario5RedisRestartTest {
             // could not be told from one of the jobs after. They are enqueued once every lease of before is over.
             Thread.sleep(LEASE_MS + 1_000);
             current[0] = after;
+            q.setRetention(QueueRetention.defaults());   // the restart emptied the server, stored retention too
             after.enqueued(enqueue(q, AFTER));
             await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
                 QueueStats s = q.stats();

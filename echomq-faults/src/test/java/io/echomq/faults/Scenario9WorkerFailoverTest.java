@@ -8,6 +8,7 @@ import io.echomq.queue.EnqueueResult;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.JobRequest;
 import io.echomq.queue.Queue;
+import io.echomq.queue.QueueRetention;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueStats;
 import io.echomq.queue.Worker;
@@ -140,6 +141,7 @@ class Scenario9WorkerFailoverTest {
         long[] backAt = {0};
         try (QueueClient client = QueueClient.create(url); QueueClient observer = QueueClient.create(url)) {
             Queue q = observer.queue(QUEUE);
+            q.setRetention(QueueRetention.defaults());   // the checks read every job's final hash: keep completed ones
             List<String> ids = q.enqueueAll(new ArrayList<>(Collections.nCopies(JOBS, JobRequest.of("payload"))))
                     .stream().map(EnqueueResult::id).toList();
             client.connectionListener(new ConnectionListener() {

@@ -162,8 +162,12 @@ public class EchoMQProperties {
         /** Largest payload (and progress value) accepted, in bytes, 1 to 64 MiB. */
         private int maxPayloadBytes = 1048576;
 
-        /** How long a completed job stays readable; zero deletes it at completion; at most 365 days. */
-        private Duration retainCompleted = Duration.ofHours(1);
+        /**
+         * How long a completed job's hash stays readable; zero, the default, deletes it at completion
+         * (its result stays in the queue's events stream); at most 365 days. A queue's stored
+         * retention wins.
+         */
+        private Duration retainCompleted = Duration.ZERO;
 
         public int getMaxPayloadBytes() {
             return maxPayloadBytes;
