@@ -15,6 +15,12 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class LeaseSubkeyLayoutTest extends SemanticsTestBase {
+    /** Its tests remove jobs after they settled, which needs their hashes kept. */
+    @Override
+    java.time.Duration retainCompleted() {
+        return java.time.Duration.ofHours(1);
+    }
+
 
     /** Every key of the keyspace that names a job's lock subkey. */
     private List<?> lockKeys() {
