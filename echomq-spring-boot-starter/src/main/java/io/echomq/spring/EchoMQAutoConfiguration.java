@@ -158,7 +158,7 @@ public class EchoMQAutoConfiguration {
     @ConditionalOnMissingBean
     public EnqueueDispatcher echomqEnqueueDispatcher(EchoMQProperties properties, ConfigurableListableBeanFactory beanFactory) {
         boolean afterCommit = properties.getTemplate().getTransactional() == EchoMQProperties.TransactionMode.AFTER_COMMIT
-                && AfterCommitEnqueueDispatcher.isAvailable(beanFactory.getBeanClassLoader());
+                && EnqueueDispatcher.afterCommitAvailable(beanFactory.getBeanClassLoader());
         return afterCommit ? new AfterCommitEnqueueDispatcher() : EnqueueDispatcher.immediate();
     }
 

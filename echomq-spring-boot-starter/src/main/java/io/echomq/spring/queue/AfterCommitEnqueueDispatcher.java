@@ -21,23 +21,13 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * and the cause, and the returned future completes exceptionally with that cause. When the
  * transaction does not commit the jobs are dropped and the future is cancelled.
  *
- * <p>Needs spring-tx on the class path; {@link #isAvailable(ClassLoader)} tells. Thread-safe.
+ * <p>Needs spring-tx on the class path; {@link EnqueueDispatcher#afterCommitAvailable(ClassLoader)} tells,
+ * without loading this class (whose verification needs spring-tx). Thread-safe.
  */
 public final class AfterCommitEnqueueDispatcher implements EnqueueDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(AfterCommitEnqueueDispatcher.class);
-    private static final String SYNCHRONIZATION_MANAGER =
-            "org.springframework.transaction.support.TransactionSynchronizationManager";
-
-    /** Needs spring-tx: check {@link #isAvailable(ClassLoader)} first. */
+    /** Needs spring-tx: check {@link EnqueueDispatcher#afterCommitAvailable(ClassLoader)} first. */
     public AfterCommitEnqueueDispatcher() {
-    }
-
-    /**
-     * @param loader the class loader the application's classes come from, or null for this class's
-     * @return whether spring-tx is there, so this dispatcher can be made
-     */
-    public static boolean isAvailable(ClassLoader loader) {
-        return org.springframework.util.ClassUtils.isPresent(SYNCHRONIZATION_MANAGER, loader);
     }
 
     /**

@@ -63,7 +63,7 @@ public class EchoMQTemplate {
      * @param codec the payload codec
      */
     public EchoMQTemplate(QueueClient client, PayloadCodec codec) {
-        this(client, codec, AfterCommitEnqueueDispatcher.isAvailable(EchoMQTemplate.class.getClassLoader())
+        this(client, codec, EnqueueDispatcher.afterCommitAvailable(EchoMQTemplate.class.getClassLoader())
                 ? new AfterCommitEnqueueDispatcher() : EnqueueDispatcher.immediate());
     }
 

@@ -30,6 +30,19 @@ public interface EnqueueDispatcher {
     CompletableFuture<List<EnqueueResult>> dispatch(String queue, List<JobRequest> jobs,
                                                    Function<List<JobRequest>, List<EnqueueResult>> send);
 
+    /**
+     * Whether spring-tx is on the class path, so that an {@link AfterCommitEnqueueDispatcher} can be made. Asked
+     * here, by the class's name, because calling into that class would load and verify it, and its verification
+     * needs spring-tx's classes: an application without spring-tx would fail at startup.
+     *
+     * @param loader the class loader the application's classes come from, or null for this interface's
+     * @return whether spring-tx's transaction synchronization is there
+     */
+    static boolean afterCommitAvailable(ClassLoader loader) {
+        return org.springframework.util.ClassUtils.isPresent(
+                "org.springframework.transaction.support.TransactionSynchronizationManager", loader);
+    }
+
     /** @return a dispatcher that always sends at once, in the calling thread */
     static EnqueueDispatcher immediate() {
         return (queue, jobs, send) -> CompletableFuture.completedFuture(send.apply(jobs));
