@@ -88,6 +88,8 @@ public final class Emq {
         addFooter(cli);
         QueueEnqueueCommand enqueue = cli.getSubcommands().get("queue").getSubcommands().get("enqueue").getCommand();
         enqueue.stdin = stdin;
+        LockTakeoverCommand takeover = cli.getSubcommands().get("lock").getSubcommands().get("takeover").getCommand();
+        takeover.stdin = stdin;
         return cli;
     }
 

@@ -38,6 +38,9 @@ final class ExitCodes {
     /** {@code queue wait}: the job had not ended within {@code --timeout}. */
     static final int TIMED_OUT = 9;
 
+    /** {@code lock takeover}: no terminal to ask on, and no {@code --yes}; nothing was changed. */
+    static final int NOT_CONFIRMED = 10;
+
     /** Heading of the footer. */
     static final String FOOTER_HEADING = "%nExit codes:%n";
 
@@ -49,11 +52,11 @@ final class ExitCodes {
 
     /** The whole table, printed by {@code emq --help}. */
     private static final String[] ALL = {
-        "  0  success, or an answer (RELEASED, RENEWED, held, free, REMOVED, a job id,",
+        "  0  success, or an answer (RELEASED, RENEWED, TAKEN, held, free, REMOVED, a job id,",
         "     PAUSED, RESUMED, CANCELLED, SIGNALLED, COMPLETED);",
         "     worker: it stopped cleanly, and with --exit-when-idle no job went dead",
         "  1  lock acquire: the lock is held, nil was printed (also when --wait ran",
-        "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
+        "     out); lock takeover: REFUSED or ABORTED; queue remove: LOCKED or MISSING; queue inspect: no such job;",
         "     schedule remove: MISSING; schedule next: no such schedule;",
         "     queue cancel: ALREADY_FINISHED or NOT_FOUND;",
         "     queue wait: CANCELLED or NOT_FOUND;",
@@ -70,6 +73,7 @@ final class ExitCodes {
         "  7  worker --exit-when-idle: the queue drained, but a job went dead",
         "  8  queue wait: the job went dead",
         "  9  queue wait: the job had not ended within --timeout",
+        " 10  lock takeover: no terminal to confirm on and no --yes; nothing changed",
     };
 
     /** A group of commands never connects: without a subcommand it can only print help or refuse. */
@@ -90,6 +94,11 @@ final class ExitCodes {
         BY_COMMAND.put("lock release", join(new String[] {"  0  RELEASED"}, gone));
         BY_COMMAND.put("lock renew", join(new String[] {"  0  RENEWED"}, gone));
         BY_COMMAND.put("lock inspect", new String[] {"  0  held … or free … was printed"});
+        BY_COMMAND.put("lock takeover", new String[] {
+            "  0  TAKEN token=<token> fence=<n> ttl_ms=<ms>, or with --dry-run: DRY-RUN",
+            "  1  REFUSED (the lock is free, or its holder or fence changed) or ABORTED",
+            "     (the answer was not y); nothing was changed",
+            " 10  no terminal to confirm on, and no --yes; nothing was changed"});
         BY_COMMAND.put("queue", new String[] {help, PARENT_BAD_INPUT});
         BY_COMMAND.put("queue enqueue", new String[] {"  0  the job's id was printed (a new or an existing job)"});
         BY_COMMAND.put("queue stats", new String[] {"  0  the counts were printed"});
@@ -165,7 +174,7 @@ final class ExitCodes {
     /** @return own lines and the common 2, 3 and 4, in code order; a command's own 3 replaces the common one */
     private static String[] merge(String[] own) {
         List<String> lines = new ArrayList<>();
-        for (int code = 0; code <= 9; code++) {
+        for (int code = 0; code <= NOT_CONFIRMED; code++) {
             List<String> mine = linesOf(own, code);
             lines.addAll(!mine.isEmpty() ? mine : linesOf(COMMON, code));
         }
@@ -177,8 +186,8 @@ final class ExitCodes {
         List<String> out = new ArrayList<>();
         boolean in = false;
         for (String line : table) {
-            if (line.matches(" {2}\\d .*")) {
-                in = line.startsWith("  " + code + " ");
+            if (line.matches(" {1,2}\\d{1,2} .*")) {
+                in = line.trim().startsWith(code + " ");
             }
             if (in) {
                 out.add(line);
