@@ -20,7 +20,7 @@ public final class Scripts {
     /** Release by token and grant to a waiting acquire of the same client, in one step. */
     public static final LuaScript HANDOFF = LuaScript.load(LuaScript.LOCK, "handoff", 2);
     /** An operator's guarded takeover: the lock given to a new token while its holder is the one seen. */
-    public static final LuaScript TAKEOVER = LuaScript.load(LuaScript.LOCK, "takeover", 1);
+    public static final LuaScript TAKEOVER = LuaScript.load(LuaScript.LOCK, "takeover", 2);
     /** Compare-and-PEXPIRE by token; keeps the fence key at least as long as the lock. */
     public static final LuaScript RENEW = LuaScript.load(LuaScript.LOCK, "renew", 2);
     /** Holder, remaining ttl and last fence in one read. */

@@ -259,7 +259,7 @@ final class LockCalls implements LeaseIssuer.Commands {
     }
 
     /**
-     * {@code takeover-1.lua}: gives the lock to a new lease of this client while its holder's value
+     * {@code takeover-2.lua}: gives the lock to a new lease of this client while its holder's value
      * still starts with {@code expected} and, when {@code fenceSeen > 0}, its last fence is still
      * {@code fenceSeen}.
      *

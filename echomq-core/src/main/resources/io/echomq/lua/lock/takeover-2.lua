@@ -1,4 +1,4 @@
--- takeover-1.lua: an operator's guarded takeover. While the lock is still held by the holder the
+-- takeover-2.lua: an operator's guarded takeover. While the lock is still held by the holder the
 -- operator saw (its value starts with the expected prefix, and, when one is given, the last fence
 -- is still the expected one), it is given at once to a new holder: the new token, a fresh ttl
 -- counted from now on the server, and the next fence, exactly as handoff-2.lua grants it. The old
