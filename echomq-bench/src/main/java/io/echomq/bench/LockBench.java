@@ -108,7 +108,13 @@ final class LockBench implements Callable<Integer> {
             out.println("load: " + (hog == null ? "none added (--load adds a CPU hog)" : hog.description()));
             out.flush();
             String run = Long.toString(System.nanoTime(), 36);
-            try (LockClient locks = LockClient.create(server.url()); Limit bare = new Limit(server.url());
+            // -Demq.bench.holderLabel=<label>: the echomq client labels its holders (longer tokens)
+            String holderLabel = System.getProperty("emq.bench.holderLabel");
+            if (holderLabel != null) {
+                out.println("holder label: " + holderLabel);
+            }
+            try (LockClient locks = LockClient.builder().redisUrl(server.url()).holderLabel(holderLabel).build();
+                 Limit bare = new Limit(server.url());
                  ScriptedLimit scripted = new ScriptedLimit(server.url())) {
                 for (int i = 0; i < rounds; i++) {
                     LockRound round = new LockRound();

@@ -99,6 +99,9 @@ public final class Emq {
         QueueEnqueueCommand enqueue = cli.getSubcommands().get("queue").getSubcommands().get("enqueue").getCommand();
         enqueue.stdin = stdin;
         giveTerminal(cli, terminal);
+        LockTakeoverCommand takeover = cli.getSubcommands().get("lock").getSubcommands().get("takeover").getCommand();
+        takeover.stdin = stdin;
+        takeover.terminal = terminal.attended();
         return cli;
     }
 

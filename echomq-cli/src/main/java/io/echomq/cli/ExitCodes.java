@@ -46,6 +46,9 @@ final class ExitCodes {
      */
     static final int NOT_CONFIRMED = 10;
 
+    /** {@code lock takeover}: no terminal to ask on, and no {@code --yes}; nothing was changed. */
+    static final int NOT_CONFIRMED = 10;
+
     /** Heading of the footer. */
     static final String FOOTER_HEADING = "%nExit codes:%n";
 
@@ -57,11 +60,11 @@ final class ExitCodes {
 
     /** The whole table, printed by {@code emq --help}. */
     private static final String[] ALL = {
-        "  0  success, or an answer (RELEASED, RENEWED, held, free, REMOVED, a job id,",
+        "  0  success, or an answer (RELEASED, RENEWED, TAKEN, held, free, REMOVED, a job id,",
         "     PAUSED, RESUMED, CANCELLED, SIGNALLED, COMPLETED);",
         "     worker: it stopped cleanly, and with --exit-when-idle no job went dead",
         "  1  lock acquire: the lock is held, nil was printed (also when --wait ran",
-        "     out); queue remove: LOCKED or MISSING; queue inspect: no such job;",
+        "     out); lock takeover: REFUSED or ABORTED; queue remove: LOCKED or MISSING; queue inspect: no such job;",
         "     schedule remove: MISSING; schedule next: no such schedule;",
         "     queue cancel: ALREADY_FINISHED or NOT_FOUND;",
         "     queue wait: CANCELLED or NOT_FOUND;",
@@ -80,9 +83,9 @@ final class ExitCodes {
         "  7  worker --exit-when-idle: the queue drained, but a job went dead",
         "  8  queue wait: the job went dead",
         "  9  queue wait: the job had not ended within --timeout",
-        " 10  queue dead --retry|--purge, queue delete, queue remove --force: not",
-        "     confirmed (no terminal to ask and no --yes, or the answer was not y);",
-        "     nothing was changed",
+        " 10  queue dead --retry|--purge, queue delete, queue remove --force, lock",
+        "     takeover: not confirmed (no terminal to ask and no --yes, or the answer",
+        "     was not y); nothing was changed",
     };
 
     /** The 2 of a command on an existing queue: a typo of the queue's name is bad input too. */
@@ -109,6 +112,11 @@ final class ExitCodes {
         BY_COMMAND.put("lock release", join(new String[] {"  0  RELEASED"}, gone));
         BY_COMMAND.put("lock renew", join(new String[] {"  0  RENEWED"}, gone));
         BY_COMMAND.put("lock inspect", new String[] {"  0  held … or free … was printed"});
+        BY_COMMAND.put("lock takeover", new String[] {
+            "  0  TAKEN token=<token> fence=<n> ttl_ms=<ms>, or with --dry-run: DRY-RUN",
+            "  1  REFUSED (the lock is free, or its holder or fence changed) or ABORTED",
+            "     (the answer was not y); nothing was changed",
+            " 10  no terminal to confirm on, and no --yes; nothing was changed"});
         BY_COMMAND.put("queue", new String[] {help, PARENT_BAD_INPUT});
         BY_COMMAND.put("queue enqueue", new String[] {"  0  the job's id was printed (a new or an existing job)"});
         BY_COMMAND.put("queue stats", new String[] {"  0  the counts were printed"});

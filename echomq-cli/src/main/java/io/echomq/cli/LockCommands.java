@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "lock", mixinStandardHelpOptions = true,
         description = "Acquire, release, renew and inspect a lock.",
         subcommands = {LockCommands.Acquire.class, LockCommands.Release.class, LockCommands.Renew.class,
-            LockCommands.Inspect.class})
+            LockCommands.Inspect.class, LockTakeoverCommand.class})
 final class LockCommands {
     private static final int MAX_RESOURCE_BYTES = 1024;
 
@@ -89,7 +89,7 @@ final class LockCommands {
                         + "--redis server, commands time out after " + LockClient.DEFAULT_COMMAND_TIMEOUT.toMillis()
                         + " ms");
                 }
-                return redis.connect();
+                return redis.connect(HolderLabel.of("emq"));
             }
             if (spec.commandLine().getParseResult().hasMatchedOption("--redis")) {
                 throw new ParameterException(spec.commandLine(), "--redis and --redlock cannot be combined: "
@@ -216,15 +216,25 @@ final class LockCommands {
         }
     }
 
-    /** {@code emq lock inspect <resource>}. */
+    /** {@code emq lock inspect <resource> [--show-token]}. */
     @Command(name = "inspect",
-            description = {"Prints the holder's token, its remaining ttl and the last fence.",
-                "Read in one step, as%n  held token=<token> ttl_ms=<ms> fence=<n>%nor%n  free fence=<n>%n"
+            description = {"Prints the holder, its remaining ttl and the last fence.",
+                "Read in one step, as%n  held token=<prefix>… label=<label> ttl_ms=<ms> fence=<n> "
+                    + "renewed_ms_ago=<ms>%nor%n  free fence=<n>%n"
+                    + "The token is shown by its first " + Inspect.PREFIX + " characters, enough for "
+                    + "'emq lock takeover --holder'; --show-token prints it whole. label= and renewed_ms_ago= "
+                    + "are - when the holder's value carries no label (a plain token, another client's). "
                     + "ttl_ms=-1 (no expiry) marks a lock set without a ttl, which nothing will ever evict.",
                 "With --redlock: first held token=<token> masters=<k>/<n> fence=<largest> when one token "
                     + "holds a majority, else free fence=<largest>; then one line per master, "
                     + "master <url> followed by the line above, or unreachable."})
     static final class Inspect extends Subcommand {
+        /** How many characters of a token inspect shows without {@code --show-token}. */
+        static final int PREFIX = 8;
+
+        @Option(names = "--show-token", description = "Print the holder's whole token, which releases and renews "
+                + "the lock; by default only its first " + PREFIX + " characters.")
+        boolean showToken;
 
         @Override
         public Integer call() {
@@ -235,25 +245,43 @@ final class LockCommands {
                     // Redlock's inspect is the masters' verdict; this command shows each master too.
                     out.print(RedlockInspect.describe(redlock, redlock.inspectMasters(resource)));
                 } else {
-                    out.println(describe(locks.inspect(resource)));
+                    out.println(describe(locks.inspect(resource), showToken));
                 }
             }
             return ExitCodes.OK;
         }
 
-        /** @return {@code held token=… ttl_ms=… fence=…} or {@code free fence=…} */
+        /** @return one Redlock master's line: {@code held token=… ttl_ms=… fence=…} or {@code free fence=…}, the token whole */
         static String describe(LockInfo info) {
             if (!info.isHeld()) {
                 return "free fence=" + info.lastFence();
             }
-            String ttl = info.ttlMillis() == -1 ? "-1 (no expiry)" : Long.toString(info.ttlMillis());
-            return "held token=" + info.holderToken().orElseThrow() + " ttl_ms=" + ttl + " fence=" + info.lastFence();
+            return "held token=" + info.holderToken().orElseThrow() + " ttl_ms=" + ttl(info) + " fence=" + info.lastFence();
+        }
+
+        private static String ttl(LockInfo info) {
+            return info.ttlMillis() == -1 ? "-1 (no expiry)" : Long.toString(info.ttlMillis());
+        }
+
+        /**
+         * @param whole whether to print the whole token, else its first {@link #PREFIX} characters and {@code …}
+         * @return {@code held token=… label=… ttl_ms=… fence=… renewed_ms_ago=…} or {@code free fence=…}
+         */
+        static String describe(LockInfo info, boolean whole) {
+            if (!info.isHeld()) {
+                return "free fence=" + info.lastFence();
+            }
+            String token = info.holderToken().orElseThrow();
+            String shown = whole || token.length() <= PREFIX ? token : token.substring(0, PREFIX) + "…";
+            return "held token=" + shown + " label=" + info.holderLabel().orElse("-") + " ttl_ms=" + ttl(info)
+                    + " fence=" + info.lastFence() + " renewed_ms_ago="
+                    + info.lastRenewalAgo().map(d -> Long.toString(d.toMillis())).orElse("-");
         }
     }
 
     // ------------------------------------------------------------------ input checks, before Redis
 
-    private static void checkName(CommandSpec spec, String value, String label) {
+    static void checkName(CommandSpec spec, String value, String label) {
         if (value == null || value.isEmpty()) {
             throw new ParameterException(spec.commandLine(), label + " must not be empty");
         }
@@ -274,7 +302,7 @@ final class LockCommands {
         }
     }
 
-    private static Duration ttl(CommandSpec spec, long millis) {
+    static Duration ttl(CommandSpec spec, long millis) {
         long max = LockClient.MAX_TTL.toMillis();
         if (millis < 1 || millis > max) {
             throw new ParameterException(spec.commandLine(), "Invalid value for option '--ttl': " + millis

@@ -65,8 +65,18 @@ final class RedisOptions {
      * @throws io.echomq.RedisCommandException if the server cannot be reached for another cause
      */
     LockClient connect() {
+        return connect(null);
+    }
+
+    /**
+     * As {@link #connect()}, naming the client's holders with {@code holderLabel}
+     * ({@link LockClient.Builder#holderLabel}).
+     *
+     * @param holderLabel the label of every token the client mints, or null for plain tokens
+     */
+    LockClient connect(String holderLabel) {
         String url = effectiveUrl();
-        LockClient.Builder b = LockClient.builder().redisUrl(url);
+        LockClient.Builder b = LockClient.builder().redisUrl(url).holderLabel(holderLabel);
         return connectWith(url, b::trustedCertificates, b::build);
     }
 

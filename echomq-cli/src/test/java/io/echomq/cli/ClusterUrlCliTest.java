@@ -39,7 +39,7 @@ class ClusterUrlCliTest {
         EmqRun acquired = EmqRun.run(java.util.Map.of(), "lock", "acquire", "orders", "--ttl", "30000",
                 "--redis", cluster.url());
         assertThat(acquired.code()).as(acquired.err()).isZero();
-        assertThat(acquired.out()).matches("OK token=[0-9a-f]{32} fence=[1-9][0-9]{15}\n");
+        assertThat(acquired.out()).matches("OK token=" + LockCommandsTest.TOKEN + " fence=[1-9][0-9]{15}\n");
         String token = acquired.out().replaceAll("(?s).*token=(\\S+).*", "$1");
         try (RawRedis raw = cluster.raw()) {
             assertThat(raw.call("GET", "emq:lock:{orders}:lock")).isEqualTo(token);

@@ -15,7 +15,9 @@ class LockCommandsTest {
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
 
-    private static final Pattern GRANTED = Pattern.compile("OK token=([0-9a-f]{32}) fence=(\\d+)\n");
+    /** A token the CLI mints: the random part, the ttl and its holder label ({@code host:pid:emq}). */
+    static final String TOKEN = "[0-9a-f]{32}\\+\\d+\\+[A-Za-z0-9._:@/-]+:" + ProcessHandle.current().pid() + ":emq";
+    private static final Pattern GRANTED = Pattern.compile("OK token=(" + TOKEN + ") fence=(\\d+)\n");
 
     @BeforeEach
     void flush() {
@@ -94,7 +96,7 @@ class LockCommandsTest {
 
         assertThat(run.code()).isZero();
         assertThat(run.err()).isEmpty();
-        assertThat(run.out()).matches("OK token=[0-9a-f]{32} fence=none\n");
+        assertThat(run.out()).matches("OK token=" + TOKEN + " fence=none\n");
         String token = run.out().substring("OK token=".length(), run.out().indexOf(" fence="));
         assertThat(REDIS.raw().call("GET", "emq:lock:{jobs}:lock")).isEqualTo(token);
         assertThat(REDIS.raw().call("EXISTS", "emq:lock:{jobs}:fence")).isEqualTo(0L);
@@ -152,10 +154,14 @@ class LockCommandsTest {
         EmqRun held = emq("lock", "inspect", "orders");
         assertThat(held.code()).isZero();
         assertThat(held.err()).isEmpty();
-        Matcher m = Pattern.compile("held token=(\\S+) ttl_ms=(\\d+) fence=" + granted.fence() + "\n").matcher(held.out());
+        Matcher m = Pattern.compile("held token=(\\S+)… label=(\\S+) ttl_ms=(\\d+) fence=" + granted.fence()
+                + " renewed_ms_ago=(\\d+)\n").matcher(held.out());
         assertThat(m.matches()).as("output %s", held.out()).isTrue();
-        assertThat(m.group(1)).isEqualTo(granted.token());
-        assertThat(Long.parseLong(m.group(2))).isBetween(1L, 30_000L);
+        assertThat(m.group(1)).isEqualTo(granted.token().substring(0, 8));
+        assertThat(m.group(2)).isEqualTo(granted.token().substring(granted.token().indexOf('+', 33) + 1));
+        assertThat(Long.parseLong(m.group(4))).isBetween(0L, 30_000L - Long.parseLong(m.group(3)) + 1);
+        assertThat(emq("lock", "inspect", "orders", "--show-token").out()).startsWith("held token=" + granted.token() + " ");
+        assertThat(Long.parseLong(m.group(3))).isBetween(1L, 30_000L);
 
         emq("lock", "release", "orders", granted.token());
         assertThat(emq("lock", "inspect", "orders")).isEqualTo(new EmqRun(0, "free fence=" + granted.fence() + "\n", ""));
@@ -166,7 +172,7 @@ class LockCommandsTest {
         REDIS.raw().call("SETNX", "emq:lock:{stuck}:lock", "crashed-before-expire");
 
         assertThat(emq("lock", "inspect", "stuck"))
-                .isEqualTo(new EmqRun(0, "held token=crashed-before-expire ttl_ms=-1 (no expiry) fence=0\n", ""));
+                .isEqualTo(new EmqRun(0, "held token=crashed-… label=- ttl_ms=-1 (no expiry) fence=0 renewed_ms_ago=-\n", ""));
     }
 
     @Test

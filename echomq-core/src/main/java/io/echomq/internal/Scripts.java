@@ -19,6 +19,8 @@ public final class Scripts {
     public static final LuaScript RELEASE = LuaScript.load(LuaScript.LOCK, "release", 3);
     /** Release by token and grant to a waiting acquire of the same client, in one step. */
     public static final LuaScript HANDOFF = LuaScript.load(LuaScript.LOCK, "handoff", 2);
+    /** An operator's guarded takeover: the lock given to a new token while its holder is the one seen. */
+    public static final LuaScript TAKEOVER = LuaScript.load(LuaScript.LOCK, "takeover", 2);
     /** Compare-and-PEXPIRE by token; keeps the fence key at least as long as the lock. */
     public static final LuaScript RENEW = LuaScript.load(LuaScript.LOCK, "renew", 2);
     /** Holder, remaining ttl and last fence in one read. */
@@ -124,7 +126,7 @@ public final class Scripts {
 
     /** @return every script above, for the header checks in the tests */
     public static List<LuaScript> all() {
-        return List.of(ACQUIRE, WAIT_ACQUIRE, RELEASE, HANDOFF, RENEW, INSPECT, FENCED_WRITE,
+        return List.of(ACQUIRE, WAIT_ACQUIRE, RELEASE, HANDOFF, TAKEOVER, RENEW, INSPECT, FENCED_WRITE,
                 ENQUEUE, ENQUEUE_COMPACT, CLAIM, COMPLETE, PROMOTE, FAIL, EXTEND, PROGRESS, RESULT, RETURN, REAP, REMOVE, REDRIVE, PURGE, STATS,
                 PARTITIONS, FENCE_RAISE, SCHEDULE_UPSERT, SCHEDULE_REMOVE, SCHEDULE_DUE, SCHEDULE_ADVANCE, PAUSE,
                 CANCEL, LIST, DELETE, LAYOUT, GROUP, HEARTBEAT, THROUGHPUT, PERMISSIONS);

@@ -47,14 +47,17 @@ final class LockCalls implements LeaseIssuer.Commands {
     private final AtomicLong handoffs = new AtomicLong();
     /** Whether every fenced grant stores the protocol-2 mark ({@link LocksBuilder#markFencesForProtocol1}). */
     private final boolean markAll;
+    /** {@code "+"} + the holders' label, appended to every token with the lease's ttl; {@code null}: plain tokens. */
+    private final String labelSuffix;
 
     /** The outcome of one acquire attempt: a lease, or the holder's remaining ttl ({@code -2}: unknown or free). */
     record Attempt(Lease lease, long pttlMillis) {
     }
 
     LockCalls(RedisEngine engine, LockKeys keys, MonotonicClock clock, WaitLine waitLine,
-              LockObservations observations, boolean markAll) {
+              LockObservations observations, boolean markAll, String holderLabel) {
         this.engine = engine;
+        this.labelSuffix = holderLabel == null ? null : "+" + holderLabel;
         this.markAll = markAll;
         this.keys = keys;
         this.clock = clock;
@@ -79,6 +82,15 @@ final class LockCalls implements LeaseIssuer.Commands {
         return issuer;
     }
 
+    /**
+     * @return a new token for a lease of {@code ttlMillis}: the random part alone, or with a holder
+     *     label {@code <random>+<ttl ms>+<label>} (docs/protocol.md, "Holder values")
+     */
+    private String token(long ttlMillis) {
+        String random = LeaseIssuer.newToken();
+        return labelSuffix == null ? random : random + "+" + ttlMillis + labelSuffix;
+    }
+
     /** @return the label of an acquire in failures: the script's or the plain command's */
     static String acquireLabel(AcquireOptions options) {
         return options.isFenced() ? Scripts.ACQUIRE.label() : "SET NX PX";
@@ -93,7 +105,7 @@ final class LockCalls implements LeaseIssuer.Commands {
      */
     CompletableFuture<Attempt> waitingAttempt(String resource, long ttlMillis, AcquireOptions options,
                                               long waitMillis) {
-        String token = LeaseIssuer.newToken();
+        String token = token(ttlMillis);
         long start = clock.nanoTime();
         CompletableFuture<List<Object>> reply = engine.run(Scripts.WAIT_ACQUIRE, ScriptOutputType.MULTI,
                 new String[] {keys.lock(resource), keys.fence(resource), keys.waiting(resource)},
@@ -115,7 +127,7 @@ final class LockCalls implements LeaseIssuer.Commands {
      * when too few replicas acknowledged; the grant was released).
      */
     CompletableFuture<Attempt> attempt(String resource, long ttlMillis, AcquireOptions options) {
-        String token = LeaseIssuer.newToken();
+        String token = token(ttlMillis);
         long start = clock.nanoTime();
         String lockKey = keys.lock(resource);
         CompletableFuture<Attempt> f;
@@ -193,7 +205,7 @@ final class LockCalls implements LeaseIssuer.Commands {
      * was granted, or the script failed: the waiter then tries on its own, as after a release).
      */
     private CompletableFuture<ReleaseOutcome> handoff(String resource, String token, WaitLine.Offer offer) {
-        String newToken = LeaseIssuer.newToken();
+        String newToken = token(offer.ttlMillis);
         long start = clock.nanoTime();   // before sending: the new lease's local deadline errs early
         CompletableFuture<List<Object>> f;
         try {
@@ -244,6 +256,24 @@ final class LockCalls implements LeaseIssuer.Commands {
         CompletableFuture<Long> f = engine.run(conn, Scripts.RENEW, ScriptOutputType.INTEGER,
                 new String[] {keys.lock(resource), keys.fence(resource)}, token, Long.toString(ttlMillis));
         return Replies.decode(f, RenewOutcome::ofCode, Scripts.RENEW.label(), resource);
+    }
+
+    /**
+     * {@code takeover-2.lua}: gives the lock to a new lease of this client while its holder's value
+     * still starts with {@code expected} and, when {@code fenceSeen > 0}, its last fence is still
+     * {@code fenceSeen}.
+     *
+     * @return the new lease (fenced, not watched), or null when the lock is free or its holder or fence changed
+     */
+    CompletableFuture<Lease> takeover(String resource, String expected, long fenceSeen, long ttlMillis) {
+        String newToken = token(ttlMillis);
+        long start = clock.nanoTime();
+        CompletableFuture<List<Object>> f = engine.run(Scripts.TAKEOVER, ScriptOutputType.MULTI,
+                new String[] {keys.lock(resource), keys.fence(resource)},
+                markAll(expected, Long.toString(fenceSeen), newToken, Long.toString(ttlMillis)));
+        return Replies.decode(f, r -> (Long) r.get(0) == 1
+                ? issuer.issue(resource, newToken, (Long) r.get(1), ttlMillis, start, AcquireOptions.defaults())
+                : null, Scripts.TAKEOVER.label(), resource);
     }
 
     /** @return holder, ttl and last fence, read in one script */

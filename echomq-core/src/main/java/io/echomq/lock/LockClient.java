@@ -52,6 +52,9 @@ public final class LockClient implements Locks {
     public static final Duration MAX_TTL = LockLimits.MAX_TTL;
     /** The default fallback poll of a waiting {@link #acquire}, jittered ±50%. */
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(500);
+    /** The shortest holder prefix {@link #takeover} accepts: 8 characters, 32 bits of a random token. */
+    public static final int MIN_TAKEOVER_PREFIX = 8;
+
     /** The default timeout of one Redis command. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
@@ -71,7 +74,7 @@ public final class LockClient implements Locks {
         WaitLine waitLine = new WaitLine();
         this.observations = b.observations(false);
         this.calls = new LockCalls(engine, keys, b.clock, waitLine, observations,
-                b.markFencesForProtocol1);
+                b.markFencesForProtocol1, b.holderLabel);
         this.issuer = calls.issuer();
         this.waits = new WaitingAcquires(calls, keys, b.clock, new ChannelSignals(engine), waitLine,
                 b.pollInterval.toNanos());
@@ -233,6 +236,38 @@ public final class LockClient implements Locks {
         return RedisEngine.await(calls.inspect(r), Scripts.INSPECT.label(), r);
     }
 
+    /**
+     * An operator's guarded takeover: gives {@code resource} to a new lease of this client, in one
+     * atomic step, while it is still held by the holder the operator saw: the holder's value starts
+     * with {@code expectedHolder} (a prefix of at least {@link #MIN_TAKEOVER_PREFIX} characters, or
+     * the whole token) and, when {@code expectedFence > 0}, the last fence is still
+     * {@code expectedFence}. The new lease has a higher fence than every earlier grant, and no
+     * watchdog. The old holder is not told: its release and renewal answer NOT_OWNER (or EXPIRED),
+     * and its fenced writes are refused by their lower fence; its writes that carry no fence are
+     * not stopped.
+     *
+     * @param expectedFence the last fence the operator saw, or 0 not to compare it
+     * @return the new lease, or empty when nothing was changed: the lock is free, or its holder or
+     *     its last fence is not the one expected
+     * @throws IllegalArgumentException if the resource or ttl is invalid, the prefix is shorter than
+     *     {@link #MIN_TAKEOVER_PREFIX} characters, or the fence is negative
+     * @throws RedisCommandException if Redis fails
+     */
+    public Optional<Lease> takeover(String resource, String expectedHolder, long expectedFence, Duration ttl) {
+        String r = Checks.resource(resource);
+        Checks.name(expectedHolder, "expectedHolder");
+        if (expectedHolder.length() < MIN_TAKEOVER_PREFIX) {
+            throw new IllegalArgumentException("expectedHolder is " + expectedHolder.length()
+                    + " characters long; give at least " + MIN_TAKEOVER_PREFIX + " characters of the holder's token");
+        }
+        if (expectedFence < 0) {
+            throw new IllegalArgumentException("expectedFence must be 0 (not compared) or a fence, not " + expectedFence);
+        }
+        long ms = LockLimits.ttl(ttl);
+        return Optional.ofNullable(RedisEngine.await(calls.takeover(r, expectedHolder, expectedFence, ms),
+                Scripts.TAKEOVER.label(), r));
+    }
+
     /** @return the guarded store that refuses writes from stale fences, sharing this connection */
     public FencedStore fencedStore() {
         return fencedStore;
@@ -320,8 +355,24 @@ public final class LockClient implements Locks {
         private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private java.nio.file.Path trustedCertificates;
+        private String holderLabel;
 
         private Builder() {
+        }
+
+        /**
+         * Names this client's holders for operators: every token it mints then reads
+         * {@code <random>+<ttl ms>+<label>}, so that {@link LockInfo#holderLabel()} shows who holds a
+         * lock and {@link LockInfo#lastRenewalAgo()} when it was last renewed (docs/protocol.md,
+         * "Holder values"). Without a label, tokens are the random part alone.
+         *
+         * @param label 1 to {@value LockInfo#MAX_LABEL} characters of {@code A-Z a-z 0-9 . _ - : @ /},
+         *     for example {@code host:pid:app}; null for none
+         * @throws IllegalArgumentException if the label is empty, too long, or has another character
+         */
+        public Builder holderLabel(String label) {
+            this.holderLabel = label == null ? null : LockInfo.checkLabel(label);
+            return this;
         }
 
         /**

@@ -30,8 +30,29 @@ final class EchoMQClients {
         PropertyChecks.apply("echomq.lock.namespace", properties.getLock().getNamespace(), b::namespace);
         PropertyChecks.apply("echomq.lock.poll-interval", properties.getLock().getPollInterval(), b::pollInterval);
         b.markFencesForProtocol1(properties.getLock().isMarkFencesForProtocol1());
+        String label = properties.getLock().getHolderLabel();
+        if (label == null) {
+            label = defaultHolderLabel(environment);
+        }
+        if (!label.isEmpty()) {
+            PropertyChecks.apply("echomq.lock.holder-label", label, b::holderLabel);
+        }
         b.instrumentation(instrumentation);
         return build(b::build);
+    }
+
+    /**
+     * @return {@code <host>:<pid>:<spring.application.name>} ({@code app} without a name), the host
+     *     from {@code HOSTNAME} (no name lookup) else {@code localhost}; other characters than a
+     *     label may hold become {@code _}, cut to {@link io.echomq.lock.LockInfo#MAX_LABEL}
+     */
+    static String defaultHolderLabel(Environment environment) {
+        String host = System.getenv("HOSTNAME");
+        String label = (host == null || host.isEmpty() ? "localhost" : host) + ":" + ProcessHandle.current().pid()
+                + ":" + environment.getProperty("spring.application.name", "app");
+        label = label.replaceAll("[^A-Za-z0-9._:@/-]", "_");
+        return label.length() > io.echomq.lock.LockInfo.MAX_LABEL
+                ? label.substring(0, io.echomq.lock.LockInfo.MAX_LABEL) : label;
     }
 
     /**

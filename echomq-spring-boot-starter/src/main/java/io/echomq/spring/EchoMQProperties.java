@@ -132,6 +132,13 @@ public class EchoMQProperties {
          */
         private boolean markFencesForProtocol1;
 
+        /**
+         * The label of every holder the LockClient bean makes, shown by {@code emq lock inspect}:
+         * 1 to 100 characters of A-Z a-z 0-9 . _ - : @ /. Unset: {@code <host>:<pid>:<spring.application.name>}
+         * ({@code app} without a name); empty: no label, plain tokens.
+         */
+        private String holderLabel;
+
         public String getNamespace() {
             return namespace;
         }
@@ -154,6 +161,14 @@ public class EchoMQProperties {
 
         public void setMarkFencesForProtocol1(boolean markFencesForProtocol1) {
             this.markFencesForProtocol1 = markFencesForProtocol1;
+        }
+
+        public String getHolderLabel() {
+            return holderLabel;
+        }
+
+        public void setHolderLabel(String holderLabel) {
+            this.holderLabel = holderLabel;
         }
     }
 

@@ -82,12 +82,33 @@ class AutoConfigurationTest {
     }
 
     @Test
+    void theLockBeanLabelsItsHoldersWithHostPidAndApplicationUnlessToldOtherwise() {
+        runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), "spring.application.name=billing").run(ctx -> {
+            try (Lease lease = ctx.getBean(LockClient.class).tryAcquire("labelled", Duration.ofSeconds(5)).orElseThrow()) {
+                assertThat(ctx.getBean(LockClient.class).inspect("labelled").holderLabel().orElseThrow())
+                        .endsWith(":" + ProcessHandle.current().pid() + ":billing");
+            }
+        });
+        runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), "echomq.lock.holder-label=ops-7:job").run(ctx -> {
+            try (Lease lease = ctx.getBean(LockClient.class).tryAcquire("labelled", Duration.ofSeconds(5)).orElseThrow()) {
+                assertThat(ctx.getBean(LockClient.class).inspect("labelled").holderLabel()).contains("ops-7:job");
+            }
+        });
+        runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), "echomq.lock.holder-label=").run(ctx -> {
+            try (Lease lease = ctx.getBean(LockClient.class).tryAcquire("labelled", Duration.ofSeconds(5)).orElseThrow()) {
+                assertThat(lease.token()).matches("[0-9a-f]{32}");
+            }
+        });
+    }
+
+    @Test
     void aBadValueFailsStartupWithOneLineNamingTheProperty() {
         Map<String, String> bad = Map.of(
                 "echomq.redis.url=http://nowhere:6379", "echomq.redis.url",
                 "echomq.redis.command-timeout=-5s", "echomq.redis.command-timeout",
                 "echomq.lock.poll-interval=0ms", "echomq.lock.poll-interval",
                 "echomq.lock.namespace=a{b", "echomq.lock.namespace",
+                "echomq.lock.holder-label=has space", "echomq.lock.holder-label",
                 "echomq.queue.max-payload-bytes=0", "echomq.queue.max-payload-bytes",
                 "echomq.queue.retain-completed=-1h", "echomq.queue.retain-completed",
                 "echomq.schedules.missed-after=500ms", "echomq.schedules.missed-after");
@@ -143,7 +164,7 @@ class AutoConfigurationTest {
         metadata.path("properties").forEach(p -> described.put(p.path("name").asString(), p.path("description").asString()));
         assertThat(described.keySet()).containsExactlyInAnyOrder("echomq.redis.url", "echomq.redis.command-timeout",
                 "echomq.redis.trusted-certificates", "echomq.lock.namespace", "echomq.lock.poll-interval", "echomq.lock.mark-fences-for-protocol1",
-                "echomq.queue.max-payload-bytes", "echomq.queue.retain-completed", "echomq.worker.enabled",
+                "echomq.lock.holder-label", "echomq.queue.max-payload-bytes", "echomq.queue.retain-completed", "echomq.worker.enabled",
                 "echomq.worker.shutdown-grace", "echomq.worker.maintenance-interval", "echomq.worker.idle-poll",
                 "echomq.worker.interrupt-handlers",
                 "echomq.health.queues", "echomq.health.max-overdue", "echomq.health.max-dead",
