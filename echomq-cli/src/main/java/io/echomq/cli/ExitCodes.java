@@ -41,12 +41,9 @@ final class ExitCodes {
     /** {@code queue wait}: the job had not ended within {@code --timeout}. */
     static final int TIMED_OUT = 9;
     /**
-     * A destructive command was not confirmed: no terminal to ask and no {@code --yes}, or an
-     * answer other than y. Nothing was changed.
+     * A destructive command (the queue's and {@code lock takeover}) was not confirmed: no terminal to ask and no
+     * {@code --yes}, or an answer other than y. Nothing was changed.
      */
-    static final int NOT_CONFIRMED = 10;
-
-    /** {@code lock takeover}: no terminal to ask on, and no {@code --yes}; nothing was changed. */
     static final int NOT_CONFIRMED = 10;
 
     /** Heading of the footer. */
