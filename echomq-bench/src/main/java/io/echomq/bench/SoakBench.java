@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
         description = "A full-rate no-op load for --minutes with default settings; samples Redis used_memory and "
-            + "DBSIZE every --interval seconds and says PASS when the second half's memory stays within 10%.")
+            + "DBSIZE every --interval seconds and says PASS when the second half's memory stays within 10%%.")
 final class SoakBench implements Callable<Integer> {
     /** Jobs per bulk enqueue call. */
     static final int BATCH = 1000;
