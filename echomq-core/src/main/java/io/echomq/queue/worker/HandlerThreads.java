@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one place that chooses where a worker's handlers run when the user gives no executor:
- * a virtual thread per job when the JVM has them (Java 21+), else a fixed pool of
+ * a virtual thread per run ({@link Runs}: a job, or several run back to back) when the JVM has them (Java 21+), else a fixed pool of
  * {@code concurrency} daemon threads. Either way each thread is named
  * {@code <worker>-handler-<n>}, n counting from 1, so that a log line or a thread dump says which
  * worker a handler serves.

@@ -12,7 +12,7 @@ import org.springframework.core.env.Environment;
  * {@code spring.threads.virtual.enabled}, so that it covers EchoMQ's handlers as it covers Boot's
  * executors, scheduler and web server:
  * <ul>
- *   <li>{@code true} on a JVM with virtual threads (Java 21+): a virtual thread per job;</li>
+ *   <li>{@code true} on a JVM with virtual threads (Java 21+): a virtual thread per run of jobs;</li>
  *   <li>{@code true} on a JVM without them (Java 17): platform threads, as below, and a
  *       {@link #notice()} saying why, which {@link WorkerLifecycle} logs once at INFO;</li>
  *   <li>{@code false} or absent, Boot's default: a pool of {@code concurrency} platform daemon
