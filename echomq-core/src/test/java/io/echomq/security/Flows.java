@@ -264,6 +264,11 @@ final class Flows {
         }
         assertThat(found).contains("sec-listed");
         assertThat(held.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        Lease stuck = locks.tryAcquire("sec-takeover", TTL).orElseThrow();
+        Lease taken = locks.takeover("sec-takeover", stuck.token().substring(0, io.echomq.lock.LockClient.MIN_TAKEOVER_PREFIX),
+                stuck.fence(), TTL).orElseThrow();
+        assertThat(taken.fence()).isGreaterThan(stuck.fence());
+        assertThat(taken.release()).isEqualTo(ReleaseOutcome.RELEASED);
         try (io.echomq.lock.RedlockClient redlock = io.echomq.lock.RedlockClient.create(masters)) {
             Lease r = redlock.tryAcquire("sec-redlock", TTL, AcquireOptions.defaults()).orElseThrow();
             assertThat(redlock.release("sec-redlock", r.token())).isEqualTo(ReleaseOutcome.RELEASED);

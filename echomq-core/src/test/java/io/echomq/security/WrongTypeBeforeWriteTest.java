@@ -157,7 +157,13 @@ class WrongTypeBeforeWriteTest {
                 step("release", c -> c.vars().put("lease", c.locks().tryAcquire("r", LEASE).orElseThrow()),
                         c -> ((Lease) c.vars().get("lease")).release()),
                 step("renew", c -> c.vars().put("lease", c.locks().tryAcquire("r", LEASE).orElseThrow()),
-                        c -> ((Lease) c.vars().get("lease")).renew(LEASE)));
+                        c -> ((Lease) c.vars().get("lease")).renew(LEASE)),
+                step("takeover", c -> c.vars().put("lease", c.locks().tryAcquire("r", LEASE).orElseThrow()),
+                        c -> {
+                            Lease held = (Lease) c.vars().get("lease");
+                            c.locks().takeover("r", held.token().substring(0, LockClient.MIN_TAKEOVER_PREFIX), held.fence(),
+                                    LEASE);
+                        }));
     }
 
     @Test
