@@ -70,8 +70,8 @@ final class LockTakeoverCommand implements Callable<Integer> {
 
     /** The answer to {@code Proceed?} is read from here; set by {@link Emq#commandLine}. */
     InputStream stdin = InputStream.nullInputStream();
-    /** Whether a person can answer {@code Proceed?}; replaced in tests. */
-    BooleanSupplier terminal = LockTakeoverCommand::hasTerminal;
+    /** Whether a person can answer {@code Proceed?}; set by {@link Emq#commandLine}, replaced in tests. */
+    BooleanSupplier terminal = ConfirmOptions.Terminal::console;
 
     @Override
     public Integer call() {
@@ -153,19 +153,6 @@ final class LockTakeoverCommand implements Callable<Integer> {
             return answer.equals("y") || answer.equals("yes");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** @return whether stdin and stdout are a terminal (Console.isTerminal where the JDK has it) */
-    private static boolean hasTerminal() {
-        java.io.Console console = System.console();
-        if (console == null) {
-            return false;
-        }
-        try {
-            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
-        } catch (ReflectiveOperationException e) {
-            return true;   // before JDK 22, a console exists only on a terminal
         }
     }
 }

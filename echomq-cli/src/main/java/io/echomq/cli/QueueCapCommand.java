@@ -4,7 +4,6 @@ import io.echomq.queue.FlowControl;
 import io.echomq.queue.QueueClient;
 import java.util.OptionalInt;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
@@ -17,20 +16,7 @@ import picocli.CommandLine.Parameters;
             "With no value, prints cap=<k>, or cap=none. With <k>, stores it and prints cap=<k>. With off, "
                 + "removes it and prints CLEARED, or NOT_SET when none was stored. A sharded queue stores it in "
                 + "every partition, and each partition enforces it on its own: K partitions run at most K x <k>."})
-final class QueueCapCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueueCapCommand extends CreatingQueueSubcommand {
     @Parameters(index = "1", arity = "0..1", paramLabel = "<k>", parameterConsumer = DashValue.class,
             description = "The most jobs active at once, 1.." + FlowControl.MAX_CAP + ". Or off.")
     String capText;   // read as text, so that a help request after it is never a conversion error

@@ -5,7 +5,6 @@ import io.echomq.queue.QueueEventSettings;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -15,20 +14,7 @@ import picocli.CommandLine.ParameterException;
             + "whether enqueues write events too. The settings are stored with the queue, so every client and "
             + "worker applies them at its next call. A sharded queue's partitions are all set.",
             "Prints: events=on|off max=<n> enqueued=on|off"})
-final class QueueEventSettingsCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueueEventSettingsCommand extends CreatingQueueSubcommand {
     @Option(names = "--on", description = "Write events (with the stored cap, or the default "
             + QueueEventSettings.DEFAULT_MAX_LENGTH + ").")
     boolean on;

@@ -6,7 +6,6 @@ import io.echomq.queue.GroupKeys;
 import io.echomq.queue.GroupPage;
 import io.echomq.queue.QueueClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -22,20 +21,7 @@ import picocli.CommandLine.Parameters;
                 + "resume <group>: prints RESUMED or NOT_PAUSED.",
             "max: prints group_max=<k> (1 when none is stored); max <k>: stores the per-group concurrency k >= 1 "
                 + "and prints it. A sharded queue keeps groups per partition; settings go to every partition."})
-final class QueueGroupsCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueueGroupsCommand extends CreatingQueueSubcommand {
     @Parameters(index = "1", arity = "0..1", paramLabel = "<action>", parameterConsumer = DashValue.class,
             description = "list, pause, resume or max. Default: list.")
     String action;

@@ -5,7 +5,6 @@ import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueLayout;
 import io.echomq.queue.QueueOperations;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
@@ -21,20 +20,7 @@ import picocli.CommandLine.Parameters;
                 + "layout=<list|zset> changed=<yes|no> moved=<n>: switching to zset moves the jobs waiting in "
                 + "the LIST into the sorted set in one atomic step, in their order (O(n), the server busy "
                 + "meanwhile); switching to list moves nothing. A sharded queue sets every partition."})
-final class QueueLayoutCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueueLayoutCommand extends CreatingQueueSubcommand {
     @Parameters(index = "1", arity = "0..1", paramLabel = "<layout>",
             description = "list or zset; leave it out to show the stored layout.")
     String layout;

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
@@ -21,20 +20,7 @@ import picocli.CommandLine.Parameters;
                 + "the same way. With off, removes it and prints CLEARED, or NOT_SET when none was stored. A "
                 + "sharded queue stores it in every partition, and each partition enforces it on its own: K "
                 + "partitions start at most K x <n> per window."})
-final class QueueLimitCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueueLimitCommand extends CreatingQueueSubcommand {
     private static final Pattern LIMIT = Pattern.compile("([0-9]{1,9})/([0-9]{1,12})(ms|s|m|h)?");
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "<n>/<window>", parameterConsumer = DashValue.class,

@@ -2,7 +2,6 @@ package io.echomq.cli;
 
 import io.echomq.queue.QueueClient;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /** {@code emq queue pause <queue>}. */
 @Command(name = "pause",
@@ -10,20 +9,7 @@ import picocli.CommandLine.Mixin;
             + "resume. Running jobs go on and settle as usual; enqueues are kept. A sharded queue is paused "
             + "partition by partition.",
             "Prints PAUSED, or ALREADY_PAUSED when it was paused before (exit code 0 either way)."})
-final class QueuePauseCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueuePauseCommand extends CreatingQueueSubcommand {
     @Override
     public Integer call() {
         QueueArgs.checkQueue(spec, queue);

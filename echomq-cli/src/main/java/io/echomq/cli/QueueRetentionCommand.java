@@ -6,7 +6,6 @@ import io.echomq.queue.QueueRetention;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code emq queue retention <queue> [--done-max n] [--done-age ms] [--dead-max n] [--dead-age ms]}. */
@@ -17,20 +16,7 @@ import picocli.CommandLine.Option;
             "  done-max=<n> done-age=<ms> dead-max=<n> dead-age=<ms>",
             "With options, changes those (the others keep their stored value, or the default) and prints the "
                 + "result. Sets over a cap shrink over the next completes and deaths."})
-final class QueueRetentionCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueueRetentionCommand extends CreatingQueueSubcommand {
     @Option(names = "--done-max", paramLabel = "<n>", description = "Most completed jobs kept, 0.."
             + QueueRetention.MAX_COUNT + " (0 keeps none). Default: " + QueueRetention.DEFAULT_DONE_MAX + ".")
     Long doneMax;

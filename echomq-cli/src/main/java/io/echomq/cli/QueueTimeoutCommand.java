@@ -6,7 +6,6 @@ import io.echomq.queue.QueueOperations;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -24,20 +23,7 @@ import picocli.CommandLine.Parameters;
             "With no <ms>, prints timeout=<ms>, or timeout=none when the queue stores none. With <ms>, stores it "
                 + "and prints timeout=<ms>. With --clear, removes it and prints CLEARED, or NOT_SET when none "
                 + "was stored. A sharded queue stores it in every partition."})
-final class QueueTimeoutCommand extends QueueSubcommand {
-    @Mixin
-    CreateOption createOption;
-
-    @Override
-    boolean creates() {
-        return createOption.create;
-    }
-
-    @Override
-    String createHint() {
-        return "--create";
-    }
-
+final class QueueTimeoutCommand extends CreatingQueueSubcommand {
     /**
      * Longest timeout accepted, in ms: one day, {@link EnqueueOptions#MAX_TIMEOUT} (a constant
      * here, for the help texts; a test holds the two equal).
