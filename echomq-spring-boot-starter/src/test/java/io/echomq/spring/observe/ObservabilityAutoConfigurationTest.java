@@ -23,6 +23,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -43,6 +44,12 @@ class ObservabilityAutoConfigurationTest {
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();
     private static final Duration WAIT = Duration.ofSeconds(15);
+
+    /** Each test starts on an empty server: a job an earlier test left on the shared queue would be counted too. */
+    @BeforeEach
+    void emptyServer() {
+        REDIS.flushAll();
+    }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
