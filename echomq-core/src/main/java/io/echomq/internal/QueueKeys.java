@@ -127,6 +127,14 @@ public final class QueueKeys {
         return prefix + "retention";
     }
 
+    /**
+     * @return {@code emq:{<q>}:flow}, the HASH of the queue's flow control: its rate limit, its concurrency cap,
+     *     the claims' hold and its groups' {@code group_max}
+     */
+    public String flow() {
+        return prefix + "flow";
+    }
+
     /** @return {@code emq:{<q>}:settings}, the HASH of the queue's other settings: {@code timeout_ms} */
     public String settings() {
         return prefix + "settings";

@@ -213,6 +213,6 @@ public final class FairGroups {
     }
 
     private static String flowKey(QueueWire w) {
-        return w.keys().prefix() + "flow";
+        return w.keys().flow();
     }
 }

@@ -177,7 +177,7 @@ public final class FlowControl {
     }
 
     private static String key(QueueWire w) {
-        return w.keys().prefix() + "flow";
+        return w.keys().flow();
     }
 
     private static byte[] bytes(String s) {

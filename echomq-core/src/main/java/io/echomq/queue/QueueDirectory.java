@@ -108,7 +108,7 @@ public final class QueueDirectory {
         QueueKeys k = QueueKeys.ofUserName(name);
         String[] keys = {k.seq(), k.pending(), k.waitList(), k.active(), k.delayed(), k.dead(), k.done(), k.stats(),
             k.paused(), k.partitionsMark(), k.schedules(), k.retention(), k.protocolMark(), k.settings(), k.layout(),
-            k.prefix() + "flow"};
+            k.flow()};
         Long n = RedisEngine.await(engine.commands().exists(keys).toCompletableFuture(), "EXISTS", name);
         return n != null && n > 0;
     }
