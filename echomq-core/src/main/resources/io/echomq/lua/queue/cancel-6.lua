@@ -1,6 +1,7 @@
 -- cancel-6.lua: cancels one job, wherever it is, in one step on the server clock.
 --   - pending (the wait LIST or the pending ZSET) or delayed: the id leaves its set and the hash
---     gets state cancelled and finished_at. A priority-0 pending job costs an LREM of the wait
+--     gets state cancelled and finished_at; a job that waited in a bucket (includes/buckets.lua)
+--     leaves it, and its hash is made with its payload and created_at. A priority-0 pending job costs an LREM of the wait
 --     LIST, O(n) in its length, as remove-5.lua does; a job in a ZSET costs O(log n).
 --   - active: the running attempt ends now, fenced by the attempts it holds: the id leaves active,
 --     its lock subkey is deleted, the hash gets state cancelled, cancel <that attempt> and
@@ -52,6 +53,7 @@ local publishMode = ARGV[4]
 --@include events
 --@include groups
 --@include publish
+--@include buckets
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
@@ -96,7 +98,15 @@ if found == 0 and h[3] then found = groupUnlist(prefix, h[3], id) end
 if found == 0 then found = redis.call('LREM', wait, 0, id) end
 if found == 0 then return -1 end
 local was = h[1] or 'pending'
-redis.call('HSET', jk, 'state', 'cancelled', 'finished_at', now)
+-- a job that waited in a bucket gets its hash now, with the fields a fresh hash holds
+local created, payload, rawValue = bucketTake(prefix, id)
+if created then
+  redis.call('HSET', jk, 'payload', payload, 'created_at', created, 'state', 'cancelled', 'finished_at', now)
+elseif rawValue then
+  redis.call('HSET', jk, 'payload', rawValue, 'state', 'cancelled', 'finished_at', now)
+else
+  redis.call('HSET', jk, 'state', 'cancelled', 'finished_at', now)
+end
 finish(retain)
 emitEvent(prefix, 'cancelled', id, h[2] or 0, 'reason', 'cancelled while ' .. was)
 return 1
