@@ -29,7 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A relay killed with {@code kill -9} between the commit and the enqueue, or between the enqueue and the delete,
  * still gives exactly one job once a new relay runs: on H2 (its TCP server, so that the child JVM shares the
  * database) and on a real PostgreSQL server (zonky's embedded binaries). Also the commit and rollback cases on
- * PostgreSQL, whose {@code SKIP LOCKED} and savepoint-free INSERT are its own.
+ * PostgreSQL, whose row locks, {@code FETCH FIRST ... FOR UPDATE SKIP LOCKED} and {@code BYTEA} payload are its
+ * own.
  *
  * <p>Tagged {@code outbox-processes}: a PostgreSQL server and four child JVMs take tens of seconds, so the default
  * suite leaves it out and .ci/run's JDK 25 pass runs it.
