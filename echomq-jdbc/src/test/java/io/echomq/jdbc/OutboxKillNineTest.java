@@ -15,7 +15,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
@@ -137,6 +145,56 @@ class OutboxKillNineTest {
             assertThat(emails.claim(Duration.ofSeconds(30)).orElseThrow().payloadUtf8()).isEqualTo("confirm o-2");
             assertThat(db.count("orders")).isEqualTo(1);
             assertThat(db.count(Outbox.DEFAULT_TABLE)).isZero();
+        }
+    }
+
+    @Test
+    void onPostgresTwoRelaysWhoseClaimsOverlapEnqueueEveryRowOnce() throws Exception {
+        int rows = 20;
+        try (Db db = postgres()) {
+            try (Connection c = db.pool().getConnection()) {
+                for (int i = 0; i < rows; i++) {
+                    outbox.add(c, "emails", "job " + i);
+                }
+            }
+            // Each relay holds its first claim until the other has claimed too: without SKIP LOCKED the second
+            // would wait for the first's rows, and the barrier would time out.
+            CyclicBarrier bothClaimed = new CyclicBarrier(2);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<Long>> relays = new ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    AtomicBoolean first = new AtomicBoolean(true);
+                    OutboxRelay relay = OutboxRelay.builder(db.pool(), client).batchSize(5)
+                            .steps(new OutboxRelay.Steps() {
+                                @Override
+                                public void claimed(List<OutboxRow> claimed) {
+                                    if (first.getAndSet(false)) {
+                                        try {
+                                            bothClaimed.await(10, TimeUnit.SECONDS);
+                                        } catch (Exception e) {
+                                            throw new IllegalStateException(e);
+                                        }
+                                    }
+                                }
+                            }).build();
+                    relays.add(pool.submit(() -> {
+                        while (relay.relayOnce() > 0) {
+                            // until nothing is left to claim
+                        }
+                        return relay.relayed();
+                    }));
+                }
+                long total = 0;
+                for (Future<Long> f : relays) {
+                    total += f.get(60, TimeUnit.SECONDS);
+                }
+                assertThat(total).isEqualTo(rows);
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(db.count(Outbox.DEFAULT_TABLE)).isZero();
+            assertThat(client.queue("emails").stats().pending()).isEqualTo(rows);
         }
     }
 
