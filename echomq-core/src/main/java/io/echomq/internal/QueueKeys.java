@@ -173,6 +173,14 @@ public final class QueueKeys {
         return prefix + "cancel";
     }
 
+    /**
+     * @return {@code emq:{<q>}:cancelled}, the ZSET that records the last cancellations (id, score
+     *     the cancel's server time in ms)
+     */
+    public String cancelled() {
+        return prefix + "cancelled";
+    }
+
     /** @return {@code emq:{<q>}:job:<id>} */
     public String job(String id) {
         return prefix + "job:" + id;

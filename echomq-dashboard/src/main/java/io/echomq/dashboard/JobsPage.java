@@ -91,6 +91,7 @@ final class JobsPage {
                 case DELAYED -> s.delayed();
                 case DEAD -> s.dead();
                 case DONE -> s.completed();
+                case CANCELLED -> q.cancelledRecorded();
             };
             b.append("<a class=\"tab").append(t == state ? " on" : "").append("\" href=\"")
                     .append(esc(base + "&state=" + t.wireName())).append("\">").append(t.wireName()).append(" <span>")
@@ -143,6 +144,7 @@ final class JobsPage {
             case DELAYED -> "Due";
             case DEAD -> "Died";
             case DONE -> "Completed";
+            case CANCELLED -> "Cancelled";
         };
     }
 
@@ -161,6 +163,9 @@ final class JobsPage {
             case ACTIVE -> "By lease deadline, earliest first.";
             case DELAYED -> "By due time, earliest first.";
             case DEAD -> "By time of death, oldest first.";
+            case CANCELLED -> "By time of the cancel, oldest first: the last 10,000 cancellations the queue records. "
+                    + "A cancelled job's hash is kept as the queue's retention says; one no longer kept shows its id "
+                    + "and cancel time only.";
             case DONE -> "By time of completion, oldest first: the completed jobs the queue's retention keeps "
                     + "(the tab counts every completion).";
         };
