@@ -135,6 +135,14 @@ public final class QueueKeys {
         return prefix + "flow";
     }
 
+    /**
+     * @return {@code emq:{<q>}:rate}, the ZSET the rate limit counts claims in (member
+     *     {@code <id>:<attempt>}, score the claim's server time in ms)
+     */
+    public String rate() {
+        return prefix + "rate";
+    }
+
     /** @return {@code emq:{<q>}:settings}, the HASH of the queue's other settings: {@code timeout_ms} */
     public String settings() {
         return prefix + "settings";
