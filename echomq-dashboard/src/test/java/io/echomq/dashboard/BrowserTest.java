@@ -288,6 +288,20 @@ class BrowserTest extends DashboardTestBase {
     }
 
     @Test
+    void aPersonTakesAStuckLockOverThroughItsConfirmation() {
+        io.echomq.lock.Lease stuck = locks.tryAcquire("invoices:8", Duration.ofSeconds(30)).orElseThrow();
+        browser.open(dashboard.uri() + "lock?resource=invoices:8");
+        browser.click(By.cssSelector("a.takeover"));
+        assertThat(browser.title()).isEqualTo("Confirm: take over · invoices:8 · EchoMQ");
+        assertThat(browser.mainText()).contains("Take lock invoices:8 over from its holder",
+                stuck.token().substring(0, LocksPage.TOKEN_SHOWN), "fence " + stuck.fence(),
+                "The old holder is not stopped", "only the fence stops it").doesNotContain(stuck.token());
+        assertThat(confirm()).startsWith("TAKEN_AND_FREED fence=");
+        assertThat(locks.inspect("invoices:8").isHeld()).as("taken over, then freed").isFalse();
+        assertThat(stuck.renew().name()).as("the old holder finds out at its next renewal").isNotEqualTo("RENEWED");
+    }
+
+    @Test
     void redriveASelectionOfDeadJobs() {
         Queue q = client.queue("emails");
         List<String> dead = kill(q, 3);
