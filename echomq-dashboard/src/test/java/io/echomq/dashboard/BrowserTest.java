@@ -93,7 +93,8 @@ class BrowserTest extends DashboardTestBase {
         browser.screenshot("dashboard-job");
 
         browser.click(By.cssSelector("a.button.redrive"));
-        assertThat(browser.title()).isEqualTo("Confirm: redrive · EchoMQ");
+        assertThat(browser.title()).isEqualTo("Confirm: redrive · job " + dead + " of emails · EchoMQ");
+        assertThat(browser.mainText()).contains("Move dead job " + dead + " of queue emails (dead now) back to pending");
         browser.screenshot("dashboard-confirm");
         browser.click(By.linkText("No, go back"));
         assertThat(browser.title()).isEqualTo("Job " + dead + " · EchoMQ");
@@ -189,7 +190,8 @@ class BrowserTest extends DashboardTestBase {
         assertThat(q.inspect(held)).as("a held job stays").isPresent();
 
         browser.click(By.cssSelector("a.button[href*='action=force-remove']"));
-        assertThat(browser.title()).isEqualTo("Confirm: remove even while a worker holds it · EchoMQ");
+        assertThat(browser.title()).isEqualTo("Confirm: remove even while a worker holds it · job " + held
+                + " of emails · EchoMQ");
         assertThat(confirm()).isEqualTo("REMOVED");
         assertThat(q.inspect(held)).isEmpty();
         assertThat(q.stats().active()).isEqualTo(1);
