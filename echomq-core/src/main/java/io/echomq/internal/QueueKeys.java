@@ -135,6 +135,14 @@ public final class QueueKeys {
         return prefix + "flow";
     }
 
+    /**
+     * @return {@code emq:{<q>}:rate}, the ZSET the rate limit counts claims in (member
+     *     {@code <id>:<attempt>}, score the claim's server time in ms)
+     */
+    public String rate() {
+        return prefix + "rate";
+    }
+
     /** @return {@code emq:{<q>}:settings}, the HASH of the queue's other settings: {@code timeout_ms} */
     public String settings() {
         return prefix + "settings";
@@ -171,6 +179,14 @@ public final class QueueKeys {
     /** @return {@code emq:{<q>}:cancel}, the channel a cancel of a running job publishes on */
     public String cancel() {
         return prefix + "cancel";
+    }
+
+    /**
+     * @return {@code emq:{<q>}:cancelled}, the ZSET that records the last cancellations (id, score
+     *     the cancel's server time in ms)
+     */
+    public String cancelled() {
+        return prefix + "cancelled";
     }
 
     /** @return {@code emq:{<q>}:job:<id>} */
