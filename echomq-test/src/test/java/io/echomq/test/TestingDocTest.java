@@ -11,7 +11,9 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,27 +44,40 @@ class TestingDocTest {
         }
         assertThat(tests.keySet()).as("the test classes the page shows, marked as run by this test")
                 .containsExactly("SignupTest", "WelcomeEmailTest");
-        for (Map.Entry<String, String> test : tests.entrySet()) {
-            TestExecutionSummary summary = run(test.getKey(), test.getValue());
-            StringWriter failures = new StringWriter();
-            summary.printFailuresTo(new PrintWriter(failures), 20);
-            assertThat(summary.getTotalFailureCount()).as(test.getKey() + " failed:\n" + failures).isZero();
-            assertThat(summary.getTestsSucceededCount()).as(test.getKey() + "'s tests that passed").isEqualTo(1);
+        Path dir = compile(tests);
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, TestingDocTest.class.getClassLoader())) {
+            for (String name : tests.keySet()) {
+                TestExecutionSummary summary = run(loader, name);
+                StringWriter failures = new StringWriter();
+                summary.printFailuresTo(new PrintWriter(failures), 20);
+                assertThat(summary.getTotalFailureCount()).as(name + " failed:\n" + failures).isZero();
+                assertThat(summary.getTestsSucceededCount()).as(name + "'s tests that passed").isEqualTo(1);
+            }
         }
     }
 
-    /** Compiles one class's text and runs its tests, as a build would, with the class's loader as the context's. */
-    private static TestExecutionSummary run(String name, String source) throws Exception {
+    /** @return the directory of the classes javac made of the texts, in one run */
+    private static Path compile(Map<String, String> classes) throws Exception {
         Path dir = Files.createTempDirectory("emq-testing-doc");
-        Path file = dir.resolve(name + ".java");
-        Files.writeString(file, source, StandardCharsets.UTF_8);
+        List<String> args = new ArrayList<>(List.of("-proc:none", "-cp", System.getProperty("java.class.path"),
+                "-d", dir.toString()));
+        for (Map.Entry<String, String> c : classes.entrySet()) {
+            Path file = dir.resolve(c.getKey() + ".java");
+            Files.writeString(file, c.getValue(), StandardCharsets.UTF_8);
+            args.add(file.toString());
+        }
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = ToolProvider.getSystemJavaCompiler().run(null, errors, errors, "-proc:none", "-parameters",
-                "-cp", System.getProperty("java.class.path"), "-d", dir.toString(), file.toString());
-        assertThat(rc).as(name + " does not compile as written:\n" + errors.toString(StandardCharsets.UTF_8)).isZero();
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, errors, errors, args.toArray(String[]::new));
+        assertThat(rc).as("the page's tests do not compile as written:\n" + errors.toString(StandardCharsets.UTF_8))
+                .isZero();
+        return dir;
+    }
+
+    /** Runs one class's tests as a build would, with the class's loader as the context's. */
+    private static TestExecutionSummary run(ClassLoader loader, String name) throws Exception {
         Thread thread = Thread.currentThread();
         ClassLoader saved = thread.getContextClassLoader();
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, TestingDocTest.class.getClassLoader())) {
+        try {
             thread.setContextClassLoader(loader);
             SummaryGeneratingListener listener = new SummaryGeneratingListener();
             LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
