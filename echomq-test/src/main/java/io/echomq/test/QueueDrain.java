@@ -71,7 +71,9 @@ public final class QueueDrain {
     private static DrainedJob run(String queue, Job job, JobHandler handler) {
         try {
             handler.handle(job);
-        } catch (Exception | AssertionError e) {
+        } catch (VirtualMachineError e) {
+            throw e;   // nothing can be trusted to run after it, a settle included
+        } catch (Throwable e) {
             SettleOutcome outcome = job.isSettled() ? job.outcome().orElse(null) : job.fail(e);
             throw new AssertionError("drain of queue '" + queue + "': the handler threw on job " + job.id()
                     + " (attempt " + job.attempt() + "; the job is now " + outcome + "): " + e, e);
