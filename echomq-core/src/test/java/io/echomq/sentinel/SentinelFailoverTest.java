@@ -13,7 +13,6 @@ import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueStats;
 import io.echomq.queue.Worker;
 import io.echomq.server.RawRedis;
-import io.echomq.server.RedisServer;
 import io.echomq.testkit.LockHistory;
 import io.echomq.testkit.SentinelGroup;
 import java.time.Duration;
@@ -42,82 +41,133 @@ class SentinelFailoverTest {
             AcquireOptions.defaults().waitForReplicas(1, Duration.ofMillis(200));
 
     /**
-     * Three clients contend for one lock with {@code waitForReplicas(1, …)} across the failover. On the old master,
-     * after the promotion, no replica acknowledges a grant, so none counts; on the new master, none does until the
-     * old master replicates from it. Every grant that counted was on a replica before it was acknowledged, so the
-     * promoted replica knows it: no two holders at once, and fences strictly increase in grant order.
+     * Clients contend for one lock with {@code waitForReplicas(1, …)} across the failover: three connected before
+     * it (they stay on the old master until the sentinels turn it into a replica), three more connected in the
+     * window after the promotion (they find the new master). On the old master, after the promotion, no replica
+     * acknowledges a grant; on the new master, none does until the old master replicates from it. So every grant
+     * that counted was on a replica before it was acknowledged, and the promoted replica knows it: no two holders
+     * at once, no token twice, and fences strictly increase in grant order.
      */
     @Test
     void withReplicaWaitNoLockIsGrantedTwiceAcrossTheFailover() throws Exception {
+        Run run = contendAcrossFailover(WAIT_ONE);
+        assertThat(run.report().violations()).isEmpty();
+        assertThat(run.duplicateTokens()).isZero();
+        assertThat(run.report().grants()).isGreaterThanOrEqualTo(40);
+        // the failover was seen: grants went unacknowledged while no replica could acknowledge them
+        assertThat(run.refusedAcks()).isPositive();
+    }
+
+    /**
+     * The same run without the replica wait: the clients on the old master and those on the new one are granted the
+     * same lock at once. This is what docs/scaling.md says a Sentinel failover can cost without {@code WAIT}, and
+     * what the test above would see if the wait did not close the window.
+     */
+    @Test
+    void withoutReplicaWaitTheWindowGrantsTheLockTwice() throws Exception {
+        Run run = contendAcrossFailover(AcquireOptions.defaults());
+        assertThat(run.grantsInWindow()).isPositive();
+        assertThat(run.report().violations()).anyMatch(v -> v.startsWith("double grant"));
+    }
+
+    /** What one contention run across a failover saw. */
+    private record Run(LockHistory.Report report, int duplicateTokens, int refusedAcks, int grantsInWindow) {
+    }
+
+    private Run contendAcrossFailover(AcquireOptions options) throws Exception {
         try (SentinelGroup group = SentinelGroup.start()) {
             LockHistory history = new LockHistory();
-            AtomicBoolean stop = new AtomicBoolean();
-            AtomicInteger refusedAcks = new AtomicInteger();
-            AtomicInteger failures = new AtomicInteger();
-            Set<String> tokens = ConcurrentHashMap.newKeySet();
-            AtomicInteger duplicateTokens = new AtomicInteger();
-            List<Thread> threads = new ArrayList<>();
+            Contention contention = new Contention(history, options);
             List<LockClient> clients = new ArrayList<>();
             try {
-                for (int i = 0; i < 3; i++) {
-                    LockClient locks = LockClient.builder().redisUrl(group.url())
-                            .commandTimeout(Duration.ofSeconds(1)).build();
-                    clients.add(locks);
-                    String holder = "client-" + i;
-                    Thread t = new Thread(() -> contend(locks, holder, history, stop, refusedAcks, failures, tokens,
-                            duplicateTokens), holder);
-                    threads.add(t);
-                    t.start();
-                }
+                contention.start(group.url(), 3, clients, "before");
                 await().atMost(Duration.ofSeconds(20)).until(() -> history.grants() >= 20);
-                RedisServer newMaster = group.failover();
+                group.promote();
+                long windowStart = System.nanoTime();
+                contention.start(group.url(), 3, clients, "window");
+                group.awaitOldMasterFollows();
+                long windowEnd = System.nanoTime();
                 int before = history.grants();
                 await().atMost(Duration.ofSeconds(30)).until(() -> history.grants() >= before + 20);
-                stop.set(true);
-                for (Thread t : threads) {
-                    t.join(10_000);
-                }
-                try (RawRedis m = RawRedis.connect(newMaster.host(), newMaster.port())) {
-                    assertThat(String.valueOf(m.call("INFO", "replication"))).contains("role:master");
-                }
+                contention.stop();
+                int inWindow = contention.grantsReplyingBetween(windowStart, windowEnd);
+                return new Run(history.check(), contention.duplicateTokens.get(), contention.refusedAcks.get(),
+                        inWindow);
             } finally {
-                stop.set(true);
+                contention.stop();
                 clients.forEach(LockClient::close);
             }
-            LockHistory.Report report = history.check();
-            assertThat(report.violations()).isEmpty();
-            assertThat(duplicateTokens).hasValue(0);
-            assertThat(report.grants()).isGreaterThanOrEqualTo(40);
-            // the failover was seen: acquires were refused or failed while no replica could acknowledge
-            assertThat(refusedAcks.get() + failures.get()).isPositive();
         }
     }
 
-    private static void contend(LockClient locks, String holder, LockHistory history, AtomicBoolean stop,
-                                AtomicInteger refusedAcks, AtomicInteger failures, Set<String> tokens,
-                                AtomicInteger duplicateTokens) {
-        while (!stop.get()) {
-            long sent = System.nanoTime();
-            try {
-                Optional<Lease> granted = locks.tryAcquire("failover-lock", TTL, WAIT_ONE);
-                if (granted.isEmpty()) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                long reply = System.nanoTime();
-                try (Lease lease = granted.get()) {
-                    if (!tokens.add(lease.token())) {
-                        duplicateTokens.incrementAndGet();
+    /** Threads that take the lock, hold it a moment, and release it, each on its own client, until stopped. */
+    private static final class Contention {
+        private final LockHistory history;
+        private final AcquireOptions options;
+        private final AtomicBoolean stopped = new AtomicBoolean();
+        private final AtomicInteger refusedAcks = new AtomicInteger();
+        private final AtomicInteger duplicateTokens = new AtomicInteger();
+        private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+        private final List<Long> replies = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final List<Thread> threads = new ArrayList<>();
+
+        Contention(LockHistory history, AcquireOptions options) {
+            this.history = history;
+            this.options = options;
+        }
+
+        void start(String url, int n, List<LockClient> clients, String name) {
+            for (int i = 0; i < n; i++) {
+                LockClient locks = LockClient.builder().redisUrl(url).commandTimeout(Duration.ofSeconds(1)).build();
+                clients.add(locks);
+                String holder = name + "-" + i;
+                Thread t = new Thread(() -> contend(locks, holder), holder);
+                threads.add(t);
+                t.start();
+            }
+        }
+
+        void stop() throws InterruptedException {
+            stopped.set(true);
+            for (Thread t : threads) {
+                t.join(10_000);
+            }
+        }
+
+        int grantsReplyingBetween(long from, long to) {
+            synchronized (replies) {
+                return (int) replies.stream().filter(r -> r >= from && r <= to).count();
+            }
+        }
+
+        private void contend(LockClient locks, String holder) {
+            while (!stopped.get()) {
+                long sent = System.nanoTime();
+                try {
+                    Optional<Lease> granted = locks.tryAcquire("failover-lock", TTL, options);
+                    if (granted.isEmpty()) {
+                        continue;
                     }
-                    long end = Math.min(System.nanoTime(), lease.validUntilNanos());
-                    history.grant(new LockHistory.Grant(holder, lease.fence(), sent, reply, end));
-                } catch (RedisCommandException releaseFailed) {
-                    failures.incrementAndGet();   // the lease was recorded; it then expires by its ttl
+                    long reply = System.nanoTime();
+                    try (Lease lease = granted.get()) {
+                        if (!tokens.add(lease.token())) {
+                            duplicateTokens.incrementAndGet();
+                        }
+                        Thread.sleep(20);   // the holder's work under the lock
+                        long end = Math.min(System.nanoTime(), lease.validUntilNanos());
+                        history.grant(new LockHistory.Grant(holder, lease.fence(), sent, reply, end));
+                        replies.add(reply);
+                    } catch (RedisCommandException releaseFailed) {
+                        // recorded above; the lock then expires by its ttl
+                    }
+                } catch (ReplicaAckException notAcknowledged) {
+                    refusedAcks.incrementAndGet();
+                } catch (RedisCommandException unreachable) {
+                    // the connection is being replaced: try again
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
                 }
-            } catch (ReplicaAckException notAcknowledged) {
-                refusedAcks.incrementAndGet();
-            } catch (RedisCommandException unreachable) {
-                failures.incrementAndGet();
             }
         }
     }
@@ -150,7 +200,7 @@ class SentinelFailoverTest {
                 master.call("SET", "replicated-up-to-here", "1");
                 assertThat(master.call("WAIT", "1", "5000")).isEqualTo(1L);
             }
-            try (Worker worker = queues.worker("failover-q", job -> {
+            try (Worker ignored = queues.worker("failover-q", job -> {
                         Thread.sleep(20);   // the handler's work: spreads the jobs over the failover
                         completed.add(job.id());
                     }).concurrency(4).lease(Duration.ofSeconds(3)).maintenanceInterval(Duration.ofMillis(500))

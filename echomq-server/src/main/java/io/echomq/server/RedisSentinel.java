@@ -25,13 +25,15 @@ public final class RedisSentinel implements AutoCloseable {
     private static final int PORT_ATTEMPTS = 5;
 
     private final int port;
+    private final String password;
     private final Path dir;
     private final Process process;
     private final Thread shutdownHook;
     private boolean closed;
 
-    private RedisSentinel(int port, Path dir, Process process) {
+    private RedisSentinel(int port, String password, Path dir, Process process) {
         this.port = port;
+        this.password = password;
         this.dir = dir;
         this.process = process;
         this.shutdownHook = new Thread(() -> {
@@ -53,13 +55,39 @@ public final class RedisSentinel implements AutoCloseable {
      * @return a running sentinel that answers {@code PING}
      * @throws IllegalArgumentException if {@code quorum} is under 1, or a duration is under 1 ms
      * @throws NullPointerException if an argument is {@code null}
+     * @see #start(String, RedisServer, int, Duration, Duration, String, String)
      * @throws IllegalStateException if the binary cannot be resolved, or the sentinel does not start and answer
      *     within 10 seconds (the message includes the tail of its log), or no free port could be bound
      * @throws UncheckedIOException if the temporary directory or its files cannot be written
      */
     public static RedisSentinel start(String masterName, RedisServer master, int quorum, Duration downAfter,
                                       Duration failoverTimeout) {
+        return start(masterName, master, quorum, downAfter, failoverTimeout, null, null);
+    }
+
+    /**
+     * As {@link #start(String, RedisServer, int, Duration, Duration)}, with passwords: the data nodes' (the
+     * sentinel's {@code auth-pass} for the master and its replicas) and the sentinel's own ({@code requirepass},
+     * which it also gives the other sentinels as {@code sentinel-pass}).
+     *
+     * @param dataPassword the master's and replicas' {@code requirepass}, or {@code null} for none
+     * @param password this sentinel's {@code requirepass}, or {@code null} for none
+     * @return a running sentinel that answers {@code PING} (after {@code AUTH} when it has a password)
+     * @throws IllegalArgumentException if {@code quorum} is under 1, or a duration is under 1 ms, or a password
+     *     holds a blank or a quote
+     * @throws NullPointerException if {@code masterName}, {@code master} or a duration is {@code null}
+     * @throws IllegalStateException if the binary cannot be resolved, or the sentinel does not start and answer
+     *     within 10 seconds (the message includes the tail of its log), or no free port could be bound
+     * @throws UncheckedIOException if the temporary directory or its files cannot be written
+     */
+    public static RedisSentinel start(String masterName, RedisServer master, int quorum, Duration downAfter,
+                                      Duration failoverTimeout, String dataPassword, String password) {
         Objects.requireNonNull(masterName, "masterName");
+        for (String secret : new String[] {dataPassword, password}) {
+            if (secret != null && !secret.matches("[^\\s\"']+")) {
+                throw new IllegalArgumentException("a password must not be empty or hold a blank or a quote");
+            }
+        }
         Objects.requireNonNull(master, "master");
         if (quorum < 1) {
             throw new IllegalArgumentException("quorum must be at least 1: " + quorum);
@@ -71,11 +99,19 @@ public final class RedisSentinel implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             int port = freePort();
             try {
-                return launch(binary, port, List.of(
+                List<String> lines = new java.util.ArrayList<>(List.of(
                         "sentinel monitor " + masterName + " " + master.host() + " " + master.port() + " " + quorum,
                         "sentinel down-after-milliseconds " + masterName + " " + downAfter.toMillis(),
                         "sentinel failover-timeout " + masterName + " " + failoverTimeout.toMillis(),
                         "sentinel parallel-syncs " + masterName + " 1"));
+                if (dataPassword != null) {
+                    lines.add("sentinel auth-pass " + masterName + " " + dataPassword);
+                }
+                if (password != null) {
+                    lines.add("requirepass " + password);
+                    lines.add("sentinel sentinel-pass " + password);
+                }
+                return launch(binary, port, lines, password);
             } catch (ServerProcess.PortTaken e) {
                 if (attempt >= PORT_ATTEMPTS) {
                     throw new IllegalStateException("redis-server --sentinel could not bind 127.0.0.1:" + port
@@ -85,7 +121,7 @@ public final class RedisSentinel implements AutoCloseable {
         }
     }
 
-    private static RedisSentinel launch(Path binary, int port, List<String> monitor) {
+    private static RedisSentinel launch(Path binary, int port, List<String> monitor, String password) {
         Path dir;
         try {
             dir = Files.createTempDirectory("echomq-sentinel-" + port + "-");
@@ -109,9 +145,9 @@ public final class RedisSentinel implements AutoCloseable {
             ServerProcess.deleteRecursively(dir);
             throw new IllegalStateException("Cannot run " + binary + " --sentinel", e);
         }
-        RedisSentinel sentinel = new RedisSentinel(port, dir, process);
+        RedisSentinel sentinel = new RedisSentinel(port, password, dir, process);
         try {
-            ServerProcess.awaitReady(process, port, log);
+            awaitReady(process, port, password, log);
             return sentinel;
         } catch (RuntimeException e) {
             sentinel.closed = true;
@@ -121,6 +157,63 @@ public final class RedisSentinel implements AutoCloseable {
             ServerProcess.deleteRecursively(dir);
             throw e;
         }
+    }
+
+    /** As {@link ServerProcess#awaitReady}, authenticating first when the sentinel has a password. */
+    private static void awaitReady(Process process, int port, String password, Path log) {
+        if (password == null) {
+            ServerProcess.awaitReady(process, port, log);
+            return;
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                ServerProcess.START_TIMEOUT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                String output = ServerProcess.tail(log);
+                if (output.contains("already in use")) {
+                    throw new ServerProcess.PortTaken(output);
+                }
+                throw new IllegalStateException("redis-server --sentinel exited with code " + process.exitValue()
+                        + " during startup on port " + port + "; output:\n" + output);
+            }
+            try (RawRedis conn = RawRedis.connect(HOST, port)) {
+                conn.call("AUTH", password);
+                String info = (String) conn.call("INFO", "server");
+                if (String.valueOf(process.pid()).equals(ServerIdentity.field(info, "process_id"))) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // not listening yet
+            }
+            try {
+                process.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while starting a sentinel", e);
+            }
+        }
+        throw new IllegalStateException("redis-server --sentinel did not answer on port " + port + " within "
+                + ServerProcess.START_TIMEOUT_MILLIS + " ms; output:\n" + ServerProcess.tail(log));
+    }
+
+    /**
+     * Opens a connection to this sentinel, authenticated when it has a password.
+     *
+     * @return the connection; close it when done
+     * @throws java.io.UncheckedIOException if the sentinel cannot be reached
+     * @throws RawRedis.ErrorReply if it refuses the password
+     */
+    public RawRedis connect() {
+        RawRedis conn = RawRedis.connect(HOST, port);
+        if (password != null) {
+            try {
+                conn.call("AUTH", password);
+            } catch (RuntimeException e) {
+                conn.close();
+                throw e;
+            }
+        }
+        return conn;
     }
 
     /** @return always {@code "127.0.0.1"} */
@@ -149,7 +242,7 @@ public final class RedisSentinel implements AutoCloseable {
         }
         closed = true;
         if (process.isAlive()) {
-            try (RawRedis conn = RawRedis.connect(HOST, port)) {
+            try (RawRedis conn = connect()) {
                 conn.call("SHUTDOWN", "NOSAVE");
             } catch (RuntimeException expected) {
                 // the sentinel closes the connection without replying, or is already gone
