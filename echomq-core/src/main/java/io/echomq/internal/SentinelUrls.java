@@ -86,16 +86,18 @@ public final class SentinelUrls {
                         + e.getMessage().replaceFirst("^.*': ", "").replaceFirst("; expected.*$", ""));
             }
         }
-        // Lettuce's own parser places the sentinels (default port 26379), the database, the master and TLS; the
-        // credentials, which it would give the data nodes only, are set below where each belongs.
+        // Lettuce's own parser places the sentinels (default port 26379), the database and TLS. The master's name,
+        // decoded already (a blank in it is no URI character), and the credentials, which Lettuce would give the
+        // data nodes only, are set below where each belongs.
         String bare = (tls ? RedisUrl.SENTINEL_TLS : RedisUrl.SENTINEL) + authority
-                + (path.length() > 1 ? path : "") + "#" + master;
+                + (path.length() > 1 ? path : "") + "#master";
         RedisURI uri;
         try {
             uri = RedisURI.create(bare);
         } catch (RuntimeException e) {
             throw malformed(trimmed, RedisUrl.redactIn(String.valueOf(e.getMessage()), trimmed));
         }
+        uri.setSentinelMasterId(master);
         if (password != null) {
             if (user != null && !user.isEmpty()) {
                 uri.setAuthentication(user, password.toCharArray());

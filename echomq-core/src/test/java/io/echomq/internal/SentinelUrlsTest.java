@@ -33,6 +33,12 @@ class SentinelUrlsTest {
     }
 
     @Test
+    void aMastersNameIsPercentDecoded() {
+        assertThat(SentinelUrls.parse("redis-sentinel://s1#my%20master%231").getSentinelMasterId())
+                .isEqualTo("my master#1");
+    }
+
+    @Test
     void tlsReachesTheSentinelsAndWithoutPasswordsNoneIsSent() {
         RedisURI uri = SentinelUrls.parse("rediss-sentinel://s1#m");
         assertThat(uri.isSsl()).isTrue();
