@@ -65,7 +65,9 @@ class SentinelUrlTest {
             assertThat(q.stats().completed()).isEqualTo(1);
             // the writes went to the master the sentinels name; its replica holds them by replication
             assertThat(String.valueOf(replica.call("INFO", "replication"))).contains("role:slave");
-            assertThat(queues.serverDescription()).startsWith("Redis ");
+            assertThat(queues.serverDescription()).matches("(Redis|Valkey) .*");
+            // the CI's sentinel pass reads this line to know which binary it ran on
+            System.out.println("server under test: " + queues.serverDescription() + " through Sentinel");
         }
     }
 }
