@@ -41,7 +41,19 @@ class RedisUrlTest {
         assertThat(RedisUrl.isCluster("redis://h:1")).isFalse();
         assertThat(RedisUrl.isCluster(null)).isFalse();
         assertThat(RedisUrl.SCHEMES).containsExactly("redis://", "rediss://", "redis-socket://", "redis-cluster://",
-                "rediss-cluster://");
+                "rediss-cluster://", "redis-sentinel://", "rediss-sentinel://");
+    }
+
+    @Test
+    void sentinelUrlsAreToldApartAndTheirSentinelPasswordIsHidden() {
+        assertThat(RedisUrl.isSentinel(" REDISS-SENTINEL://h:1#m")).isTrue();
+        assertThat(RedisUrl.isSentinel("redis-cluster://h:1")).isFalse();
+        assertThat(RedisUrl.isSentinel(null)).isFalse();
+        assertThat(RedisUrl.isCluster("redis-sentinel://h:1#m")).isFalse();
+        String url = "redis-sentinel://app:hunter2@s1:26379,s2?sentinelPassword=s3cret#mymaster";
+        assertThat(RedisUrl.redact(url)).isEqualTo("redis-sentinel://***@s1:26379,s2?sentinelPassword=***#mymaster");
+        assertThat(RedisUrl.redactAll("bad: " + url + " there")).doesNotContain("hunter2", "s3cret");
+        assertThat(RedisUrl.redactIn("NOAUTH s3cret and app:hunter2", url)).isEqualTo("NOAUTH *** and ***");
     }
 
     @Test

@@ -31,12 +31,13 @@ final class RedisOptions {
     @Option(names = "--redis", paramLabel = "URL", defaultValue = DEFAULT_URL,
             description = "Redis server: redis://[user:password@]host[:port][/db], rediss://… (TLS), "
                 + "redis-socket:///path/to/socket, or for a Redis Cluster redis-cluster://host:port[,host:port…] "
-                + "or rediss-cluster://… (TLS). "
+                + "or rediss-cluster://… (TLS), or a master watched by Sentinel "
+                + "redis-sentinel://host:port[,host:port…][/db]#master or rediss-sentinel://… (TLS). "
                 + "Default: $" + ENV + " if set, else " + DEFAULT_URL + " (now: ${DEFAULT-VALUE}).")
     String url;
 
     @Option(names = "--redis-ca", paramLabel = "PEM",
-            description = "For rediss:// only: trust the CA certificates in this PEM file instead of the JVM's "
+            description = "For rediss:// (and rediss-cluster://, rediss-sentinel://) only: trust the CA certificates in this PEM file instead of the JVM's "
                 + "trust store (for a server whose certificate a private CA signed).")
     Path trustedCertificates;
 

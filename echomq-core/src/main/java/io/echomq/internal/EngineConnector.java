@@ -22,12 +22,15 @@ import java.util.List;
  * How an engine comes to be: the Lettuce client for one server or one cluster, configured.
  *
  * <ol>
- *   <li>Picks single server or cluster from the URL's scheme.</li>
+ *   <li>Picks single server, cluster or Sentinel from the URL's scheme.</li>
  *   <li>Sets the client options both share: reject (never buffer) while disconnected, the command
  *       timeout, TLS trust ({@link TlsTrust}), and no handshake commands the minimal ACL user lacks.</li>
  *   <li>On a cluster: topology refresh on every redirection and periodically, and every master's
  *       link opened before the first command ({@link #warm}).</li>
  *   <li>On a single server: refuses a node of a cluster ({@link ClusterNodeGuard}).</li>
+ *   <li>Through Sentinel: the same client as for one server, whose URI names the sentinels and the
+ *       master's name; Lettuce asks the sentinels for the master's address on every connect and
+ *       reconnect, so a failover is followed by the next reconnect.</li>
  *   <li>On any failure, shuts the half-built client down and throws {@code CONNECT <url>}.</li>
  * </ol>
  *
@@ -41,7 +44,8 @@ public final class EngineConnector {
 
     /**
      * Connects to the server, or the cluster, named by {@code url}: {@code redis://}, {@code rediss://},
-     * {@code redis-socket://}, {@code redis-cluster://} or {@code rediss-cluster://}.
+     * {@code redis-socket://}, {@code redis-cluster://}, {@code rediss-cluster://}, or the master that
+     * {@code redis-sentinel://} or {@code rediss-sentinel://} names through its sentinels.
      *
      * @param commandTimeout how long one command may take before it fails
      * @throws IllegalArgumentException if the URL is malformed, or is a single-server URL naming a node of a
@@ -53,20 +57,31 @@ public final class EngineConnector {
     }
 
     /**
-     * As {@link #connect(String, Duration)}, trusting for TLS ({@code rediss://} or
-     * {@code rediss-cluster://}) the CA certificates in {@code trustedCertificates}.
+     * As {@link #connect(String, Duration)}, trusting for TLS ({@code rediss://}, {@code rediss-cluster://}
+     * or {@code rediss-sentinel://}) the CA certificates in {@code trustedCertificates}.
      *
      * @param trustedCertificates a PEM file of CA certificates (checked by {@link TlsTrust#check}), or null
      *     for the JVM's default trust store
      * @throws IllegalArgumentException if the URL is malformed, or names a node of a Redis Cluster
-     * @throws RedisCommandException if the server cannot be reached or the TLS handshake fails ({@code CONNECT})
+     * @throws RedisCommandException if the server cannot be reached or the TLS handshake fails, or no sentinel
+     *     names the master ({@code CONNECT})
      */
     public static RedisEngine connect(String url, Duration commandTimeout, Path trustedCertificates) {
         if (RedisUrls.isCluster(url)) {
             return connectCluster(RedisUrls.parseCluster(url), RedisUrls.redact(url.trim()), commandTimeout,
                     trustedCertificates);
         }
-        return connect(RedisUrls.parse(url), commandTimeout, trustedCertificates);
+        if (RedisUrls.isSentinel(url)) {
+            RedisURI uri = SentinelUrls.parse(url);
+            // the sentinels get the same handshake as a data node (see below)
+            uri.getSentinels().forEach(sentinel -> {
+                sentinel.setLibraryName("");
+                sentinel.setLibraryVersion("");
+            });
+            return connect(uri, RedisUrls.redact(url.trim()), commandTimeout, trustedCertificates);
+        }
+        RedisURI uri = RedisUrls.parse(url);
+        return connect(uri, RedisUrls.redact(uri.toString()), commandTimeout, trustedCertificates);
     }
 
 
@@ -109,9 +124,12 @@ public final class EngineConnector {
         }
     }
 
-    /** Connects to the one server named by {@code uri}; refuses a node of a cluster ({@link ClusterNodeGuard}). */
-    static RedisEngine connect(RedisURI uri, Duration commandTimeout, Path trustedCertificates) {
-        String redacted = RedisUrls.redact(uri.toString());
+    /**
+     * Connects to the one server named by {@code uri}, directly or through its sentinels; refuses a node of a
+     * cluster ({@link ClusterNodeGuard}) named directly (a master that sentinels watch is never one).
+     */
+    static RedisEngine connect(RedisURI uri, String redacted, Duration commandTimeout, Path trustedCertificates) {
+        boolean direct = uri.getSentinels().isEmpty();
         uri.setTimeout(commandTimeout);
         // No CLIENT SETINFO and no CLIENT MAINT_NOTIFICATIONS in the handshake: Redis 6.2 and 7.0
         // know neither, and the ACL user limited to EchoMQ's commands (docs/security.md) would get
@@ -136,8 +154,8 @@ public final class EngineConnector {
             engine = new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
                     commandTimeout, redacted);
         } catch (RuntimeException e) {
-            IllegalArgumentException clusterNode = ClusterNodeGuard.refusalFor(e, uri, redacted);
-            if (clusterNode == null) {
+            IllegalArgumentException clusterNode = direct ? ClusterNodeGuard.refusalFor(e, uri, redacted) : null;
+            if (clusterNode == null && direct) {
                 clusterNode = ClusterNodeGuard.askWithoutSelect(client, uri, redacted, commandTimeout.toMillis());
             }
             FlushCoalescing.shutdown(client, resources);
@@ -145,6 +163,9 @@ public final class EngineConnector {
                 throw clusterNode;
             }
             throw new RedisCommandException("CONNECT " + redacted, null, e);
+        }
+        if (!direct) {
+            return engine;
         }
         try {
             ClusterNodeGuard.refuseClusterNode(engine.commands(), uri, redacted, commandTimeout.toMillis());

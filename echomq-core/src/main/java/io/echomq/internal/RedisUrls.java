@@ -2,8 +2,6 @@ package io.echomq.internal;
 
 import io.echomq.RedisUrl;
 import io.lettuce.core.RedisURI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +24,22 @@ public final class RedisUrls {
         return RedisUrl.isCluster(url);
     }
 
+    /** @return whether {@code url} names a master watched by Sentinel ({@code redis-sentinel://} or {@code rediss-sentinel://}) */
+    public static boolean isSentinel(String url) {
+        return RedisUrl.isSentinel(url);
+    }
+
     /**
-     * Parses a URL of either form: a single server ({@link #parse}) or a cluster ({@link #parseCluster}).
+     * Parses a URL of any form: a single server ({@link #parse}), a cluster ({@link #parseCluster}) or a master
+     * watched by Sentinel ({@link SentinelUrls#parse}).
      *
-     * @return one URI for a single server; the seed nodes for a cluster
+     * @return one URI for a single server or a Sentinel master; the seed nodes for a cluster
      * @throws IllegalArgumentException if the URL is null, blank or malformed
      */
     public static List<RedisURI> parseAny(String url) {
+        if (isSentinel(url)) {
+            return List.of(SentinelUrls.parse(url));
+        }
         return isCluster(url) ? parseCluster(url) : List.of(parse(url));
     }
 
@@ -70,10 +77,10 @@ public final class RedisUrls {
             String info = authority.substring(0, at);
             int colon = info.indexOf(':');
             if (colon >= 0) {
-                user = decode(info.substring(0, colon));
-                password = decode(info.substring(colon + 1));
+                user = UrlAuthority.decode(info.substring(0, colon));
+                password = UrlAuthority.decode(info.substring(colon + 1));
             } else {
-                password = decode(info);
+                password = UrlAuthority.decode(info);
             }
             authority = authority.substring(at + 1);
         }
@@ -87,7 +94,7 @@ public final class RedisUrls {
             }
             String single = "redis://" + hostPort;
             try {
-                checkAuthority(single);
+                UrlAuthority.check(single);
             } catch (IllegalArgumentException e) {
                 throw clusterMalformed(trimmed, "bad node '" + hostPort + "': "
                         + e.getMessage().replaceFirst("^.*': ", "").replaceFirst("; expected.*$", ""));
@@ -109,10 +116,6 @@ public final class RedisUrls {
             seeds.add(node);
         }
         return seeds;
-    }
-
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
     }
 
     private static IllegalArgumentException clusterMalformed(String url, String why) {
@@ -137,7 +140,7 @@ public final class RedisUrls {
                     + "': the scheme must be redis://, rediss:// or redis-socket://");
         }
         if (!lower.startsWith("redis-socket://")) {
-            checkAuthority(trimmed);
+            UrlAuthority.check(trimmed);
         }
         RedisURI uri;
         try {
@@ -148,57 +151,6 @@ public final class RedisUrls {
             throw new IllegalArgumentException("Malformed Redis URL '" + redact(trimmed) + "': " + why);
         }
         return uri;
-    }
-
-    /** Checks {@code [user[:password]@]host[:port]} by hand: Lettuce accepts some malformed ones. */
-    private static void checkAuthority(String url) {
-        int start = url.indexOf("://") + 3;
-        int end = start;
-        while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
-            end++;
-        }
-        String authority = url.substring(start, end);
-        int at = authority.lastIndexOf('@');
-        String hostPort = at >= 0 ? authority.substring(at + 1) : authority;
-        String host = hostPort;
-        String port = null;
-        if (hostPort.startsWith("[")) {
-            int close = hostPort.indexOf(']');
-            if (close < 0) {
-                throw malformed(url, "unclosed '[' in an IPv6 host");
-            }
-            host = hostPort.substring(1, close);
-            String rest = hostPort.substring(close + 1);
-            if (!rest.isEmpty()) {
-                if (!rest.startsWith(":")) {
-                    throw malformed(url, "unexpected text after the IPv6 host");
-                }
-                port = rest.substring(1);
-            }
-        } else {
-            int colon = hostPort.lastIndexOf(':');
-            if (colon >= 0) {
-                host = hostPort.substring(0, colon);
-                port = hostPort.substring(colon + 1);
-            }
-        }
-        if (host.isBlank()) {
-            throw malformed(url, "no host");
-        }
-        if (port != null) {
-            if (!port.matches("\\d{1,5}")) {
-                throw malformed(url, "port '" + port + "' is not a number in 1..65535");
-            }
-            int p = Integer.parseInt(port);
-            if (p < 1 || p > 65535) {
-                throw malformed(url, "port " + p + " is outside 1..65535");
-            }
-        }
-    }
-
-    private static IllegalArgumentException malformed(String url, String why) {
-        return new IllegalArgumentException("Malformed Redis URL '" + redact(url) + "': " + why
-                + "; expected redis://[user:password@]host[:port][/db]");
     }
 
     /** @return {@link RedisUrl#redact}: the URL with its user-info replaced by {@code ***} */

@@ -10,7 +10,7 @@ import java.security.cert.CertificateFactory;
 import java.util.Locale;
 
 /**
- * TLS trust for {@code rediss://} connections: a PEM file of CA certificates that replaces the
+ * TLS trust for {@code rediss://} connections (and {@code rediss-cluster://}, {@code rediss-sentinel://}): a PEM file of CA certificates that replaces the
  * JVM's default trust store, for servers whose certificate a private CA signed. Peer verification
  * stays on (Lettuce's default for {@code rediss://}: the chain, and the host name against the
  * certificate).
@@ -45,15 +45,16 @@ public final class TlsTrust {
     }
 
     /**
-     * @throws IllegalArgumentException if certificates are given for a URL that is not {@code rediss://} or
-     *     {@code rediss-cluster://}:
+     * @throws IllegalArgumentException if certificates are given for a URL that is not {@code rediss://},
+     *     {@code rediss-cluster://} or {@code rediss-sentinel://}:
      *     they would be silently ignored and the connection would not be encrypted
      */
     public static void checkScheme(String url, Path trustedCertificates) {
         String lower = url.trim().toLowerCase(Locale.ROOT);
-        if (trustedCertificates != null && !lower.startsWith("rediss://") && !lower.startsWith("rediss-cluster://")) {
+        if (trustedCertificates != null && !lower.startsWith("rediss://") && !lower.startsWith("rediss-cluster://")
+                && !lower.startsWith("rediss-sentinel://")) {
             throw new IllegalArgumentException("trustedCertificates is set, but the Redis URL '" + RedisUrls.redact(url)
-                    + "' is not rediss:// (or rediss-cluster://): the connection would not use TLS");
+                    + "' is not rediss:// (or rediss-cluster://, rediss-sentinel://): the connection would not use TLS");
         }
     }
 

@@ -85,7 +85,8 @@ public final class LockClient implements Locks {
      * Connects with every default.
      *
      * @param redisUrl {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…}, or a
-     *     cluster: {@code redis-cluster://host:port[,host:port…]} (see {@code docs/scaling.md})
+     *     cluster: {@code redis-cluster://host:port[,host:port…]}, or a master watched by Sentinel:
+     *     {@code redis-sentinel://host:port[,host:port…][/db]#master} (see {@code docs/scaling.md})
      * @throws IllegalArgumentException if the URL is malformed
      * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
      */
@@ -389,8 +390,9 @@ public final class LockClient implements Locks {
         }
 
         /**
-         * @param url {@code redis://…}, {@code rediss://…}, {@code redis-socket://…}, or
-         *     {@code redis-cluster://host:port[,host:port…]} ({@code rediss-cluster://} for TLS); required
+         * @param url {@code redis://…}, {@code rediss://…}, {@code redis-socket://…},
+         *     {@code redis-cluster://host:port[,host:port…]} ({@code rediss-cluster://} for TLS), or
+         *     {@code redis-sentinel://host:port[,host:port…][/db]#master} ({@code rediss-sentinel://}); required
          * @throws IllegalArgumentException if malformed
          */
         public Builder redisUrl(String url) {

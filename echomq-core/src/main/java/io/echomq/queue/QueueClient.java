@@ -63,7 +63,8 @@ public final class QueueClient implements AutoCloseable {
      * Connects with every default.
      *
      * @param redisUrl {@code redis://[user:password@]host[:port][/db]}, {@code rediss://…}, or a
-     *     cluster: {@code redis-cluster://host:port[,host:port…]} (see {@code docs/scaling.md})
+     *     cluster: {@code redis-cluster://host:port[,host:port…]}, or a master watched by Sentinel:
+     *     {@code redis-sentinel://host:port[,host:port…][/db]#master} (see {@code docs/scaling.md})
      * @throws IllegalArgumentException if the URL is malformed
      * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
      */
@@ -303,7 +304,8 @@ public final class QueueClient implements AutoCloseable {
 
         /**
          * @param redisUrl the server to use (required): {@code redis://…}, {@code rediss://…},
-         *     {@code redis-socket://…}, or a cluster, {@code redis-cluster://host:port[,host:port…]}
+         *     {@code redis-socket://…}, a cluster, {@code redis-cluster://host:port[,host:port…]}, or a master
+         *     watched by Sentinel, {@code redis-sentinel://host:port[,host:port…][/db]#master}
          * @throws IllegalArgumentException if null or malformed (checked now, as LockClient's builder does)
          */
         public Builder redisUrl(String redisUrl) {

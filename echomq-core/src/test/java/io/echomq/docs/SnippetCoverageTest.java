@@ -44,6 +44,7 @@ class SnippetCoverageTest {
             Map.entry("ShardedQuickStart", "ShardedDocsExamplesTest"),
             Map.entry("RedlockQuickStart", "RedlockDocsExamplesTest"),
             Map.entry("ClusterQuickStart", "ScalingDocsExamplesTest"),
+            Map.entry("SentinelQuickStart", "SentinelDocsExamplesTest"),
             Map.entry("TlsClients", "SecurityDocsExamplesTest"),
             Map.entry("OwnInstrumentation", "ObservabilityDocsExamplesTest"),
             Map.entry("FollowQueueEvents", "ObservabilityDocsExamplesTest"),

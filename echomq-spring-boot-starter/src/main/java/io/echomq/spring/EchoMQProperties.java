@@ -75,8 +75,10 @@ public class EchoMQProperties {
     public static class Redis {
         /**
          * Redis URL: redis://[user:password@]host[:port][/db], rediss:// for TLS,
-         * redis-cluster://host:port[,host:port...] for a cluster (rediss-cluster:// with TLS), or
-         * redis-socket:///path. When absent, the application's spring.data.redis.* settings are used.
+         * redis-cluster://host:port[,host:port...] for a cluster (rediss-cluster:// with TLS),
+         * redis-sentinel://host:port[,host:port...][/db]#master for a master watched by Sentinel
+         * (rediss-sentinel:// with TLS), or redis-socket:///path. When absent, the application's
+         * spring.data.redis.* settings are used.
          */
         private String url;
 

@@ -14,6 +14,12 @@ import org.springframework.core.env.Environment;
  *
  * <ol>
  *   <li>{@code echomq.redis.url} when set;</li>
+ *   <li>else, when {@code spring.data.redis.sentinel.master} or {@code .nodes} is set, a
+ *       {@code redis-sentinel://} URL ({@code rediss-sentinel://} with {@code spring.data.redis.ssl.enabled}), as
+ *       Spring Data Redis, which prefers Sentinel to the other forms: the sentinels of {@code .nodes}, their
+ *       {@code .password}, the master's name of {@code .master}, {@code spring.data.redis.database}, and the data
+ *       nodes' credentials, those of {@code spring.data.redis.url} when it is set, else {@code username} and
+ *       {@code password};</li>
  *   <li>else {@code spring.data.redis.url} when set, as Spring Data Redis would use it;</li>
  *   <li>else {@code spring.data.redis.cluster.nodes}: a {@code redis-cluster://} URL over those
  *       nodes ({@code rediss-cluster://} with {@code spring.data.redis.ssl.enabled}), with the
@@ -22,8 +28,8 @@ import org.springframework.core.env.Environment;
  *       {@code username}, {@code password}, {@code database} (0) and {@code ssl.enabled}
  *       ({@code rediss://}).</li>
  * </ol>
- * Sentinel ({@code spring.data.redis.sentinel.master}) has no EchoMQ URL form: it is refused with
- * an {@link InvalidEchoMQPropertyException} asking for {@code echomq.redis.url}.
+ * A Sentinel setup without its master's name, or without its sentinels, is refused with an
+ * {@link InvalidEchoMQPropertyException} naming the missing property.
  */
 public final class RedisUrlResolver {
     static final String URL = "echomq.redis.url";
@@ -43,16 +49,16 @@ public final class RedisUrlResolver {
      * @param properties  the {@code echomq.*} settings
      * @param environment where the {@code spring.data.redis.*} settings are read
      * @return the URL, with any password in it
-     * @throws InvalidEchoMQPropertyException if only a Sentinel setup is configured, or the port or
-     *     database is not a number
+     * @throws InvalidEchoMQPropertyException if a Sentinel setup lacks its master's name or its sentinels, or
+     *     sets {@code spring.data.redis.sentinel.username}, or the port or database is not a number
      */
     public static String url(EchoMQProperties properties, Environment environment) {
         return resolve(properties, environment).url();
     }
 
     /**
-     * @throws InvalidEchoMQPropertyException if only a Sentinel setup is configured, or the port or
-     *     database is not a number
+     * @throws InvalidEchoMQPropertyException if a Sentinel setup lacks its master's name or its sentinels, or
+     *     sets {@code spring.data.redis.sentinel.username}, or the port or database is not a number
      */
     static Resolved resolve(EchoMQProperties properties, Environment environment) {
         String own = properties.getRedis().getUrl();
@@ -60,16 +66,18 @@ public final class RedisUrlResolver {
             return new Resolved(own, URL);
         }
         Binder binder = Binder.get(environment);
+        boolean ssl = binder.bind(SPRING + "ssl.enabled", Boolean.class).orElse(false);
         String springUrl = text(binder, "url");
+        String userInfo = userInfo(text(binder, "username"), text(binder, "password"));
+        String master = text(binder, "sentinel.master");
+        List<String> sentinels = binder.bind(SPRING + "sentinel.nodes", Bindable.listOf(String.class))
+                .orElse(List.of());
+        if (master != null || !sentinels.isEmpty()) {
+            return sentinel(binder, master, sentinels, ssl, springUrl == null ? userInfo : userInfoOf(springUrl));
+        }
         if (springUrl != null) {
             return new Resolved(springUrl, SPRING + "url");
         }
-        if (text(binder, "sentinel.master") != null) {
-            throw new InvalidEchoMQPropertyException(SPRING + "sentinel.master",
-                    "Sentinel is not supported by EchoMQ; set " + URL + " to the master's redis:// URL or a redis-cluster:// URL");
-        }
-        boolean ssl = binder.bind(SPRING + "ssl.enabled", Boolean.class).orElse(false);
-        String userInfo = userInfo(text(binder, "username"), text(binder, "password"));
         List<String> nodes = binder.bind(SPRING + "cluster.nodes", Bindable.listOf(String.class)).orElse(List.of());
         if (!nodes.isEmpty()) {
             return new Resolved((ssl ? "rediss-cluster://" : "redis-cluster://") + userInfo + String.join(",", nodes),
@@ -83,6 +91,40 @@ public final class RedisUrlResolver {
         String url = (ssl ? "rediss://" : "redis://") + userInfo + (host == null ? "localhost" : host)
                 + ":" + (port == null ? "6379" : port.trim()) + (database == null ? "" : "/" + database.trim());
         return new Resolved(url, SPRING + "host");
+    }
+
+    /** The {@code redis-sentinel://} URL of {@code spring.data.redis.sentinel.*}; see the class comment. */
+    private static Resolved sentinel(Binder binder, String master, List<String> sentinels, boolean ssl,
+                                     String dataUserInfo) {
+        if (master == null) {
+            throw new InvalidEchoMQPropertyException(SPRING + "sentinel.master",
+                    "must name the master the sentinels monitor (their 'sentinel monitor <name> …'), as "
+                            + SPRING + "sentinel.nodes is set");
+        }
+        if (sentinels.isEmpty()) {
+            throw new InvalidEchoMQPropertyException(SPRING + "sentinel.nodes",
+                    "must list the sentinels as host:port[,host:port…], as " + SPRING + "sentinel.master is set");
+        }
+        if (text(binder, "sentinel.username") != null) {
+            throw new InvalidEchoMQPropertyException(SPRING + "sentinel.username",
+                    "EchoMQ authenticates to sentinels with a password only (their requirepass); remove the username");
+        }
+        String database = text(binder, "database");
+        checkNumber(SPRING + "database", database);
+        String sentinelPassword = text(binder, "sentinel.password");
+        String url = (ssl ? "rediss-sentinel://" : "redis-sentinel://") + dataUserInfo
+                + String.join(",", sentinels.stream().map(String::trim).toList())
+                + (database == null ? "" : "/" + database.trim())
+                + (sentinelPassword == null ? "" : "?sentinelPassword=" + encode(sentinelPassword))
+                + "#" + encode(master.trim());
+        return new Resolved(url, SPRING + "sentinel.nodes");
+    }
+
+    /** @return the user-info of a URL with its '@', still encoded, or "" when it has none */
+    private static String userInfoOf(String url) {
+        int start = url.indexOf("://");
+        int at = url.lastIndexOf('@');
+        return start < 0 || at < start ? "" : url.substring(start + 3, at + 1);
     }
 
     private static String text(Binder binder, String name) {

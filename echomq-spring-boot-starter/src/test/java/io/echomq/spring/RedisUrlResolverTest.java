@@ -56,10 +56,51 @@ class RedisUrlResolverTest {
     }
 
     @Test
-    void sentinelAndBadNumbersNameTheirProperty() {
+    void sentinelSettingsMakeASentinelUrlWithBothPasswords() {
+        MockEnvironment env = new MockEnvironment()
+                .withProperty("spring.data.redis.sentinel.master", "my master")
+                .withProperty("spring.data.redis.sentinel.nodes", "s1:26379, s2:26380")
+                .withProperty("spring.data.redis.sentinel.password", "s&cret")
+                .withProperty("spring.data.redis.password", "p@ss")
+                .withProperty("spring.data.redis.database", "2")
+                .withProperty("spring.data.redis.host", "ignored")
+                .withProperty("spring.data.redis.ssl.enabled", "true");
+        assertThat(resolve(null, env)).isEqualTo(new RedisUrlResolver.Resolved(
+                "rediss-sentinel://:p%40ss@s1:26379,s2:26380/2?sentinelPassword=s%26cret#my%20master",
+                "spring.data.redis.sentinel.nodes"));
+        io.echomq.lock.LockClient.builder().redisUrl(resolve(null, env).url());   // the core takes it
+    }
+
+    @Test
+    void sentinelWinsOverSpringDataRedisUrlWhoseCredentialsGoToTheDataNodes() {
+        MockEnvironment env = new MockEnvironment()
+                .withProperty("spring.data.redis.url", "redis://app:pw@h:1")
+                .withProperty("spring.data.redis.sentinel.master", "m")
+                .withProperty("spring.data.redis.sentinel.nodes", "s1");
+        assertThat(resolve(null, env).url()).isEqualTo("redis-sentinel://app:pw@s1#m");
+    }
+
+    @Test
+    void anIncompleteSentinelSetupNamesWhatIsMissing() {
         assertThatThrownBy(() -> resolve(null, new MockEnvironment().withProperty("spring.data.redis.sentinel.master", "m")))
+                .isInstanceOfSatisfying(InvalidEchoMQPropertyException.class, e -> {
+                    assertThat(e.property()).isEqualTo("spring.data.redis.sentinel.nodes");
+                    assertThat(e.reason()).contains("must list the sentinels");
+                });
+        assertThatThrownBy(() -> resolve(null, new MockEnvironment().withProperty("spring.data.redis.sentinel.nodes", "s1")))
+                .isInstanceOfSatisfying(InvalidEchoMQPropertyException.class, e -> {
+                    assertThat(e.property()).isEqualTo("spring.data.redis.sentinel.master");
+                    assertThat(e.reason()).contains("must name the master");
+                });
+        assertThatThrownBy(() -> resolve(null, new MockEnvironment().withProperty("spring.data.redis.sentinel.master", "m")
+                .withProperty("spring.data.redis.sentinel.nodes", "s1")
+                .withProperty("spring.data.redis.sentinel.username", "u")))
                 .isInstanceOfSatisfying(InvalidEchoMQPropertyException.class,
-                        e -> assertThat(e.property()).isEqualTo("spring.data.redis.sentinel.master"));
+                        e -> assertThat(e.property()).isEqualTo("spring.data.redis.sentinel.username"));
+    }
+
+    @Test
+    void badNumbersNameTheirProperty() {
         assertThatThrownBy(() -> resolve(null, new MockEnvironment().withProperty("spring.data.redis.port", "63a")))
                 .isInstanceOfSatisfying(InvalidEchoMQPropertyException.class,
                         e -> assertThat(e.property()).isEqualTo("spring.data.redis.port"));

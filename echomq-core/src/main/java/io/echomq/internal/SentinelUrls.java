@@ -1,0 +1,133 @@
+package io.echomq.internal;
+
+import io.echomq.RedisUrl;
+import io.lettuce.core.RedisURI;
+import java.util.Locale;
+
+/**
+ * Parses a Sentinel URL into the Lettuce {@link RedisURI} that finds the master through its sentinels:
+ * {@code redis-sentinel://[user:password@]host[:port][,host[:port]…][/db][?sentinelPassword=…]#master}
+ * ({@code rediss-sentinel://} for TLS to the sentinels and the data nodes).
+ *
+ * <ul>
+ *   <li>The hosts are the sentinels; a port defaults to 26379.</li>
+ *   <li>The user and password are the data nodes' (the master's and its replicas'); the sentinels' own password,
+ *       when they have one, is the {@value RedisUrl#SENTINEL_PASSWORD} parameter, percent-encoded.</li>
+ *   <li>The master's name, after {@code #}, is required: without it no sentinel can say which master is meant.</li>
+ * </ul>
+ * Lettuce itself asks the sentinels where the master is on every connect and reconnect; nothing here talks to a
+ * server. Errors say what is wrong and never echo a password.
+ */
+public final class SentinelUrls {
+    /** The form every error message quotes. */
+    static final String EXPECTED = "redis-sentinel://[user:password@]host[:port][,host[:port]...][/db]"
+            + "[?sentinelPassword=...]#master";
+
+    private SentinelUrls() {
+    }
+
+    /**
+     * @param url a {@code redis-sentinel://} or {@code rediss-sentinel://} URL
+     * @return the Lettuce URI naming the sentinels (with their password, if given), the master's name, the database,
+     *     the data nodes' credentials and TLS
+     * @throws IllegalArgumentException if the URL is null, blank, not a Sentinel URL, has no master name, a bad host,
+     *     port or database, or a query parameter other than {@value RedisUrl#SENTINEL_PASSWORD}
+     */
+    public static RedisURI parse(String url) {
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("Redis URL must not be empty; expected " + EXPECTED);
+        }
+        String trimmed = url.trim();
+        if (!RedisUrl.isSentinel(trimmed)) {
+            throw malformed(trimmed, "the scheme must be redis-sentinel:// or rediss-sentinel://");
+        }
+        boolean tls = trimmed.toLowerCase(Locale.ROOT).startsWith(RedisUrl.SENTINEL_TLS);
+        String rest = trimmed.substring(tls ? RedisUrl.SENTINEL_TLS.length() : RedisUrl.SENTINEL.length());
+        int hash = rest.indexOf('#');
+        String master = hash < 0 ? "" : UrlAuthority.decode(rest.substring(hash + 1));
+        if (master.isBlank()) {
+            throw malformed(trimmed, "no master name: end the URL with #<master>, the name the sentinels monitor it by");
+        }
+        String beforeHash = hash < 0 ? rest : rest.substring(0, hash);
+        int question = beforeHash.indexOf('?');
+        String sentinelPassword = question < 0 ? null : sentinelPassword(trimmed, beforeHash.substring(question + 1));
+        String authorityAndPath = question < 0 ? beforeHash : beforeHash.substring(0, question);
+        int slash = authorityAndPath.indexOf('/');
+        String authority = slash < 0 ? authorityAndPath : authorityAndPath.substring(0, slash);
+        String path = slash < 0 ? "" : authorityAndPath.substring(slash);
+        if (!(path.isEmpty() || path.equals("/") || path.matches("/\\d{1,9}"))) {
+            throw malformed(trimmed, "the path must be the database number ('" + path + "')");
+        }
+        int at = authority.lastIndexOf('@');
+        String user = null;
+        String password = null;
+        if (at >= 0) {
+            String info = authority.substring(0, at);
+            int colon = info.indexOf(':');
+            if (colon >= 0) {
+                user = UrlAuthority.decode(info.substring(0, colon));
+                password = UrlAuthority.decode(info.substring(colon + 1));
+            } else {
+                password = UrlAuthority.decode(info);
+            }
+            authority = authority.substring(at + 1);
+        }
+        if (authority.isEmpty()) {
+            throw malformed(trimmed, "no sentinel host");
+        }
+        for (String hostPort : authority.split(",", -1)) {
+            if (hostPort.isBlank()) {
+                throw malformed(trimmed, "an empty sentinel host between commas");
+            }
+            try {
+                UrlAuthority.check("redis://" + hostPort);
+            } catch (IllegalArgumentException e) {
+                throw malformed(trimmed, "bad sentinel '" + hostPort + "': "
+                        + e.getMessage().replaceFirst("^.*': ", "").replaceFirst("; expected.*$", ""));
+            }
+        }
+        // Lettuce's own parser places the sentinels (default port 26379), the database and TLS. The master's name,
+        // decoded already (a blank in it is no URI character), and the credentials, which Lettuce would give the
+        // data nodes only, are set below where each belongs.
+        String bare = (tls ? RedisUrl.SENTINEL_TLS : RedisUrl.SENTINEL) + authority
+                + (path.length() > 1 ? path : "") + "#master";
+        RedisURI uri;
+        try {
+            uri = RedisURI.create(bare);
+        } catch (RuntimeException e) {
+            throw malformed(trimmed, RedisUrl.redactIn(String.valueOf(e.getMessage()), trimmed));
+        }
+        uri.setSentinelMasterId(master);
+        if (password != null) {
+            if (user != null && !user.isEmpty()) {
+                uri.setAuthentication(user, password.toCharArray());
+            } else {
+                uri.setAuthentication(password.toCharArray());
+            }
+        }
+        if (sentinelPassword != null) {
+            uri.getSentinels().forEach(s -> s.setAuthentication(sentinelPassword.toCharArray()));
+        }
+        return uri;
+    }
+
+    /** @return the decoded {@value RedisUrl#SENTINEL_PASSWORD}, the one parameter a Sentinel URL takes */
+    private static String sentinelPassword(String url, String query) {
+        String found = null;
+        for (String parameter : query.split("&", -1)) {
+            int eq = parameter.indexOf('=');
+            String name = eq < 0 ? parameter : parameter.substring(0, eq);
+            if (!name.equals(RedisUrl.SENTINEL_PASSWORD) || eq < 0) {
+                throw malformed(url, "unknown query parameter '" + name + "'; a Sentinel URL takes only "
+                        + RedisUrl.SENTINEL_PASSWORD + "=...");
+            }
+            found = UrlAuthority.decode(parameter.substring(eq + 1));
+        }
+        return found == null || found.isEmpty() ? null : found;
+    }
+
+    private static IllegalArgumentException malformed(String url, String why) {
+        return new IllegalArgumentException("Malformed Redis Sentinel URL '" + RedisUrl.redact(url) + "': " + why
+                + "; expected " + EXPECTED);
+    }
+}

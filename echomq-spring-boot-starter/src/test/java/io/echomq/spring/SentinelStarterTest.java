@@ -1,0 +1,90 @@
+package io.echomq.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.echomq.lock.Lease;
+import io.echomq.lock.LockClient;
+import io.echomq.queue.QueueClient;
+import io.echomq.server.RedisSentinel;
+import io.echomq.testkit.SentinelGroup;
+import java.time.Duration;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * The starter on a master watched by real sentinels, configured the way a Spring application configures Spring Data
+ * Redis for Sentinel: {@code spring.data.redis.sentinel.*}, with the sentinels' password and the data nodes' own.
+ */
+@Tag("sentinel")
+class SentinelStarterTest {
+    private static SentinelGroup group;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(EchoMQAutoConfiguration.class));
+
+    @BeforeAll
+    static void start() {
+        group = SentinelGroup.start("data-secret", "sentinel-secret");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (group != null) {
+            group.close();
+        }
+    }
+
+    private static String nodes() {
+        return group.sentinels().stream().map(RedisSentinel::address).collect(Collectors.joining(","));
+    }
+
+    @Test
+    void springDataRedisSentinelSettingsBootTheClientsAndTheyTakeALock() {
+        runner.withPropertyValues("spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
+                "spring.data.redis.sentinel.nodes=" + nodes(),
+                "spring.data.redis.sentinel.password=sentinel-secret",
+                "spring.data.redis.password=data-secret").run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            LockClient locks = ctx.getBean(LockClient.class);
+            try (Lease lease = locks.tryAcquire("sentinel-starter", Duration.ofSeconds(5)).orElseThrow();
+                 var master = group.connect(group.master())) {
+                assertThat(master.call("GET", locks.lockKey("sentinel-starter"))).isEqualTo(lease.token());
+            }
+            ctx.getBean(QueueClient.class).queue("sentinel-starter").enqueue("x");
+            assertThat(ctx.getBean(QueueClient.class).queue("sentinel-starter").stats().pending()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void theStartersOwnUrlTakesASentinelUrl() {
+        runner.withPropertyValues("echomq.redis.url=redis-sentinel://:data-secret@" + nodes()
+                + "?sentinelPassword=sentinel-secret#" + SentinelGroup.MASTER_NAME).run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            assertThat(ctx.getBean(LockClient.class).tryAcquire("sentinel-own-url", Duration.ofSeconds(5)))
+                    .isPresent();
+        });
+    }
+
+    @Test
+    void aWrongSentinelPasswordStopsStartupWithoutShowingIt() {
+        runner.withPropertyValues("spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
+                "spring.data.redis.sentinel.nodes=" + nodes(),
+                "spring.data.redis.sentinel.password=wrong-secret",
+                "spring.data.redis.password=data-secret").run(ctx -> {
+            assertThat(ctx).hasFailed();
+            assertThat(ctx.getStartupFailure()).hasStackTraceContaining("CONNECT redis-sentinel://***@");
+            assertThat(stackTrace(ctx.getStartupFailure())).doesNotContain("wrong-secret", "data-secret");
+        });
+    }
+
+    private static String stackTrace(Throwable t) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(out));
+        return out.toString();
+    }
+}
