@@ -9,6 +9,8 @@ import io.echomq.queue.NonRetryableException;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.SettleOutcome;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,12 +39,9 @@ class QueueDrainTest {
     @Test
     void runsDueDelayedJobsAndJobsTheHandlerEnqueuesButLeavesFutureOnes(QueueClient queues) {
         Queue q = queues.queue("chain");
-        long dueAt = System.currentTimeMillis() + 20;
-        q.enqueue("due", EnqueueOptions.defaults().withDelay(Duration.ofMillis(20)));
+        String due = q.enqueue("due", EnqueueOptions.defaults().withDelay(Duration.ofMillis(20))).id();
         q.enqueue("later", EnqueueOptions.defaults().withDelay(Duration.ofHours(1)));
-        while (System.currentTimeMillis() <= dueAt) {   // the server runs on this machine's clock
-            Thread.onSpinWait();
-        }
+        awaitServerPastDue(q.name(), due);
         List<DrainedJob> ran = QueueDrain.drain(q, job -> {
             if (job.payloadUtf8().equals("due")) {
                 q.enqueue("follow-up");
@@ -50,6 +49,30 @@ class QueueDrainTest {
         });
         assertThat(ran).extracting(DrainedJob::payload).containsExactly("due", "follow-up");
         assertThat(q.stats().delayed()).isEqualTo(1);
+    }
+
+    /**
+     * Polls the server's clock, to a deadline, until it has passed the delayed job's due time: the due
+     * time is the server's (its enqueue time plus the delay), so the test's own clock cannot tell.
+     */
+    private static void awaitServerPastDue(String queue, String id) {
+        RedisClient client = RedisClient.create(TestRedis.shared().url());
+        try (StatefulRedisConnection<String, String> conn = client.connect()) {
+            Double dueAt = conn.sync().zscore("emq:{" + queue + "}:due", id);
+            assertThat(dueAt).as("job %s waits in the delayed set", id).isNotNull();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (true) {
+                List<String> t = conn.sync().time();
+                long serverMs = Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000;
+                if (serverMs > dueAt) {
+                    return;
+                }
+                assertThat(System.nanoTime()).as("the server's clock passed the due time in 10 s").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+        } finally {
+            client.shutdown();
+        }
     }
 
     @Test
