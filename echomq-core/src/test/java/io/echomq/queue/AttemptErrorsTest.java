@@ -110,4 +110,14 @@ class AttemptErrorsTest extends SemanticsTestBase {
         claim(id).fail("boom");
         assertThat(queue.inspect(id).orElseThrow().attemptErrors()).extracting(AttemptError::error).containsExactly("boom");
     }
+
+    @Test
+    void lastErrorsReadsEachListedJobsWholeErrorAndLeavesOutTheOthers() {
+        String failed = enqueue(3);
+        claim(failed).fail("boom\n\tat X.y");
+        String fresh = enqueue(3);
+        assertThat(JobErrors.lastErrors(queue, List.of(fresh, failed, "999")))
+                .containsExactly(java.util.Map.entry(failed, "boom\n\tat X.y"));
+        assertThat(JobErrors.lastErrors(queue, List.of())).isEmpty();
+    }
 }
