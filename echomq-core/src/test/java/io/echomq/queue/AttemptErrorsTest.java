@@ -120,4 +120,22 @@ class AttemptErrorsTest extends SemanticsTestBase {
                 .containsExactly(java.util.Map.entry(failed, "boom\n\tat X.y"));
         assertThat(JobErrors.lastErrors(queue, List.of())).isEmpty();
     }
+
+    @Test
+    void aShardedQueuesGroupsAreSummedOverItsPartitionsAndItsJobsErrorsReadByTheirIds() {
+        ShardedQueue s = client.shardedQueue("s", 2);
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ids.add(s.enqueue("x".getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withMaxAttempts(1)).id());
+        }
+        for (int i = 0; i < 4; i++) {
+            Job job = s.claim(LONG_LEASE).orElseThrow();
+            job.fail("java.io.IOException: same\n\tat line " + i);
+        }
+        assertThat(ids).extracting(id -> id.substring(0, 2)).contains("0-", "1-");
+        List<ErrorGroup> top = ErrorGroups.of(client).top("s", 10);
+        assertThat(top).extracting(ErrorGroup::fingerprint, ErrorGroup::count)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("java.io.IOException: same", 4L));
+        assertThat(JobErrors.lastErrors(s, ids)).hasSize(4).allSatisfy((id, e) -> assertThat(e).startsWith("java.io"));
+    }
 }
