@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public final class JobErrors {
     /** Most ids one read takes. */
-    public static final int MAX_IDS = Queue.MAX_BATCH;
+    public static final int MAX_IDS = QueueLimits.MAX_BATCH;
 
     private JobErrors() {
     }
@@ -38,7 +38,7 @@ public final class JobErrors {
         if (ids.size() > MAX_IDS) {
             throw new IllegalArgumentException("at most " + MAX_IDS + " ids, got " + ids.size());
         }
-        QueueFacade facade = QueueFacade.of(queue);
+        var facade = QueueFacade.of(queue);
         List<RedisFuture<byte[]>> reads = new ArrayList<>(ids.size());
         List<String> names = new ArrayList<>(ids.size());
         for (String id : ids) {
