@@ -3,6 +3,7 @@ package io.echomq.dashboard;
 import static io.echomq.dashboard.Html.count;
 import static io.echomq.dashboard.Html.esc;
 
+import io.echomq.queue.AttemptError;
 import io.echomq.queue.ErrorGroup;
 import io.echomq.queue.ThroughputHistory;
 import io.echomq.queue.ThroughputMinute;
@@ -17,7 +18,8 @@ import java.util.List;
  * further read); draw the top errors ({@link io.echomq.queue.ErrorGroups}: the failures grouped
  * by their first line, with counts and first and last seen) as a table, or say that none was
  * counted; draw one dead job's error as its first line, the whole text in the cell's tooltip
- * (cut at {@value #TOOLTIP_CHARS} characters) and on the job's page.
+ * (cut at {@value #TOOLTIP_CHARS} characters) and on the job's page; draw a job's kept attempts'
+ * errors on its page, the latest first.
  */
 final class ErrorsPanel {
     /** Top errors a queue page shows. */
@@ -77,5 +79,22 @@ final class ErrorsPanel {
         String first = text.lines().findFirst().orElse("");
         String tip = text.length() > TOOLTIP_CHARS ? text.substring(0, TOOLTIP_CHARS) + "…" : text;
         return "<td class=\"err\" title=\"" + esc(tip) + "\">" + esc(first) + "</td>";
+    }
+
+    /** @return the job page's section of each kept attempt's error, the latest first; empty when none is kept */
+    static String attempts(List<AttemptError> errors) {
+        if (errors.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("<h2>Each attempt's error <span class=\"note\">the last ")
+                .append(errors.size()).append(" failed attempts, each cut after 2048 bytes</span></h2>"
+                        + "<table class=\"attempt-errors\"><thead><tr><th class=\"n\">Attempt</th><th>Failed at</th>"
+                        + "<th>Error</th></tr></thead><tbody>");
+        for (int i = errors.size() - 1; i >= 0; i--) {
+            AttemptError e = errors.get(i);
+            b.append("<tr><td class=\"n\">").append(e.attempt()).append("</td><td>").append(esc(e.at().toString()))
+                    .append("</td><td><pre class=\"error\">").append(esc(e.error())).append("</pre></td></tr>");
+        }
+        return b.append("</tbody></table>").toString();
     }
 }

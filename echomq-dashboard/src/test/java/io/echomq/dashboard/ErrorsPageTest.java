@@ -76,6 +76,24 @@ class ErrorsPageTest extends DashboardTestBase {
                 "0", "7/min");
     }
 
+    @Test
+    void aJobsPageShowsEachKeptAttemptsErrorTheLatestFirst() {
+        Queue q = client.queue("emails");
+        String id = q.enqueue("p".getBytes(), EnqueueOptions.defaults().withMaxAttempts(2)).id();
+        q.claim(Duration.ofSeconds(30)).orElseThrow().fail("first <try>");
+        REDIS.raw().call("ZADD", "emq:{emails}:due", "0", id);   // due now
+        q.promote(10);
+        q.claim(Duration.ofSeconds(30)).orElseThrow().fail("second try");
+
+        String body = get("/job?queue=emails&id=" + id).body();
+
+        assertThat(body).contains("<h2>Each attempt's error");
+        assertThat(body.indexOf("second try</pre>")).isLessThan(body.indexOf("first &lt;try&gt;</pre>"));
+        assertThat(row(body.substring(body.indexOf("attempt-errors")), "2").get(2)).isEqualTo("second try");
+        String fresh = q.enqueue("fresh");
+        assertThat(get("/job?queue=emails&id=" + fresh).body()).doesNotContain("Each attempt's error");
+    }
+
     /** Polls {@code done} every 20 ms until it holds, or fails after {@code atMost}. */
     private static void until(Duration atMost, java.util.function.BooleanSupplier done) {
         long deadline = System.nanoTime() + atMost.toNanos();
