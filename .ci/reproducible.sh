@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # The published modules, as the comment above the parent pom's modules decides them.
 published=echomq-bom,echomq-core,echomq-cron,echomq-jdbc,echomq-shedlock,echomq-spring-integration
 published=$published,echomq-spring-boot-starter,echomq-micrometer,echomq-opentelemetry,echomq-dashboard
-published=$published,echomq-cli,echomq-server,echomq-testkit
+published=$published,echomq-cli,echomq-server,echomq-testkit,echomq-test
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -23,8 +23,9 @@ import picocli.CommandLine.ParameterException;
             "  <id>  <state>  attempts=<n>  priority=<p>  <where>  claimed=<time|->  finished=<time|->",
             "where <where> is score=<pending score> (score=- for a priority-0 job in the wait list) for pending, "
                 + "and the time of the state's score for the others: the lease deadline (active), the due time "
-                + "(delayed), the time of death (dead) or of completion (done). Times are ISO-8601 UTC.",
-            "Orders: pending in claim order; active by deadline; delayed by due time; dead and done oldest first. "
+                + "(delayed), the time of death (dead), of completion (done) or of the cancel (cancelled). Times are ISO-8601 UTC.",
+            "Orders: pending in claim order; active by deadline; delayed by due time; dead, done and cancelled oldest "
+                + "first; cancelled lists the last 10,000 cancels the queue records. "
                 + "A sharded queue lists its partitions one after the other. Only a queue with stored retention "
                 + "settings (emq queue retention) keeps and lists done jobs; for another, --state done says so on stderr.",
             "When more jobs follow, the last line on stderr is next=<cursor>: pass it to --after for the next "
@@ -39,7 +40,7 @@ final class QueueListCommand extends QueueSubcommand {
     private static final Pattern CURSOR = Pattern.compile("[A-Za-z0-9_,.+-]{1,4000}");
 
     @Option(names = "--state", paramLabel = "<state>", defaultValue = "pending",
-            description = "pending, active, delayed, dead or done. Default: ${DEFAULT-VALUE}.")
+            description = "pending, active, delayed, dead, done or cancelled. Default: ${DEFAULT-VALUE}.")
     String state;
     @Option(names = "--limit", paramLabel = "<n>", defaultValue = "100",
             description = "Most jobs per page, 1.." + Queue.MAX_BATCH + ". Default: ${DEFAULT-VALUE}.")

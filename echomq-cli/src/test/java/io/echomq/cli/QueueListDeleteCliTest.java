@@ -87,6 +87,18 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
     }
 
     @Test
+    void listShowsTheCancelledJobsTheQueueRecords() {
+        Queue q = client.queue("q");
+        String id = q.enqueue("a");
+        q.enqueue("b");
+        q.cancel(id);
+        EmqRun cancelled = emq("queue", "list", "q", "--state", "cancelled");
+        assertThat(cancelled.code()).isZero();
+        assertThat(cancelled.out()).startsWith(id + "\tcancelled\t");
+        assertThat(cancelled.out().lines()).as("only the cancelled job").hasSize(1);
+    }
+
+    @Test
     void listRefusesBadInputWithExitCode2() {
         client.queue("q").enqueue("x");
         Object keys = REDIS.raw().call("DBSIZE");

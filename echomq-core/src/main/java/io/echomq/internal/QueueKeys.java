@@ -7,7 +7,7 @@ import io.echomq.Names;
  * cluster slot: {@code emq:{<q>}:pending}, {@code :wait}, {@code :active}, {@code :due}, {@code :dead},
  * {@code :delayed} (the protocol mark),
  * {@code :seq}, {@code :stats}, {@code :done}, {@code :retention}, {@code :settings}, {@code :layout}, {@code :events} (a STREAM), {@code :wake} (a channel), {@code :job:<id>},
- * {@code :job:<id>:lock}, {@code :idem:<key>}, and the workers' records {@code :workers}, {@code :worker:<id>} and
+ * {@code :job:<id>:lock}, {@code :pb:<n>} (the pending buckets, {@link PendingBucket}), {@code :idem:<key>}, and the workers' records {@code :workers}, {@code :worker:<id>} and
  * {@code :throughput}. Scripts receive {@link #prefix()} and build job
  * keys from it, which stays in the slot because the prefix carries the tag.
  */
@@ -135,6 +135,14 @@ public final class QueueKeys {
         return prefix + "flow";
     }
 
+    /**
+     * @return {@code emq:{<q>}:rate}, the ZSET the rate limit counts claims in (member
+     *     {@code <id>:<attempt>}, score the claim's server time in ms)
+     */
+    public String rate() {
+        return prefix + "rate";
+    }
+
     /** @return {@code emq:{<q>}:settings}, the HASH of the queue's other settings: {@code timeout_ms} */
     public String settings() {
         return prefix + "settings";
@@ -173,9 +181,36 @@ public final class QueueKeys {
         return prefix + "cancel";
     }
 
+    /**
+     * @return {@code emq:{<q>}:cancelled}, the ZSET that records the last cancellations (id, score
+     *     the cancel's server time in ms)
+     */
+    public String cancelled() {
+        return prefix + "cancelled";
+    }
+
     /** @return {@code emq:{<q>}:job:<id>} */
     public String job(String id) {
         return prefix + "job:" + id;
+    }
+
+    /**
+     * @return {@code emq:{<q>}:pb:<id / 128>}, the pending bucket that holds job {@code id}'s payload while
+     *     it waits with no hash of its own ({@link PendingBucket}); null for an id that is not a positive
+     *     decimal of at most 15 digits, which is never bucketed
+     */
+    public String bucket(String id) {
+        int n = id.length();
+        if (n == 0 || n > 15 || id.charAt(0) == '0') {
+            return null;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = id.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+        }
+        return prefix + "pb:" + Long.parseLong(id) / PendingBucket.IDS;
     }
 
     /** @return {@code emq:{<q>}:job:<id>:lock}, the lock subkey, which only the ZSET layout's claims write */

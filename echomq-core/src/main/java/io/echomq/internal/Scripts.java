@@ -84,7 +84,7 @@ public final class Scripts {
     /** Queue: pause or resume claims, for every client at once. */
     public static final LuaScript PAUSE = LuaScript.load(LuaScript.QUEUE, "pause", 4);
     /** Queue: cancel one job: pending or delayed, removed; running, its attempt ended and its holder told. */
-    public static final LuaScript CANCEL = LuaScript.load(LuaScript.QUEUE, "cancel", 6);
+    public static final LuaScript CANCEL = LuaScript.load(LuaScript.QUEUE, "cancel", 7);
     /** Queue: one page of the jobs in one state, from a cursor. Read-only. */
     public static final LuaScript LIST = LuaScript.load(LuaScript.QUEUE, "list", 2);
     /** Queue: set the pending layout (LIST or ZSET), moving the wait LIST into the ZSET for the latter. */

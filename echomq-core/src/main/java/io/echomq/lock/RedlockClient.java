@@ -82,6 +82,7 @@ public final class RedlockClient implements Locks {
     private final MonotonicClock clock;
     private final long retryDelayNanos;
     private final LeaseIssuer issuer;
+    private final String labelSuffix;   // "+<label>", or null: tokens are the random part alone
 
     private RedlockClient(Builder b, RedlockMasters masters) {
         this.masters = masters;
@@ -90,6 +91,7 @@ public final class RedlockClient implements Locks {
         this.retryDelayNanos = b.retryDelay.toNanos();
         this.rounds = new RedlockRounds(masters, keys, clock, b.markFencesForProtocol1);
         this.issuer = new LeaseIssuer(clock, rounds, b.observations(true));
+        this.labelSuffix = b.holderLabel == null ? null : "+" + b.holderLabel;
     }
 
     /**
@@ -298,7 +300,9 @@ public final class RedlockClient implements Locks {
 
     /** One attempt through {@link RedlockRounds#acquire}; a grant becomes a {@link Lease}. */
     private CompletableFuture<Optional<Lease>> attempt(String resource, long ttlMillis, AcquireOptions options) {
-        return rounds.acquire(resource, LeaseIssuer.newToken(), ttlMillis, options.isFenced()).thenApply(grant -> grant.map(
+        String random = LeaseIssuer.newToken();
+        String token = labelSuffix == null ? random : random + "+" + ttlMillis + labelSuffix;
+        return rounds.acquire(resource, token, ttlMillis, options.isFenced()).thenApply(grant -> grant.map(
                 g -> issuer.issue(resource, g.token(), g.fence(), ttlMillis, g.startNanos(), options)));
     }
 
@@ -322,8 +326,23 @@ public final class RedlockClient implements Locks {
         private List<String> urls;
         private Duration masterTimeout = DEFAULT_MASTER_TIMEOUT;
         private Duration retryDelay = DEFAULT_RETRY_DELAY;
+        private String holderLabel;
 
         private Builder() {
+        }
+
+        /**
+         * Names this client's holders for operators, as {@link LockClient.Builder#holderLabel} does:
+         * every token it mints reads {@code <random>+<ttl ms>+<label>} on every master, so that the
+         * {@link LockInfo} of {@link #inspect} shows the label and the last renewal.
+         *
+         * @param label 1 to {@value LockInfo#MAX_LABEL} characters of {@code A-Z a-z 0-9 . _ - : @ /};
+         *     null for none
+         * @throws IllegalArgumentException if the label is empty, too long, or has another character
+         */
+        public Builder holderLabel(String label) {
+            this.holderLabel = label == null ? null : LockInfo.checkLabel(label);
+            return this;
         }
 
         /**

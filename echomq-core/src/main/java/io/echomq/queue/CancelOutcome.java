@@ -2,7 +2,7 @@ package io.echomq.queue;
 
 /**
  * What {@link QueueOperations#cancel(String)} did, in one script on the server
- * ({@code cancel-6.lua}). A cancelled job ends in state {@code cancelled}; its hash is kept for the
+ * ({@code cancel-7.lua}). A cancelled job ends in state {@code cancelled}; its hash is kept for the
  * completed-job retention, as a done job's.
  */
 public enum CancelOutcome {
@@ -21,7 +21,7 @@ public enum CancelOutcome {
     NOT_FOUND;
 
     /**
-     * @return the outcome of a cancel-6 code
+     * @return the outcome of a cancel-7 code
      * @throws IllegalStateException if the code is not one of 2, 1, 0, -1 (a protocol bug)
      */
     static CancelOutcome ofCode(long code) {

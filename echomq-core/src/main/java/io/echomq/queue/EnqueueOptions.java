@@ -200,6 +200,27 @@ public final class EnqueueOptions {
         return delayMs;
     }
 
+    /** @return when the job becomes due ({@link #withRunAt}), or empty when none was set (a delay may be) */
+    public Optional<Instant> runAt() {
+        return runAtMs == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(runAtMs));
+    }
+
+    /**
+     * @return the retry backoff's base ({@link #withBackoff}), or empty for the default
+     *     ({@link #DEFAULT_BACKOFF}); set together with {@link #backoffCap()}
+     */
+    public Optional<Duration> backoffBase() {
+        return backoffMs == 0 ? Optional.empty() : Optional.of(Duration.ofMillis(backoffMs));
+    }
+
+    /**
+     * @return the retry backoff's cap ({@link #withBackoff}), or empty for the default
+     *     ({@link #DEFAULT_BACKOFF_CAP}); set together with {@link #backoffBase()}
+     */
+    public Optional<Duration> backoffCap() {
+        return backoffCapMs == 0 ? Optional.empty() : Optional.of(Duration.ofMillis(backoffCapMs));
+    }
+
     /** @return the max attempts, 0 meaning {@link #DEFAULT_MAX_ATTEMPTS} */
     public int maxAttempts() {
         return maxAttempts;

@@ -1,5 +1,6 @@
 package io.echomq.queue;
 
+import io.lettuce.core.Range;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -151,10 +152,36 @@ public final class FlowControl {
         if (until < 1) {
             return Duration.ZERO;
         }
-        long now = w.await(w.async().time().toCompletableFuture().thenApply(t ->
+        return Duration.ofMillis(Math.max(0, until - serverMillis(w)));
+    }
+
+    /**
+     * How many claims the rate limit counts in its window now: the entries of the rate log within
+     * the last window on the server's clock, as the claim counts them (partition 0's, for a sharded
+     * queue). Equal to the limit's {@code max}, the queue is throttled by its rate limit until the
+     * oldest leaves the window.
+     *
+     * @return the claims in the current window; 0 when no rate limit is set
+     * @throws io.echomq.RedisCommandException if Redis fails; a rate log of another type answers its
+     *     WRONGTYPE error here, where the claim treats it as no rate limit
+     */
+    public long startedInWindow() {
+        Optional<RateLimit> limit = rateLimit();
+        if (limit.isEmpty()) {
+            return 0;
+        }
+        QueueWire w = span.get().get(0);
+        long now = serverMillis(w);
+        Range<Long> window = Range.from(Range.Boundary.excluding(now - limit.get().windowMillis()),
+                Range.Boundary.unbounded());
+        return w.<Long>await(w.async().zcount(w.keys().rate(), window).toCompletableFuture(), "ZCOUNT rate");
+    }
+
+    /** @return the server's clock in ms */
+    private static long serverMillis(QueueWire w) {
+        return w.await(w.async().time().toCompletableFuture().thenApply(t ->
                 Long.parseLong(new String(t.get(0), StandardCharsets.US_ASCII)) * 1000
                         + Long.parseLong(new String(t.get(1), StandardCharsets.US_ASCII)) / 1000), "TIME");
-        return Duration.ofMillis(Math.max(0, until - now));
     }
 
     private List<String> read(String... fields) {

@@ -12,6 +12,8 @@ import java.util.Locale;
  *   <li>{@link #DEAD}: time of death, oldest first.</li>
  *   <li>{@link #DONE}: time of completion, oldest first; only the completed jobs the queue's
  *       retention still keeps ({@link QueueRetention}).</li>
+ *   <li>{@link #CANCELLED}: time of the cancel, oldest first; the last 10,000 cancellations the
+ *       queue records, whether or not their hashes are still kept.</li>
  * </ul>
  */
 public enum JobState {
@@ -24,7 +26,9 @@ public enum JobState {
     /** In the dead set. */
     DEAD,
     /** Completed and still kept by the retention. */
-    DONE;
+    DONE,
+    /** Cancelled, among the last cancellations the queue records. */
+    CANCELLED;
 
     /** @return the name used on the wire and in the CLI: {@code pending}, {@code active}, … */
     public String wireName() {
@@ -32,7 +36,8 @@ public enum JobState {
     }
 
     /**
-     * @param name a state's wire name ({@code pending}, {@code active}, {@code delayed}, {@code dead}, {@code done})
+     * @param name a state's wire name ({@code pending}, {@code active}, {@code delayed}, {@code dead}, {@code done},
+     *     {@code cancelled})
      * @return its state
      * @throws IllegalArgumentException if the name is null or no state's
      */
@@ -45,6 +50,6 @@ public enum JobState {
             }
         }
         throw new IllegalArgumentException("unknown job state '" + name
-                + "'; expected one of pending, active, delayed, dead, done");
+                + "'; expected one of pending, active, delayed, dead, done, cancelled");
     }
 }

@@ -128,6 +128,15 @@ abstract class QueueFacade {
         return new FlowControl(this::wires);
     }
 
+    /** @see QueueOperations#cancelledRecorded() */
+    public final long cancelledRecorded() {
+        long n = 0;
+        for (QueueWire w : wires()) {
+            n += w.<Long>await(w.async().zcard(w.keys().cancelled()).toCompletableFuture(), "ZCARD cancelled");
+        }
+        return n;
+    }
+
     /** @see QueueOperations#layout() */
     public final QueueLayout layout() {
         return LayoutStore.read(wires());

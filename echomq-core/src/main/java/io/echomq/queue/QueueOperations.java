@@ -348,6 +348,14 @@ public sealed interface QueueOperations permits Queue, ShardedQueue {
     FlowControl flowControl();
 
     /**
+     * @return how many cancellations the queue records now, the jobs {@link JobState#CANCELLED}
+     *     lists: the last 10,000 cancels (of each partition, summed for a sharded queue), an id
+     *     counted once however often it was cancelled
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    long cancelledRecorded();
+
+    /**
      * @return where the queue keeps its pending jobs of priority 0, as stored with it
      *     ({@link QueueLayout#LIST} when nothing is stored); for a sharded queue,
      *     {@link QueueLayout#ZSET} only when every partition of the mark has it

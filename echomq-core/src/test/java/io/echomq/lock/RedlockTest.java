@@ -69,6 +69,21 @@ class RedlockTest {
         assertThat(onEach(FENCE)).isEqualTo(all(Long.toString(lease.fence())));
     }
 
+    @Test
+    void aLabelledClientsHolderShowsItsLabelAndLastRenewalOnEveryMaster() {
+        RedlockClient labelled = masters.client(b -> b.holderLabel("host-a:7:report"));
+        Lease lease = labelled.tryAcquire("orders", Duration.ofSeconds(30)).orElseThrow();
+        assertThat(lease.token()).endsWith("+30000+host-a:7:report");
+        assertThat(onEach(LOCK)).isEqualTo(all(lease.token()));
+        LockInfo seen = labelled.inspect("orders");
+        assertThat(seen.holderLabel()).contains("host-a:7:report");
+        assertThat(seen.lastRenewalAgo()).isPresent();
+        assertThat(lease.renew()).isEqualTo(RenewOutcome.RENEWED);
+        assertThat(lease.release()).isEqualTo(ReleaseOutcome.RELEASED);
+        assertThatThrownBy(() -> RedlockClient.builder().holderLabel("no spaces"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holderLabel");
+    }
+
     /** @return master {@code i}'s clock in microseconds ({@code TIME}) */
     private static long masterMicros(int i) {
         List<?> t = (List<?>) masters.raw(i).call("TIME");

@@ -151,8 +151,9 @@ class CancelTest extends QueueTestBase {
         }).concurrency(1).lease(Duration.ofMillis(900)).listener(events).shutdownGrace(Duration.ofSeconds(2)).start()) {
             assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
             // the same script, publishing on a channel nobody listens to: only a renewal can tell the worker
-            Object code = raw().call("EVAL", Scripts.CANCEL.body(), "6", "emq:{q}:pending", "emq:{q}:active",
-                    "emq:{q}:due", "emq:{q}:dead", "emq:{q}:wait", "emq:{q}:nobody", "emq:{q}:", id, "3600000", "");
+            Object code = raw().call("EVAL", Scripts.CANCEL.body(), "7", "emq:{q}:pending", "emq:{q}:active",
+                    "emq:{q}:due", "emq:{q}:dead", "emq:{q}:wait", "emq:{q}:nobody", "emq:{q}:cancelled", "emq:{q}:", id,
+                    "3600000", "");
             assertThat(code).isEqualTo(2L);
 
             await().atMost(WAIT).until(() -> events.settled(id).size() == 1);

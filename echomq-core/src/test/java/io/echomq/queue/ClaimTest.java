@@ -50,8 +50,10 @@ class ClaimTest extends SemanticsTestBase {
         // the LIST layout writes no lock subkey: the active score above is the lease
         assertThat(exists(lockKey(first))).isFalse();
 
-        // the job behind it is untouched
-        assertThat(hash(second)).containsOnlyKeys("payload", "created_at").containsEntry("payload", "second");
+        // the job behind it is untouched: still no hash, its payload still in its pending bucket
+        assertThat(hash(second)).isEmpty();
+        assertThat((String) raw().call("HGET", P + "pb:0", second)).endsWith(":second");
+        assertThat(raw().call("HGET", P + "pb:0", first)).as("the claimed job left its bucket").isNull();
         assertThat(exists(lockKey(second))).isFalse();
     }
 

@@ -64,6 +64,20 @@ class FlowControlTest extends QueueTestBase {
     }
 
     @Test
+    void startedInWindowCountsTheClaimsTheRateLimitCountsNow() {
+        assertThat(queue.flowControl().startedInWindow()).as("no rate limit").isZero();
+        enqueue(5);
+        queue.flowControl().setRateLimit(4, Duration.ofSeconds(5));
+        assertThat(queue.flowControl().startedInWindow()).isZero();
+        claim(3);
+        assertThat(queue.flowControl().startedInWindow()).isEqualTo(3);
+        claim(10);
+        assertThat(queue.flowControl().startedInWindow()).as("the window is full").isEqualTo(4);
+        queue.flowControl().setRateLimit(4, Duration.ofMillis(1));
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(5)).until(() -> queue.flowControl().startedInWindow() == 0);
+    }
+
+    @Test
     void theCapCountsActiveJobsAndAFreedPlaceIsClaimedAgain() {
         enqueue(6);
         queue.flowControl().setConcurrencyCap(2);

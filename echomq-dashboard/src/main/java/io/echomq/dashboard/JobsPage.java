@@ -19,16 +19,15 @@ import java.util.Map;
  * <p>Duties: check the page's parameters (state, limit 1..{@value #MAX_LIMIT}, cursor) with a
  * 400 that says what is wrong; read one page with {@link QueueOperations#list} (one script, a
  * bounded range whatever the queue's length) and link the next by its cursor; send a search by
- * id to the job's page, or say that there is no such job.
+ * id to the job's page, or say that there is no such job; show the queue's flow control
+ * ({@link FlowSection}) and say why an empty list is empty when a setting makes it so
+ * ({@link EmptyReason}).
  */
 final class JobsPage {
     /** Most jobs on one page. */
     static final int MAX_LIMIT = 500;
     /** Jobs on a page when the request names no limit. */
     static final int DEFAULT_LIMIT = 50;
-    /** Why the done tab may be empty: only a queue whose stored retention asks keeps completed jobs. */
-    static final String DONE_NOT_KEPT = "A completed job keeps no hash unless the queue's retention asks: only a "
-            + "queue with stored retention settings (emq queue retention) keeps and lists its completed jobs.";
 
     private final QueueIndex index;
 
@@ -85,6 +84,7 @@ final class JobsPage {
                 .append(" · <a href=\"").append(esc("/schedules?queue=" + url(name))).append("\">Schedules</a>")
                 .append(" · <a href=\"").append(esc("/workers?queue=" + url(name))).append("\">Workers</a></p>");
         b.append(QueueActions.queueButtons(f, name, s));
+        b.append(FlowSection.render(q, s));
         ThroughputHistory.Window hour = index.throughput(name);
         b.append(ThroughputChart.render(hour));
         b.append(ErrorsPanel.render(index.topErrors(name), hour));
@@ -96,6 +96,7 @@ final class JobsPage {
                 case DELAYED -> s.delayed();
                 case DEAD -> s.dead();
                 case DONE -> s.completed();
+                case CANCELLED -> q.cancelledRecorded();
             };
             b.append("<a class=\"tab").append(t == state ? " on" : "").append("\" href=\"")
                     .append(esc(base + "&state=" + t.wireName())).append("\">").append(t.wireName()).append(" <span>")
@@ -110,7 +111,8 @@ final class JobsPage {
         if (page.jobs().isEmpty()) {
             b.append("<p class=\"empty\">No ").append(state.wireName()).append(" jobs")
                     .append(after == null ? "" : " after this point").append(".")
-                    .append(state == JobState.DONE && after == null ? " " + esc(DONE_NOT_KEPT) : "").append("</p>");
+                    .append(after == null ? EmptyReason.of(q, s, state).map(x -> " " + esc(x)).orElse("") : "")
+                    .append("</p>");
         } else {
             boolean pick = state == JobState.DEAD;
             Map<String, String> errors = pick
@@ -152,6 +154,7 @@ final class JobsPage {
             case DELAYED -> "Due";
             case DEAD -> "Died";
             case DONE -> "Completed";
+            case CANCELLED -> "Cancelled";
         };
     }
 
@@ -170,6 +173,9 @@ final class JobsPage {
             case ACTIVE -> "By lease deadline, earliest first.";
             case DELAYED -> "By due time, earliest first.";
             case DEAD -> "By time of death, oldest first.";
+            case CANCELLED -> "By time of the cancel, oldest first: the last 10,000 cancellations the queue records. "
+                    + "A cancelled job's hash is kept as the queue's retention says; one no longer kept shows its id "
+                    + "and cancel time only.";
             case DONE -> "By time of completion, oldest first: the completed jobs the queue's retention keeps "
                     + "(the tab counts every completion).";
         };

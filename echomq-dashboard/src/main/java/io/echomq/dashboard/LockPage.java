@@ -18,12 +18,14 @@ import java.util.regex.Pattern;
  *
  * <ol>
  *   <li>A namespace lock, read with {@link LockClient#inspect} (one script): held or not, the
- *       holder's token by its first {@value LocksPage#TOKEN_SHOWN} characters only (the whole
- *       token can release the lock), the ttl left, the last fence and the server time it dates
+ *       holder's label, its token by its first {@value LocksPage#TOKEN_SHOWN} characters only (the
+ *       whole token can release the lock), the ttl left, the last grant or renewal (known for a
+ *       labelled holder only), the last fence and the server time it dates
  *       (a fence is the server's clock in microseconds at its grant, not a count of grants); the
  *       queue it serves when it is a queue's maintenance lock. Locks write no events, and the page
  *       says so rather than show an empty history. A resource that is neither held nor has a live
- *       fence key is a 404.</li>
+ *       fence key is a 404. A held lock has the takeover button ({@link LockTakeover}) unless
+ *       the dashboard is read-only.</li>
  *   <li>A job's lease, read with {@link JobLock#read} (its lock subkey, else its score in active):
  *       held or not, the attempt it holds,
  *       the lease left, a link to the job, and the job's timeline from its queue's events stream
@@ -85,11 +87,18 @@ final class LockPage {
         fact(b, "Held", l.isHeld() ? "<span class=\"state active\">held</span>" : "<span class=\"state\">not held</span>");
         if (l.isHeld()) {
             String token = l.holderToken().orElse("");
+            fact(b, "Holder", l.holderLabel().map(x -> "<strong>" + esc(x) + "</strong>").orElse("<span class=\"note\">"
+                    + "no label: its client was given none (LockClient.Builder.holderLabel), or it is not an EchoMQ "
+                    + "client</span>"));
             fact(b, "Holder token", "<code>" + esc(token.length() > LocksPage.TOKEN_SHOWN
                     ? token.substring(0, LocksPage.TOKEN_SHOWN) + "…" : token) + "</code> <span class=\"note\">the first "
                     + LocksPage.TOKEN_SHOWN + " characters only: the whole token can release the lock</span>");
             fact(b, "Ttl left", l.ttlMillis() == -1 ? "<span class=\"bad\">no expiry</span> <span class=\"note\">"
                     + "it will never be freed by itself</span>" : ms(l.ttlMillis()));
+            fact(b, "Last renewal", l.lastRenewalAgo().map(d -> ms(d.toMillis()) + " ago <span class=\"note\">granted "
+                    + "or renewed; a holder whose renewals stopped shows it growing toward its lease's ttl</span>")
+                    .orElse("<span class=\"note\">unknown: only a labelled holder's value carries its lease's ttl"
+                            + (l.ttlMillis() == -1 ? ", and a lock with no expiry has none" : "") + "</span>"));
         }
         fact(b, "Last fence", l.lastFence() == 0 ? "— (no fence key lives)" : Long.toString(l.lastFence()));
         if (l.lastFence() >= CLOCK_FENCE) {
@@ -101,7 +110,7 @@ final class LockPage {
             fact(b, "Serves", "the maintenance (reap and promote) of queue <a href=\"" + esc("/queue?name=" + url(m.group(1)))
                     + "\">" + esc(m.group(1)) + "</a>");
         }
-        b.append("</dl><h2>History</h2><p class=\"empty\">No per-lock history is recorded: locks write no events "
+        b.append("</dl>").append(LockTakeover.button(f, l)).append("<h2>History</h2><p class=\"empty\">No per-lock history is recorded: locks write no events "
                 + "stream. The last fence above dates the last grant; it is not a count of grants. A job's own lock "
                 + "(its lease) has its job's timeline: open it from an active job's page.</p>");
         return Html.page(f, "Lock " + resource, b.toString());
@@ -132,6 +141,18 @@ final class LockPage {
                 + "present the attempt (the fence) to settle the job.</p>");
         b.append(TimelineSection.render(q, job, window, "/lock?queue=" + url(queue) + "&job=" + url(id)));
         return Html.page(f, "Lock of job " + id, b.toString());
+    }
+
+    /**
+     * @return the holder in one line, for a confirmation: its label when it has one, its token's
+     *     first {@value LocksPage#TOKEN_SHOWN} characters, the last fence, the ttl left and the last renewal
+     */
+    static String describe(LockInfo l) {
+        StringBuilder d = new StringBuilder(l.holderLabel().orElse("(no label)")).append(" (token ")
+                .append(LockTakeover.prefix(l.holderToken().orElse(""))).append("…, fence ").append(l.lastFence())
+                .append(", ").append(l.ttlMillis() == -1 ? "no expiry" : ms(l.ttlMillis()) + " left");
+        l.lastRenewalAgo().ifPresent(a -> d.append(", last renewed ").append(ms(a.toMillis())).append(" ago"));
+        return d.append(')').toString();
     }
 
     private static String ms(long ms) {

@@ -20,7 +20,7 @@ import java.util.OptionalLong;
  * budget is spent), never the whole keyspace per view; link the next page by the walk's cursor;
  * say what was scanned, and claim a total only when the page is a whole walk (the first page, and
  * the walk ended on it); show a holder's token only by its first {@value #TOKEN_SHOWN} characters,
- * since the whole token can release the lock.
+ * since the whole token can release the lock, and its label when its client gave one.
  */
 final class LocksPage {
     /** Lock keys a page stops at when the request names no {@code limit}. */
@@ -67,14 +67,15 @@ final class LocksPage {
                     .append(prefix.isEmpty() ? "" : " under this prefix").append(".</p>");
         } else {
             b.append("<table class=\"locks\"><thead><tr><th>Resource</th><th>Holder token</th>"
-                    + "<th class=\"n\">Ttl left</th><th class=\"n\">Fence</th></tr></thead><tbody>");
+                    + "<th class=\"n\">Ttl left</th><th class=\"n\">Fence</th><th>Holder</th></tr></thead><tbody>");
             for (LockInfo l : held) {
                 String token = l.holderToken().orElse("");
                 b.append("<tr><td><a href=\"").append(esc("/lock?resource=" + Html.url(l.resource()))).append("\">")
                         .append(esc(l.resource())).append("</a></td><td><code>")
                         .append(esc(token.length() > TOKEN_SHOWN ? token.substring(0, TOKEN_SHOWN) + "…" : token))
                         .append("</code></td><td class=\"n\">").append(ttl(l.ttlMillis()))
-                        .append("</td><td class=\"n\">").append(l.lastFence()).append("</td></tr>");
+                        .append("</td><td class=\"n\">").append(l.lastFence()).append("</td><td>")
+                        .append(esc(l.holderLabel().orElse(""))).append("</td></tr>");
             }
             b.append("</tbody></table>");
         }

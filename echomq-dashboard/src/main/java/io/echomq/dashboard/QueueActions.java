@@ -5,6 +5,8 @@ import static io.echomq.dashboard.Html.url;
 
 import io.echomq.queue.CancelOutcome;
 import io.echomq.queue.JobInfo;
+import io.echomq.queue.JobState;
+import io.echomq.queue.JobSummary;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
 import io.echomq.queue.RemoveOutcome;
@@ -18,7 +20,9 @@ import java.util.Locale;
  * <ol>
  *   <li>The buttons the pages show, each a link to a confirmation page; none in read-only mode.</li>
  *   <li>The confirmation page ({@code GET /confirm}): what will happen, and the one form that
- *       does it, carrying the CSRF value.</li>
+ *       does it, carrying the CSRF value. It names the queue, and what the action touches as read
+ *       now: a job's id and state (ids repeat across queues), or a queue's counts; "redrive all"
+ *       the number of dead jobs and the first {@value #FIRST_IDS} ids.</li>
  *   <li>The action ({@code POST /action}, after {@link Guard#checkAction}): one call of the public
  *       queue API, and a page that shows its typed outcome ({@code REMOVED}, {@code LOCKED},
  *       {@code MISSING}, …) in the words of the {@code emq} command, never a bare "ok".</li>
@@ -29,6 +33,8 @@ final class QueueActions {
     static final int REDRIVE_BATCH = 1000;
     /** "Redrive all" stops after this long and says how many are left, so a request never runs for minutes. */
     static final long REDRIVE_ALL_BUDGET_MS = 5_000;
+    /** Dead ids a "redrive all" confirmation names. */
+    static final int FIRST_IDS = 5;
 
     /** The actions, by the name a form posts. */
     enum Action {
@@ -112,25 +118,28 @@ final class QueueActions {
         String queue = r.required("queue");
         Action a = Action.parse(r.required("action"));
         String id = a.needsId ? r.required("id") : null;
-        index.open(queue);
+        QueueOperations q = index.open(queue);
+        String job = id == null ? null : "job " + id + " of queue " + queue + " (" + stateNow(q, id) + ")";
         String what = switch (a) {
-            case REMOVE -> "Remove job " + id + " wherever it is, with its lock and idempotency key. If a worker "
+            case REMOVE -> "Remove " + job + " wherever it is, with its lock and idempotency key. If a worker "
                     + "holds it, nothing changes and the answer is LOCKED.";
-            case FORCE_REMOVE -> "Remove job " + id + " even while a worker holds it; that worker's complete or fail "
+            case FORCE_REMOVE -> "Remove " + job + " even while a worker holds it; that worker's complete or fail "
                     + "is then refused.";
-            case CANCEL -> "Cancel job " + id + ": pending or delayed, it will not run; running, its attempt ends "
+            case CANCEL -> "Cancel " + job + ": pending or delayed, it will not run; running, its attempt ends "
                     + "and its worker is told.";
-            case REDRIVE -> "Move dead job " + id + " back to pending with a fresh budget of attempts.";
-            case REDRIVE_ALL -> "Move every dead job of " + queue + " back to pending with a fresh budget of attempts.";
-            case PAUSE -> "Pause claims on " + queue + " for every worker; running jobs go on and settle.";
-            case RESUME -> "Resume claims on " + queue + " and wake its idle workers.";
+            case REDRIVE -> "Move dead " + job + " back to pending with a fresh budget of attempts.";
+            case REDRIVE_ALL -> redriveAllText(q);
+            case PAUSE -> "Pause claims on queue " + queue + " for every worker (" + counts(q.stats())
+                    + "); running jobs go on and settle.";
+            case RESUME -> "Resume claims on queue " + queue + " (" + counts(q.stats()) + ") and wake its idle workers.";
         };
         String body = "<p class=\"confirm\">" + esc(what) + "</p><form method=\"post\" action=\"/action\">"
                 + Html.csrfField(f) + hidden("queue", queue) + hidden("action", a.wire)
                 + (id == null ? "" : hidden("id", id))
                 + "<button class=\"danger\">Yes, " + esc(a.label.toLowerCase(Locale.ROOT)) + "</button> "
                 + "<a href=\"" + esc(back(queue, id)) + "\">No, go back</a></form>";
-        return Answer.html(Html.page(f, "Confirm: " + a.label.toLowerCase(Locale.ROOT), body));
+        return Answer.html(Html.page(f, "Confirm: " + a.label.toLowerCase(Locale.ROOT)
+                + (id == null ? " · " + queue : " · job " + id + " of " + queue), body));
     }
 
     /** {@code POST /action}: runs the action and shows its typed outcome. */
@@ -205,7 +214,30 @@ final class QueueActions {
                                 + Action.FORCE_REMOVE.wire + "&id=" + url(id)) + "\">" + esc(Action.FORCE_REMOVE.label)
                                 + "…</a>" : "")
                 + "</p>";
-        return Answer.html(Html.page(f, a.label + (id == null ? " " + queue : " job " + id), body));
+        return Answer.html(Html.page(f, a.label + (id == null ? " " + queue : " job " + id + " of " + queue), body));
+    }
+
+    /** @return what "redrive all" will move: the count now and the first ids, oldest death first */
+    private static String redriveAllText(QueueOperations q) {
+        long dead = q.stats().dead();
+        if (dead == 0) {
+            return "Queue " + q.name() + " has no dead job now: redriving all moves nothing.";
+        }
+        List<String> first = q.list(JobState.DEAD, FIRST_IDS, null).jobs().stream().map(JobSummary::id).toList();
+        return "Move all " + Html.count(dead) + (dead == 1 ? " dead job" : " dead jobs") + " of queue " + q.name()
+                + " back to pending with a fresh budget of attempts; the oldest " + (first.size() == 1 ? "is " : "are ")
+                + String.join(", ", first) + (dead > first.size() ? ", …" : "") + ". Jobs that die while it runs "
+                + "may be moved too.";
+    }
+
+    private static String counts(QueueStats s) {
+        return Html.count(s.pending()) + " pending, " + Html.count(s.active()) + " active, " + Html.count(s.delayed())
+                + " delayed";
+    }
+
+    /** @return the job's state as read now, for the confirmation; "not found now" when it is not kept */
+    private static String stateNow(QueueOperations q, String id) {
+        return JobDetailPage.find(q, id).map(j -> j.state() + " now").orElse("not found now");
     }
 
     private static String hidden(String name, String value) {

@@ -47,6 +47,7 @@ final class Routes {
     private final LocksPage locks;
     private final SchedulesPage schedules;
     private final LockPage lock;
+    private final LockTakeover takeover;
     private final WorkersPage workers;
     private final SafetyPage safety;
 
@@ -66,6 +67,7 @@ final class Routes {
         this.locks = new LocksPage(lockClient, lockScanBudget);
         this.schedules = new SchedulesPage(index);
         this.lock = new LockPage(lockClient, index);
+        this.takeover = new LockTakeover(lockClient);
         this.workers = new WorkersPage(index);
         this.safety = safety;
     }
@@ -164,14 +166,16 @@ final class Routes {
                 if (guard.readOnly()) {
                     throw HttpError.forbidden("the dashboard runs read-only (--read-only): actions are turned off");
                 }
-                return actions.confirm(r, frame);
+                return LockTakeover.WIRE.equals(r.param("action")) ? takeover.confirm(r, frame)
+                        : actions.confirm(r, frame);
             }
             case "/action" -> {
                 if (!r.method().equals("POST")) {
                     throw new HttpError(405, "an action is a POST from its confirmation page");
                 }
                 guard.checkAction(r);
-                return actions.perform(r, frame);
+                return LockTakeover.WIRE.equals(r.param("action")) ? takeover.perform(r, frame)
+                        : actions.perform(r, frame);
             }
             default -> throw HttpError.notFound("no page at " + path);
         }

@@ -76,7 +76,7 @@ class ActionsTest extends DashboardTestBase {
         String id = client.queue("emails").enqueue("a");
         HttpResponse<String> r = get("/confirm?queue=emails&action=remove&id=" + id);
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).contains("Remove job " + id + " wherever it is", "<form method=\"post\" action=\"/action\">",
+        assertThat(r.body()).contains("Remove job " + id + " of queue emails (pending now) wherever it is", "<form method=\"post\" action=\"/action\">",
                 "name=\"action\" value=\"remove\"", "name=\"id\" value=\"" + id + "\"");
         assertThat(client.queue("emails").inspect(id)).as("a confirmation page changes nothing").isPresent();
     }

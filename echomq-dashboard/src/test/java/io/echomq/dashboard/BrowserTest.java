@@ -93,7 +93,8 @@ class BrowserTest extends DashboardTestBase {
         browser.screenshot("dashboard-job");
 
         browser.click(By.cssSelector("a.button.redrive"));
-        assertThat(browser.title()).isEqualTo("Confirm: redrive · EchoMQ");
+        assertThat(browser.title()).isEqualTo("Confirm: redrive · job " + dead + " of emails · EchoMQ");
+        assertThat(browser.mainText()).contains("Move dead job " + dead + " of queue emails (dead now) back to pending");
         browser.screenshot("dashboard-confirm");
         browser.click(By.linkText("No, go back"));
         assertThat(browser.title()).isEqualTo("Job " + dead + " · EchoMQ");
@@ -189,7 +190,8 @@ class BrowserTest extends DashboardTestBase {
         assertThat(q.inspect(held)).as("a held job stays").isPresent();
 
         browser.click(By.cssSelector("a.button[href*='action=force-remove']"));
-        assertThat(browser.title()).isEqualTo("Confirm: remove even while a worker holds it · EchoMQ");
+        assertThat(browser.title()).isEqualTo("Confirm: remove even while a worker holds it · job " + held
+                + " of emails · EchoMQ");
         assertThat(confirm()).isEqualTo("REMOVED");
         assertThat(q.inspect(held)).isEmpty();
         assertThat(q.stats().active()).isEqualTo(1);
@@ -285,6 +287,20 @@ class BrowserTest extends DashboardTestBase {
         browser.click(By.linkText(id));
         assertThat(browser.title()).isEqualTo("Job " + id + " · EchoMQ");
         assertThat(job.complete().name()).as("looking at its lock left the lease alone").isEqualTo("COMPLETED");
+    }
+
+    @Test
+    void aPersonTakesAStuckLockOverThroughItsConfirmation() {
+        io.echomq.lock.Lease stuck = locks.tryAcquire("invoices:8", Duration.ofSeconds(30)).orElseThrow();
+        browser.open(dashboard.uri() + "lock?resource=invoices:8");
+        browser.click(By.cssSelector("a.takeover"));
+        assertThat(browser.title()).isEqualTo("Confirm: take over · invoices:8 · EchoMQ");
+        assertThat(browser.mainText()).contains("Take lock invoices:8 over from its holder",
+                stuck.token().substring(0, LocksPage.TOKEN_SHOWN), "fence " + stuck.fence(),
+                "The old holder is not stopped", "only the fence stops it").doesNotContain(stuck.token());
+        assertThat(confirm()).startsWith("TAKEN_AND_FREED fence=");
+        assertThat(locks.inspect("invoices:8").isHeld()).as("taken over, then freed").isFalse();
+        assertThat(stuck.renew().name()).as("the old holder finds out at its next renewal").isNotEqualTo("RENEWED");
     }
 
     @Test

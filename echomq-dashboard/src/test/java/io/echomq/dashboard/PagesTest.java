@@ -72,7 +72,8 @@ class PagesTest extends DashboardTestBase {
         assertThat(get("/queue?name=emails&state=dead").body()).contains("No dead jobs.");
         assertThat(get("/queue?name=emails&state=dead").body()).doesNotContain("keeps no hash");
         assertThat(get("/queue?name=emails&state=done").body()).as("an empty done tab says why")
-                .contains("No done jobs. A completed job keeps no hash unless the queue&#39;s retention asks");
+                .contains("No done jobs. This queue keeps no completed jobs: it stores no retention settings",
+                        "Set emq queue retention emails --done-max &lt;n&gt;");
     }
 
     @Test

@@ -11,6 +11,17 @@ import java.util.UUID;
 final class H2Database implements AutoCloseable {
     private final String url = "jdbc:h2:mem:emq-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
 
+    String url() {
+        return url;
+    }
+
+    void insertOrder(Connection c, String id) throws SQLException {
+        try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO orders (id) VALUES (?)")) {
+            ps.setString(1, id);
+            ps.executeUpdate();
+        }
+    }
+
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url);
     }

@@ -41,7 +41,7 @@ public final class ApiListing {
     /** The one command that regenerates every module's listing, printed when a check fails. */
     public static final String UPDATE_COMMAND = "mvn -B -o verify -pl echomq-testkit,echomq-core,echomq-cron,"
             + "echomq-jdbc,echomq-shedlock,echomq-spring-integration,echomq-spring-boot-starter,echomq-micrometer,"
-            + "echomq-opentelemetry,echomq-dashboard,echomq-cli -am -Dtest=PublicApiTest"
+            + "echomq-opentelemetry,echomq-dashboard,echomq-cli,echomq-test -am -Dtest=PublicApiTest"
             + " -Dsurefire.failIfNoSpecifiedTests=false -Demq.api.update=true";
 
     private ApiListing() {

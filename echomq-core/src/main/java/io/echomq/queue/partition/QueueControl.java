@@ -11,9 +11,10 @@ import io.lettuce.core.ScriptOutputType;
  * <ol>
  *   <li>Pauses and resumes claims for every client at once ({@code pause-4.lua}; {@link #pause}),
  *       and reads the flag ({@link #isPaused}, one {@code EXISTS}).</li>
- *   <li>Cancels one job wherever it is ({@code cancel-6.lua}; {@link #cancel}): pending or
+ *   <li>Cancels one job wherever it is ({@code cancel-7.lua}; {@link #cancel}): pending or
  *       delayed, it leaves its set; running, its attempt ends on the server and its holder is told
- *       on the queue's cancel channel.</li>
+ *       on the queue's cancel channel; either way its id is added to the queue's record of the
+ *       last cancellations.</li>
  * </ol>
  *
  * <p>Together because both are one script each that a worker learns of through pub/sub (the wake
@@ -31,7 +32,8 @@ final class QueueControl {
         this.wire = wire;
         QueueKeys k = wire.keys();
         this.pauseKeys = new String[] {k.paused(), k.wake(), k.pending(), k.waitList()};
-        this.cancelKeys = new String[] {k.pending(), k.active(), k.delayed(), k.dead(), k.waitList(), k.cancel()};
+        this.cancelKeys = new String[] {k.pending(), k.active(), k.delayed(), k.dead(), k.waitList(), k.cancel(),
+                k.cancelled()};
     }
 
     /** @return whether the call changed the state: false when the queue already was so */

@@ -15,7 +15,9 @@ import java.util.OptionalLong;
  *   <li>Sends {@code list-2.lua} with the state's sorted set, the wait LIST (read for pending
  *       only) and the decoded cursor ({@link ListCursor}).</li>
  *   <li>Decodes its reply into {@link JobSummary}s and the next cursor; drops a done-index entry
- *       whose hash has expired (it is no longer kept).</li>
+ *       whose hash has expired (it is no longer kept), and a cancellation record's entry whose
+ *       hash is in another state (a foreign writer reused the id); a cancelled entry with no hash is
+ *       kept, since the record is what keeps it listable.</li>
  * </ol>
  *
  * <p>The page is read in one script, so it is one atomic snapshot; the walk over pages is not,
@@ -56,6 +58,9 @@ final class QueueListing {
             if (state == JobState.DONE && !"done".equals(hashState)) {
                 continue;   // its hash expired (or was removed): no longer kept
             }
+            if (state == JobState.CANCELLED && hashState != null && !"cancelled".equals(hashState)) {
+                continue;   // a foreign writer reused the id: not cancelled now
+            }
             String score = QueueWire.text(r.get(i + 1));
             jobs.add(new JobSummary(idPrefix + QueueWire.text(r.get(i)), state,
                     number(r.get(i + 3), 0), (int) Math.max(-1000, Math.min(1000, number(r.get(i + 4), 0))),
@@ -72,6 +77,7 @@ final class QueueListing {
             case DELAYED -> k.delayed();
             case DEAD -> k.dead();
             case DONE -> k.done();
+            case CANCELLED -> k.cancelled();
         };
     }
 

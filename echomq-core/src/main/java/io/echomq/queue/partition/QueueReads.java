@@ -1,6 +1,7 @@
 package io.echomq.queue;
 
 import io.echomq.internal.Checks;
+import io.echomq.internal.PendingBucket;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.KeyValue;
@@ -94,12 +95,29 @@ final class QueueReads {
         Checks.jobId(id);
         Map<String, byte[]> h = wire.await(wire.async().hgetall(wire.keys().job(id)).toCompletableFuture(), "HGETALL");
         if (h == null || h.isEmpty()) {
-            return Optional.empty();
+            h = bucketed(id);
+            if (h == null) {
+                return Optional.empty();
+            }
         }
         Map<String, byte[]> copy = new LinkedHashMap<>(h);
         String state = copy.containsKey("state") ? QueueWire.text(copy.get("state")) : "pending";
         long attempts = copy.containsKey("attempts") ? parseLong(QueueWire.text(copy.get("attempts"))) : 0;
         return Optional.of(new JobInfo(id, state, attempts, Collections.unmodifiableMap(copy)));
+    }
+
+    /**
+     * @return the fields of a pending job that waits in its bucket with no hash yet ({@link PendingBucket}),
+     *     or null when its bucket has no field for it (or holds another type: foreign data holds no job)
+     */
+    private Map<String, byte[]> bucketed(String id) {
+        String bucket = wire.keys().bucket(id);
+        if (bucket == null) {
+            return null;
+        }
+        byte[] value = wire.await(wire.async().hget(bucket, id).toCompletableFuture()
+                .exceptionally(wrongType -> null), "HGET");
+        return value == null ? null : PendingBucket.fields(value);
     }
 
     private static long parseLong(String s) {

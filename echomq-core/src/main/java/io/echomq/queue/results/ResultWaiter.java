@@ -116,7 +116,7 @@ final class ResultWaiter {
                 "HMGET");
         String state = h.get(0).hasValue() ? text(h.get(0).getValue()) : null;
         if (state == null && !h.get(3).hasValue()) {
-            return lookBack();
+            return waitsInBucket() ? null : lookBack();
         }
         return switch (state == null ? "pending" : state) {
             case "done" -> end(JobResult.Outcome.COMPLETED, h.get(1).getValueOrElse(null), null);
@@ -124,6 +124,17 @@ final class ResultWaiter {
             case "cancelled" -> end(JobResult.Outcome.CANCELLED, null, "cancelled");
             default -> null;
         };
+    }
+
+    /** @return whether the job is pending with no hash yet, its payload in its bucket ({@link QueueKeys#bucket}) */
+    private boolean waitsInBucket() {
+        String bucket = keys.bucket(id);
+        if (bucket == null) {
+            return false;
+        }
+        // a bucket of another type (foreign data) holds no job
+        return RedisEngine.await(cmd.hexists(bucket, id).toCompletableFuture().exceptionally(wrongType -> false),
+                "HEXISTS", keys.queue());
     }
 
     /** @return the end the stream keeps for a job whose hash is gone, newest first; NOT_FOUND when none */

@@ -9,7 +9,12 @@
 -- priority-0 entry of the ZSET layout or that an older version left: older than the LIST), else LPOP of the wait
 -- LIST (priority 0), else the ZSET's head (priority < 0). O(1) for the LIST, O(log n) for the
 -- ZSET. Without groups, the LIST's ids are popped several at a time (LPOP wait n, n at most what
--- the call still claims). For each id: attempts + 1 (the fence) and spent + 1, state active and
+-- the call still claims). An id from the LIST whose job waits in a pending bucket
+-- (includes/buckets.lua; one HMGET per bucket for the ids popped together, one HDEL per bucket
+-- after the loop) gets its hash here, written whole in one HSET: payload and created_at from the
+-- bucket, attempts 1, spent 1, state active, claimed_at now; a bucket value that is not
+-- <created_at>:<payload> sends the job to dead, the value kept as its payload. For every other
+-- id: attempts + 1 (the fence) and spent + 1, state active and
 -- claimed_at now (and score, for an id from the ZSET) in one HSET; in the ZSET layout only,
 -- SET <job key>:lock <attempt> PX lease (includes/layout.lua: leaseSubkeys, one GET of <prefix>layout
 -- at the first job claimed; the LIST layout writes no subkey); then, after the loop, one ZADD active now + lease of every id claimed. A malformed job goes to dead instead, with state dead, dead_reason and finished_at
@@ -31,6 +36,7 @@
 --@include events
 --@include groups
 --@include layout
+--@include buckets
 local function guardClaim(pending, wait, active, dead, stats, delayed, promoting)
   local refused = guard(pending, 'zset') or guard(wait, 'list')
   if not refused and (provenType(pending) ~= 'none' or provenType(wait) ~= 'none' or promoting) then
@@ -75,6 +81,51 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
   -- groupNext asks for one ungrouped id per turn: one LPOP each. A LIST that answered fewer than
   -- asked is empty for the rest of the call (nothing in a claim pushes to it): no LPOP again.
   local popped, nextPopped, listDry = {}, 1, false
+  -- The bucket values of ids popped several at a time are read with one HMGET per bucket
+  -- (consecutive ids share one), and the fields claimed are dropped with one HDEL per bucket after
+  -- the loop. prefetched[id] is the value, or false when the id's bucket has no field for it.
+  local prefetched, drops, dropOrder = {}, {}, {}
+  local function prefetchBuckets(ids)
+    local byBucket, order = {}, {}
+    for _, id in ipairs(ids) do
+      local bk = bucketKey(prefix, id)
+      if bk then
+        local l = byBucket[bk]
+        if not l then
+          l = {}
+          byBucket[bk] = l
+          order[#order + 1] = bk
+        end
+        l[#l + 1] = id
+      end
+    end
+    for _, bk in ipairs(order) do
+      local l = byBucket[bk]
+      local ok, vals = pcall(redis.call, 'HMGET', bk, unpack(l))
+      for j, id in ipairs(l) do prefetched[id] = ok and vals[j] or false end
+    end
+  end
+  local function bucketValue(id)
+    local v = prefetched[id]
+    if v ~= nil then
+      prefetched[id] = nil
+      return v
+    end
+    local bk = bucketKey(prefix, id)
+    if not bk then return false end
+    local ok, got = pcall(redis.call, 'HGET', bk, id)
+    return ok and got or false
+  end
+  local function dropFromBucket(id)
+    local bk = bucketKey(prefix, id)
+    local l = drops[bk]
+    if not l then
+      l = {}
+      drops[bk] = l
+      dropOrder[#dropOrder + 1] = bk
+    end
+    l[#l + 1] = id
+  end
   local function popUngrouped(n)
     if zhead == nil then
       local h = redis.call('ZRANGE', pending, 0, 0, 'WITHSCORES')
@@ -94,6 +145,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       if n and n > 1 then
         popped, nextPopped = redis.call('LPOP', wait, n) or {}, 1
         if #popped < n then listDry = true end
+        prefetchBuckets(popped)
         if popped[1] then
           nextPopped = 2
           return popped[1], nil
@@ -141,22 +193,50 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
     local jk = prefix .. 'job:' .. id
     local ok, h = false, nil
     local reason = nil
+    local raw = nil   -- the bucket value of a job that waited in a bucket
     if string.find(id, ':', 1, true) then
       reason = "job id contains ':'"
     else
-      ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
-        'priority', 'backoff_ms', 'backoff_max_ms', 'created_at', 'state', 'timeout_ms')
-      if not ok then reason = 'job key is not a hash' else reason = malformed(h) end
+      -- a job from the LIST may wait in a bucket, with no hash yet: its fields are the ones a
+      -- fresh hash holds (payload, created_at), and the write below makes its hash
+      local v = (score == nil and not group) and bucketValue(id) or false
+      if v then
+        dropFromBucket(id)
+        local created, payload = bucketSplit(v)
+        ok, raw = true, v
+        if created then
+          h = {payload, false, false, false, false, false, false, created, false, false}
+        else
+          h = {v}
+          reason = 'pending bucket value is not <created_at>:<payload>'
+        end
+      else
+        ok, h = pcall(redis.call, 'HMGET', jk, 'payload', 'attempts', 'spent', 'max_attempts',
+          'priority', 'backoff_ms', 'backoff_max_ms', 'created_at', 'state', 'timeout_ms')
+        if not ok then reason = 'job key is not a hash' else reason = malformed(h) end
+      end
+    end
+    if raw and not reason then
+      -- the bucketed job's hash, written whole: attempt 1 of a job that never had a state
+      local wrote = pcall(redis.call, 'HSET', jk, 'payload', h[1], 'created_at', h[8], 'attempts', '1',
+        'spent', '1', 'state', 'active', 'claimed_at', nowText)
+      if not wrote then ok, raw, reason = false, nil, 'job key is not a hash' end
     end
     if reason then
-      if ok then redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', nowText) end
+      if raw then
+        pcall(redis.call, 'HSET', jk, 'payload', raw, 'state', 'dead', 'dead_reason', reason, 'finished_at', nowText)
+      elseif ok then
+        redis.call('HSET', jk, 'state', 'dead', 'dead_reason', reason, 'finished_at', nowText)
+      end
       redis.call('ZADD', dead, now, id)
       if not string.find(id, ':', 1, true) then emitEvent(prefix, 'dead', id, 0, 'reason', reason) end
       if group then groupRelease(prefix, group) end
       deadCount = deadCount + 1
     else
       local attempt, spent, attemptText
-      if #(h[2] or '') <= 14 and #(h[3] or '') <= 14 then
+      if raw then
+        attempt, spent, attemptText = 1, 1, '1'   -- its hash is written above
+      elseif #(h[2] or '') <= 14 and #(h[3] or '') <= 14 then
         -- checked integers below 10^14: adding 1 in Lua is exact, and one HSET does the work of
         -- HINCRBY attempts, HINCRBY spent and the HSET below (one call per claim instead of
         -- three). string.format('%d'), not tostring: tostring prints 14 significant digits.
@@ -196,6 +276,7 @@ local function claimJobs(want, lease, prefix, pending, wait, active, dead, now, 
       claimed = claimed + 1
     end
   end
+  for _, bk in ipairs(dropOrder) do redis.call('HDEL', bk, unpack(drops[bk])) end
   -- unpack puts every value on Lua's stack: at most 512 pairs per ZADD
   for i = 1, #leases, 1024 do
     redis.call('ZADD', active, unpack(leases, i, math.min(i + 1023, #leases)))

@@ -4,7 +4,7 @@
 -- with its own code:
 --   -4 MISSING     the job hash has neither state nor attempts
 --   -1 SUPERSEDED  attempts differs from A (compared as text): the job was claimed again
---   -6 CANCELLED   state is 'cancelled': an operator cancelled attempt A (cancel-6.lua ended it)
+--   -6 CANCELLED   state is 'cancelled': an operator cancelled attempt A (cancel-7.lua ended it)
 --   -3 NOT_ACTIVE  state is not 'active'
 --   -2 EXPIRED     the job has no score in active, or its score (the deadline) is at or before
 --                  now: the lease ran out, even if no reaper has run

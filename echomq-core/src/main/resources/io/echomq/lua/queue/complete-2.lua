@@ -27,7 +27,7 @@
 --    1  COMPLETED
 --   -5  NOT_A_HASH  the job key holds another type than a hash; nothing of it changed
 --   -4  MISSING     the job hash does not exist
---   -6  CANCELLED   an operator cancelled this attempt (cancel-6.lua); nothing changed
+--   -6  CANCELLED   an operator cancelled this attempt (cancel-7.lua); nothing changed
 --   -1  SUPERSEDED  attempts moved on
 --   -3  NOT_ACTIVE  the job is not in state active
 --   -2  EXPIRED     the lease deadline passed

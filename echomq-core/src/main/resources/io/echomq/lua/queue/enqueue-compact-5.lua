@@ -1,11 +1,14 @@
 -- enqueue-compact-5.lua: the compact form of enqueue-5.lua, for the usual bulk: n jobs that all
 -- have the default options (priority 0, no delay or run-at, default attempts, backoff and
--- timeout, no idempotency key, no group), so that only their payloads are sent. It writes exactly
--- what enqueue-5.lua writes for the same jobs, in one atomic step: each job the hash {payload,
--- created_at} plus the call's extra fields, in one HSET; its id in the wait LIST (RPUSH in
--- chunks), or in the ZSET layout (includes/layout.lua) in the pending ZSET scored by its seq
--- (ZADD in chunks); an 'enqueued' event per job when the queue's events_enqueued setting is 1
--- (includes/events.lua); and one wake message, the number of jobs.
+-- timeout, no idempotency key, no group), so that only their payloads are sent. In one atomic
+-- step: in the LIST layout without extra fields (the default), each job's payload waits in a
+-- pending bucket (includes/buckets.lua: the field <id> of <prefix>pb:<floor(id / 128)>, value
+-- "<created_at>:<payload>", one HSET per bucket the call fills) and it gets no hash until its
+-- claim; with extra fields, or in the ZSET layout (includes/layout.lua), each job gets the hash
+-- {payload, created_at} plus the call's extra fields in one HSET, as enqueue-5.lua writes it.
+-- Its id goes to the wait LIST (RPUSH in chunks), or in the ZSET layout to the pending ZSET
+-- scored by its seq (ZADD in chunks); an 'enqueued' event per job when the queue's
+-- events_enqueued setting is 1 (includes/events.lua); and one wake message, the number of jobs.
 -- The ids are contiguous: the sequence is read once and set once to its value plus n (GET, then
 -- SET ... KEEPTTL, as INCRBY would, with only the commands the documented ACL line already grants
 -- to enqueue-5.lua). enqueue-5.lua's n INCRs hand out the same ids, since without an idempotency
@@ -19,7 +22,8 @@
 -- fails the call with seq advanced past the call's ids and nothing else written, so that the next
 -- call goes past it: one EXISTS over the n fresh keys proves them absent before the first write
 -- (one command per call, not per job); only when some exist is each one's TYPE read. A foreign
--- HASH there is written into, as enqueue-5.lua's HSET would.
+-- HASH there is written into, as enqueue-5.lua's HSET would (a bucketed job's claim writes it
+-- then). A bucket key of another type is never written: its jobs get a hash each.
 --
 -- Fails with an EMQPROTOCOL error, having changed nothing, when the queue's data needs a later
 -- protocol; marks the queue as protocol 2 with its first job (the key <prefix>delayed, includes/protocol.lua).
@@ -29,7 +33,7 @@
 -- KEYS[3] seq       emq:{q}:seq      STRING integer, the last id handed out
 -- KEYS[4] wake      emq:{q}:wake     pub/sub channel; one message per call: n, the jobs readied
 -- KEYS[5] wait      emq:{q}:wait     LIST of priority-0 pending ids, oldest first (RPUSH here)
--- ARGV[1] prefix    emq:{q}:  (job keys are <prefix>job:<id>)
+-- ARGV[1] prefix    emq:{q}:  (job keys are <prefix>job:<id>, pending buckets <prefix>pb:<n>)
 -- ARGV[2] count     number of jobs n, >= 1
 -- ARGV[3] publish   SPUBLISH for sharded pub/sub (a Redis 7+ cluster), anything else PUBLISH
 -- ARGV[4] fields    k, the number of extra fields (0 for none)
@@ -53,6 +57,7 @@ local base = 4 + 2 * k
 --@include protocol
 --@include type-guard
 --@include layout
+--@include buckets
 --@include events
 --@include publish
 local now = serverNow()
@@ -91,6 +96,22 @@ if redis.call('EXISTS', unpack(jobKeys)) > 0 then
     end
   end
 end
+-- the LIST layout's default jobs wait in buckets. Each bucket the call fills is proven a hash
+-- (or absent) by one TYPE before the first write; one of another type (foreign data) is left
+-- alone, and the jobs whose bucket it is get a hash each instead, as the ZSET layout's do.
+local bucketed = not zset and #extra == 0
+local foreignBucket = {}
+if bucketed then
+  local lastBucket = nil
+  for i = 1, count do
+    local bk = bucketKey(prefix, format('%d', first + i - 1))
+    if bk ~= lastBucket then
+      local got = redis.call('TYPE', bk)['ok']
+      if got ~= 'none' and got ~= 'hash' then foreignBucket[bk] = true end
+      lastBucket = bk
+    end
+  end
+end
 markQueue(prefix)   -- with the first job written, so that a refused call writes nothing
 redis.call('SET', seqKey, format('%d', first + count - 1), 'KEEPTTL')
 -- created_at as enqueue-5.lua writes it: the server ms, an integer, formatted once per call
@@ -106,10 +127,28 @@ local function flush()
   end
 end
 
+-- a bucket's fields, written in one HSET when the next job falls in another bucket
+local fields, fieldsKey = {}, nil
+local function flushFields()
+  if #fields > 0 then
+    redis.call('HSET', fieldsKey, unpack(fields))
+    fields = {}
+  end
+end
+local createdColon = created .. ':'
+
 for i = 1, count do
   local seq = first + i - 1
   local id = format('%d', seq)
-  if hasExtra then
+  local bk = bucketed and bucketKey(prefix, id)
+  if bk and not foreignBucket[bk] then
+    if bk ~= fieldsKey or #fields >= 2 * BUCKET_IDS then
+      flushFields()
+      fieldsKey = bk
+    end
+    fields[#fields + 1] = id
+    fields[#fields + 1] = createdColon .. ARGV[base + i]
+  elseif hasExtra then
     redis.call('HSET', jobKeys[i], 'payload', ARGV[base + i], 'created_at', created, unpack(extra))
   else
     redis.call('HSET', jobKeys[i], 'payload', ARGV[base + i], 'created_at', created)
@@ -126,6 +165,7 @@ for i = 1, count do
   if enqueuedEvents then emitEvent(prefix, 'enqueued', id, 0) end
 end
 
+flushFields()
 flush()
 publishOn(publishMode, wake, count)
 return {first, count}

@@ -21,7 +21,7 @@
 --   -2  EXPIRED     the deadline had already passed; nothing changed
 --   -3  NOT_ACTIVE  the job is not in state active
 --   -4  MISSING     the job hash does not exist
---   -6  CANCELLED   an operator cancelled this attempt (cancel-6.lua); nothing changed
+--   -6  CANCELLED   an operator cancelled this attempt (cancel-7.lua); nothing changed
 local active = KEYS[1]
 local prefix = ARGV[1]
 local lease = tonumber(ARGV[2])

@@ -41,7 +41,7 @@
 --   -2  EXPIRED     the lease deadline passed; the reaper owns the job now
 --   -3  NOT_ACTIVE  the job is not in state active
 --   -4  MISSING     the job hash does not exist
---   -6  CANCELLED   an operator cancelled this attempt (cancel-6.lua); nothing changed
+--   -6  CANCELLED   an operator cancelled this attempt (cancel-7.lua); nothing changed
 local active, delayed, dead, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
 local jk = prefix .. 'job:' .. id

@@ -5,7 +5,9 @@
 -- in their LIST order, each at a fresh seq (INCRBY seq n): band 0, behind the priority-0 entries
 -- already in the ZSET, which a claim of the LIST layout also takes before the LIST. So the claim
 -- order is the same before and after. The move is O(n) in the LIST's length (an LRANGE and a
--- ZADD per 1000 ids), and a zset call on a queue already in the ZSET layout still moves what an
+-- ZADD per 1000 ids); a moved job that waited in a pending bucket (includes/buckets.lua: the
+-- LIST layout's default jobs have no hash until claimed) gets its hash {payload, created_at} and
+-- leaves its bucket, since the ZSET layout keeps one hash per job. A zset call on a queue already in the ZSET layout still moves what an
 -- older client pushed to the LIST. Switching to list moves nothing: the ZSET's priority-0 entries
 -- are claimed before the LIST, which is their order (they are older than anything pushed later).
 --
@@ -22,9 +24,12 @@
 -- when the queue already had it; moved is how many ids went from the wait LIST to the pending ZSET.
 local layoutKey, pending, wait, seqKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local want = ARGV[1]
+-- the queue's prefix, emq:{q}:, is the layout key's name less 'layout'
+local prefix = string.sub(layoutKey, 1, #layoutKey - #'layout')
 
 --@include type-guard
 --@include layout
+--@include buckets
 if want ~= 'zset' and want ~= 'list' then
   return redis.error_reply('ERR layout must be zset or list, was ' .. tostring(want))
 end
@@ -55,6 +60,21 @@ if n > 0 then
     for j, id in ipairs(ids) do
       args[#args + 1] = string.format('%d', first + done + j - 1)
       args[#args + 1] = id
+      -- the ZSET layout keeps one hash per job: a job that waited in a bucket gets its hash now
+      local bk = bucketKey(prefix, id)
+      if bk then
+        local okv, v = pcall(redis.call, 'HGET', bk, id)
+        if okv and v then
+          local created, payload = bucketSplit(v)
+          local wrote
+          if created then
+            wrote = pcall(redis.call, 'HSET', prefix .. 'job:' .. id, 'payload', payload, 'created_at', created)
+          else
+            wrote = pcall(redis.call, 'HSET', prefix .. 'job:' .. id, 'payload', v)
+          end
+          if wrote then redis.call('HDEL', bk, id) end
+        end
+      end
     end
     redis.call('ZADD', pending, unpack(args))
     done = done + #ids

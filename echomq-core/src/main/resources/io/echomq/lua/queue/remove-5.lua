@@ -7,7 +7,8 @@
 -- would-be keys belong to another job. A job removed writes a 'removed' event to <prefix>events
 -- (includes/events.lua), with the attempts its hash held (0 when none). A grouped job frees its
 -- group's place when it was active, and leaves its group's LIST when it was pending, an LREM
--- of that LIST (includes/groups.lua).
+-- of that LIST (includes/groups.lua). A pending job that waits in a bucket (includes/buckets.lua)
+-- leaves it: its field is dropped.
 --
 -- Cost: O(log n) for a job in one of the ZSETs. A job found in none of them (a priority-0 pending
 -- job, or an unknown id) costs an LREM of the wait LIST: O(n) in the LIST's length, which blocks
@@ -32,7 +33,7 @@
 --    1  REMOVED
 --    0  LOCKED   force was not given, and the job's score in active is above now, or the lock
 --                subkey emq:{q}:job:<id>:lock exists
---   -1  MISSING  no hash and no set entry for this id
+--   -1  MISSING  no hash, no bucket field and no set entry for this id
 local prefix, id = ARGV[1], ARGV[2]
 local jk = prefix .. 'job:' .. id
 local lk = jk .. ':lock'
@@ -42,6 +43,7 @@ local lk = jk .. ':lock'
 --@include type-guard
 --@include events
 --@include groups
+--@include buckets
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
 local refused = guard(KEYS[1], 'zset') or guard(KEYS[2], 'zset') or guard(KEYS[3], 'zset') or guard(KEYS[4], 'zset')
@@ -78,7 +80,13 @@ for i = 1, 4 do
 end
 if inSet == 0 and group then inSet = groupUnlist(prefix, group, id) end
 if inSet == 0 then inSet = redis.call('LREM', KEYS[5], 0, id) end
-local found = redis.call('EXISTS', jk) + inSet
+local bk = bucketKey(prefix, id)
+local inBucket = 0
+if bk then
+  local okb, n = pcall(redis.call, 'HDEL', bk, id)
+  if okb then inBucket = n end
+end
+local found = redis.call('EXISTS', jk) + inSet + inBucket
 if found == 0 then return -1 end
 
 local attempts = 0

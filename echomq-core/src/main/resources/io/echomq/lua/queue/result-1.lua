@@ -16,7 +16,7 @@
 --   -2  EXPIRED     the lease deadline passed
 --   -3  NOT_ACTIVE  the job is not in state active
 --   -4  MISSING     the job hash does not exist
---   -6  CANCELLED   an operator cancelled this attempt (cancel-6.lua); nothing changed
+--   -6  CANCELLED   an operator cancelled this attempt (cancel-7.lua); nothing changed
 local active = KEYS[1]
 local prefix, id, attempt = ARGV[1], ARGV[2], ARGV[3]
 local jk = prefix .. 'job:' .. id

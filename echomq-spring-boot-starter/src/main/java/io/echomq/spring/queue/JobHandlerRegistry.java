@@ -1,6 +1,7 @@
 package io.echomq.spring.queue;
 
 import io.echomq.Names;
+import io.echomq.queue.JobHandler;
 import io.echomq.queue.Queue;
 import io.echomq.queue.Worker;
 import java.lang.reflect.Method;
@@ -108,6 +109,18 @@ public final class JobHandlerRegistry implements BeanPostProcessor {
     /** @return every handler method found so far, in the order found */
     List<Registration> registrations() {
         return List.copyOf(registrations);
+    }
+
+    /**
+     * The handlers of one queue, each adapting its {@link EchoJobHandler} method as the queue's worker
+     * runs it (the payload decoded by the application's codec, the exception passed on unwrapped), for
+     * a tool that runs jobs outside a worker, such as a test's inline drain.
+     *
+     * @param queue the queue's name, as resolved
+     * @return the handlers found so far for it, in the order found; empty when it has none
+     */
+    public List<JobHandler> handlers(String queue) {
+        return registrations.stream().filter(r -> r.queue().equals(queue)).map(r -> (JobHandler) r.handler()).toList();
     }
 
     /** @return the queues that have a handler, each once */
