@@ -127,7 +127,9 @@ final class ExitCodes {
         BY_COMMAND.put("queue dead", new String[] {
             "  0  the dead jobs were listed, redriven or purged (or, with --dry-run,", "     counted)",
             notConfirmed, nothingChanged});
-        BY_COMMAND.put("queue inspect", new String[] {"  0  the job was printed", "  1  no such job"});
+        BY_COMMAND.put("queue inspect", new String[] {"  0  the job (every job named) was printed",
+            "  1  no such job (for several ids: one of them; the others were printed)"});
+        BY_COMMAND.put("queue errors", new String[] {"  0  the error groups (none or more) were printed"});
         BY_COMMAND.put("schedule", new String[] {help, PARENT_BAD_INPUT});
         BY_COMMAND.put("schedule add", new String[] {"  0  the schedule was stored: <id> next=<time> version=<n>"});
         BY_COMMAND.put("schedule list", new String[] {"  0  the schedules were listed"});

@@ -45,7 +45,8 @@ import picocli.CommandLine.Command;
             QueueResumeCommand.class, QueueCancelCommand.class, QueueListCommand.class,
             QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLimitCommand.class, QueueCapCommand.class,
             QueueGroupsCommand.class, QueueWorkersCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
-            QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class})
+            QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class,
+            QueueErrorsCommand.class})
 final class QueueCommands {
     private QueueCommands() {
     }

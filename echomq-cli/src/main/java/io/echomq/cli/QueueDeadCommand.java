@@ -16,7 +16,10 @@ import picocli.CommandLine.ParameterException;
 @Command(name = "dead",
         description = {"Lists the dead jobs, oldest death first, one per line, tab-separated:",
             "  <id>  <died-at, ISO-8601 UTC>  attempts=<n>  <reason>  <first line of the last error>",
-            "Notes on stderr how many are not listed when there are more than --limit.",
+            "Notes on stderr how many are not listed when there are more than --limit. The text form shows only "
+                + "an error's first line and says so on stderr; --format json or csv prints the columns id, died_at, "
+                + "attempts, reason and last_error with the whole error, and emq queue inspect <queue> <id>... each "
+                + "job's error of every kept attempt.",
             "--retry moves ALL dead jobs back to pending with a fresh budget of attempts and prints "
                 + "redriven=N; --purge deletes them all and prints purged=N. Both first show the count of dead "
                 + "jobs and the first ids, and act only when confirmed: --yes, or y at the question Proceed? "
@@ -42,6 +45,11 @@ final class QueueDeadCommand extends QueueSubcommand {
     boolean purge;
     @Mixin
     ConfirmOptions confirm;
+    @Mixin
+    FormatOption format;
+
+    /** The columns of {@code --format json|csv}. */
+    static final List<String> COLUMNS = List.of("id", "died_at", "attempts", "reason", "last_error");
 
     @Override
     public Integer call() {
@@ -73,8 +81,23 @@ final class QueueDeadCommand extends QueueSubcommand {
 
     private void list(QueueOperations q) {
         List<DeadJob> jobs = q.dead(limit);
-        for (DeadJob j : jobs) {
-            out().println(line(j));
+        if (format.text()) {
+            boolean shortened = false;
+            for (DeadJob j : jobs) {
+                out().println(line(j));
+                shortened |= j.lastError().strip().contains("\n");
+            }
+            if (shortened) {
+                err().println(spec.qualifiedName() + ": errors are shortened to their first line; --format json or "
+                        + "csv prints them whole");
+            }
+        } else {
+            Rows rows = format.rows(out(), COLUMNS);
+            for (DeadJob j : jobs) {
+                rows.row(j.id(), Instant.ofEpochMilli(j.diedAtMillis()).toString(), j.attempts(), j.reason(),
+                        j.lastError());
+            }
+            rows.end();
         }
         if (jobs.size() == limit) {
             long total = q.stats().dead();

@@ -1,7 +1,9 @@
 package io.echomq.cli;
 
+import io.echomq.queue.AttemptError;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.QueueClient;
+import io.echomq.queue.QueueOperations;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -13,13 +15,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
-/** {@code emq queue inspect <queue> <id>}. */
+/** {@code emq queue inspect <queue> <id>... [--format text|json]}. */
 @Command(name = "inspect",
         description = {"Prints the fields of one job's hash as name=value, one per line, exit code 0; "
             + "exit code 1 (and nothing on stdout) when there is no such job. A completed job keeps no hash "
             + "unless the queue's retention asks (emq queue retention).",
+            "Several ids print one job after another, each starting with a line id=<id> and followed by an empty "
+                + "line, in one connection; a missing one is named on stderr, the others are printed, and the exit "
+                + "code is 1. --format json prints one JSON object per job and line: id, the fields, and errors "
+                + "(each kept attempt's error: attempt, at, error) as an array.",
             "payload and progress print as they are when they are valid UTF-8 without line breaks or other "
                 + "control characters (tabs are fine), else as base64:<base64 of the bytes>. In the other "
                 + "fields (last_error holds a whole stderr or stack trace) a backslash prints as \\\\, "
@@ -37,28 +45,94 @@ final class QueueInspectCommand extends QueueSubcommand {
 
     @Parameters(index = "1", paramLabel = "<id>", parameterConsumer = DashValue.class, description = "The job id.")
     String id;
+    @Parameters(index = "2..*", paramLabel = "<id>", description = "More job ids.")
+    List<String> more = new ArrayList<>();
+    @Option(names = "--format", paramLabel = "<format>", defaultValue = "text",
+            description = "text (name=value lines) or json (one object per job). Default: ${DEFAULT-VALUE}.")
+    String format;
 
     @Override
     public Integer call() {
         QueueArgs.checkQueue(spec, queue);
-        checkJobId(id);
-        Optional<JobInfo> info;
+        boolean json = switch (format) {
+            case "text" -> false;
+            case "json" -> true;
+            default -> throw new ParameterException(spec.commandLine(),
+                    "Invalid value for option '--format': '" + format + "' is not text or json");
+        };
+        List<String> ids = new ArrayList<>();
+        ids.add(id);
+        ids.addAll(more);
+        for (String each : ids) {
+            checkJobId(each);
+        }
+        List<Optional<JobInfo>> infos = new ArrayList<>();
         try (QueueClient client = connect()) {
-            info = open(client).inspect(id);
+            QueueOperations q = open(client);
+            for (String each : ids) {
+                infos.add(q.inspect(each));
+            }
         }
-        if (info.isEmpty()) {
-            err().println(spec.qualifiedName() + ": no job " + id + " in queue " + queue + " (" + NOT_KEPT + ")");
-            return ExitCodes.NO;
+        int code = ExitCodes.OK;
+        for (int i = 0; i < ids.size(); i++) {
+            Optional<JobInfo> info = infos.get(i);
+            if (info.isEmpty()) {
+                err().println(spec.qualifiedName() + ": no job " + ids.get(i) + " in queue " + queue + " (" + NOT_KEPT
+                        + ")");
+                code = ExitCodes.NO;
+                continue;
+            }
+            // A pending job's hash may omit state and attempts (protocol: "when absent"); show
+            // their values all the same, so that every job answers what state it is in.
+            Map<String, byte[]> fields = new java.util.LinkedHashMap<>(info.get().fields());
+            fields.putIfAbsent("state", info.get().state().getBytes(StandardCharsets.UTF_8));
+            fields.putIfAbsent("attempts", Long.toString(info.get().attempts()).getBytes(StandardCharsets.UTF_8));
+            if (json) {
+                out().println(json(ids.get(i), fields, info.get().attemptErrors()));
+            } else {
+                if (ids.size() > 1) {
+                    out().println("id=" + oneLine(ids.get(i)));
+                }
+                for (String line : lines(fields)) {
+                    out().println(line);
+                }
+                if (ids.size() > 1) {
+                    out().println();
+                }
+            }
         }
-        // A pending job's hash may omit state and attempts (protocol: "when absent"); show
-        // their values all the same, so that every job answers what state it is in.
-        Map<String, byte[]> fields = new java.util.LinkedHashMap<>(info.get().fields());
-        fields.putIfAbsent("state", info.get().state().getBytes(StandardCharsets.UTF_8));
-        fields.putIfAbsent("attempts", Long.toString(info.get().attempts()).getBytes(StandardCharsets.UTF_8));
-        for (String line : lines(fields)) {
-            out().println(line);
+        return code;
+    }
+
+    /** @return one job as a JSON object: id, its fields as text (payload and progress as text prints them), errors */
+    static String json(String id, Map<String, byte[]> fields, List<AttemptError> errors) {
+        StringBuilder b = new StringBuilder("{\"id\":").append(Rows.json(id));
+        Map<String, byte[]> rest = new TreeMap<>(fields);
+        rest.remove("errors");
+        List<String> names = new ArrayList<>();
+        for (String name : FIELD_ORDER) {
+            if (rest.containsKey(name)) {
+                names.add(name);
+            }
         }
-        return ExitCodes.OK;
+        for (String name : rest.keySet()) {
+            if (!FIELD_ORDER.contains(name)) {
+                names.add(name);
+            }
+        }
+        for (String name : names) {
+            byte[] v = rest.get(name);
+            String text = name.equals("payload") || name.equals("progress") ? value(name, v)
+                    : new String(v, StandardCharsets.UTF_8);
+            b.append(',').append(Rows.json(name)).append(':').append(Rows.json(text));
+        }
+        b.append(",\"errors\":[");
+        for (int i = 0; i < errors.size(); i++) {
+            AttemptError e = errors.get(i);
+            b.append(i == 0 ? "" : ",").append("{\"attempt\":").append(e.attempt()).append(",\"at\":")
+                    .append(Rows.json(e.at().toString())).append(",\"error\":").append(Rows.json(e.error())).append('}');
+        }
+        return b.append("]}").toString();
     }
 
     /** @return {@code name=value} lines, known fields first in {@link #FIELD_ORDER}, the rest sorted */

@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.queue.JobErrors;
 import io.echomq.queue.JobPage;
 import io.echomq.queue.JobState;
 import io.echomq.queue.JobSummary;
@@ -7,9 +8,12 @@ import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -26,7 +30,11 @@ import picocli.CommandLine.ParameterException;
                 + "settings (emq queue retention) keeps and lists done jobs; for another, --state done says so on stderr.",
             "When more jobs follow, the last line on stderr is next=<cursor>: pass it to --after for the next "
                 + "page. stdout holds only jobs, so '| wc -l' counts them. A job that stays in the state for the "
-                + "whole walk is listed exactly once (docs/queue.md, \"Listing jobs\")."})
+                + "whole walk is listed exactly once (docs/queue.md, \"Listing jobs\").",
+            "--format json or csv prints the columns id, state, attempts, priority, score, claimed_at, finished_at "
+                + "and last_error (the whole error, read from each listed job's hash in one round trip a page; empty when it has none): "
+                + "score is the number the set holds (empty for a priority-0 job in the wait list), times are "
+                + "ISO-8601 UTC."})
 final class QueueListCommand extends QueueSubcommand {
     /** What a cursor may hold: checked before connecting; the queue checks its form before it reads. */
     private static final Pattern CURSOR = Pattern.compile("[A-Za-z0-9_,.+-]{1,4000}");
@@ -42,6 +50,12 @@ final class QueueListCommand extends QueueSubcommand {
     String after;
     @Option(names = "--all", description = "Follow the cursor to the end: every page of --limit jobs, no next= line.")
     boolean all;
+    @Mixin
+    FormatOption format;
+
+    /** The columns of {@code --format json|csv}. */
+    static final List<String> COLUMNS = List.of("id", "state", "attempts", "priority", "score", "claimed_at",
+            "finished_at", "last_error");
 
     @Override
     public Integer call() {
@@ -65,14 +79,27 @@ final class QueueListCommand extends QueueSubcommand {
                         + " --done-max <n>)");
             }
             String cursor = after;
+            Rows rows = format.text() ? null : format.rows(out(), COLUMNS);
             do {
                 JobPage page = q.list(s, limit, cursor);
+                Map<String, String> errors = rows == null ? Map.of()
+                        : JobErrors.lastErrors(q, page.jobs().stream().map(JobSummary::id).toList());
                 for (JobSummary j : page.jobs()) {
-                    out().println(line(j));
+                    if (rows == null) {
+                        out().println(line(j));
+                    } else {
+                        String error = errors.get(j.id());
+                        rows.row(j.id(), j.state().wireName(), j.attempts(), j.priority(),
+                                j.score().isPresent() ? j.score().getAsLong() : null, iso(j.claimedAt()),
+                                iso(j.finishedAt()), error);
+                    }
                 }
                 out().flush();
                 cursor = page.next().orElse(null);
             } while (all && cursor != null);
+            if (rows != null) {
+                rows.end();
+            }
             if (cursor != null) {
                 err().println("next=" + cursor);
             }
@@ -87,6 +114,10 @@ final class QueueListCommand extends QueueSubcommand {
                 : time(j.score());
         return j.id() + '\t' + j.state().wireName() + "\tattempts=" + j.attempts() + "\tpriority=" + j.priority()
                 + '\t' + where + "\tclaimed=" + time(j.claimedAt()) + "\tfinished=" + time(j.finishedAt());
+    }
+
+    private static String iso(OptionalLong ms) {
+        return ms.isPresent() ? Instant.ofEpochMilli(ms.getAsLong()).toString() : null;
     }
 
     private static String time(OptionalLong ms) {

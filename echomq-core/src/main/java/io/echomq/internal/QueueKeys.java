@@ -243,6 +243,15 @@ public final class QueueKeys {
         return prefix + "throughput";
     }
 
+    /**
+     * @return {@code emq:{<q>}:errors}, the HASH of the queue's error groups: field = an error's first
+     *     line, value = {@code <count>:<first seen ms>:<last seen ms>} (its companion
+     *     {@code emq:{<q>}:errors:seen} orders them by last seen for the cap)
+     */
+    public String errors() {
+        return prefix + "errors";
+    }
+
     /** @return the eight keys of {@code claim-8.lua}, in order (a shared array: do not modify) */
     public String[] claimKeys() {
         return claimKeys;

@@ -2,6 +2,7 @@ package io.echomq.queue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -70,6 +71,15 @@ public record JobInfo(String id, String state, long attempts, Map<String, byte[]
     /** @return the last failure's text (a stack trace, a command's stderr, or the lease expiry), if any */
     public Optional<String> lastError() {
         return Optional.ofNullable(field("last_error"));
+    }
+
+    /**
+     * @return the errors of the job's last failed attempts (at most ten, oldest first, each cut after
+     *     2048 bytes), from its {@code errors} field; empty when it has not failed, or when the field
+     *     holds something other than what {@code fail-4} writes
+     */
+    public List<AttemptError> attemptErrors() {
+        return AttemptErrorsField.parse(field("errors"));
     }
 
     /** @return why the job is dead, if it is */

@@ -26,11 +26,12 @@ class RemoveTest extends SemanticsTestBase {
     }
 
     /**
-     * After a remove, only the sequence and the protocol mark (and the counters and the events
-     * stream, if any) may be left.
+     * After a remove, only the sequence and the protocol mark (and the counters, the error groups
+     * and the events stream, if any) may be left.
      */
     private void assertOnlyQueueBookkeepingLeft() {
-        assertThat(snapshot().keySet()).isSubsetOf(SEQ, P + "delayed", P + "stats", P + "events");
+        assertThat(snapshot().keySet()).isSubsetOf(SEQ, P + "delayed", P + "stats", P + "events", P + "errors",
+                P + "errors:seen");
     }
 
     @Test

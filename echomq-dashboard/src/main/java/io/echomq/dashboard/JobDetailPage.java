@@ -100,6 +100,7 @@ final class JobDetailPage {
                     .append("</h2><pre class=\"error\">").append(esc(cut ? e.substring(0, ERROR_CHARS) : e))
                     .append("</pre>");
         }
+        b.append(ErrorsPanel.attempts(j.attemptErrors()));
         return Html.page(f, "Job " + j.id(), b.toString());
     }
 

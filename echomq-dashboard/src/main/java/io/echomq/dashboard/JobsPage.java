@@ -4,11 +4,14 @@ import static io.echomq.dashboard.Html.count;
 import static io.echomq.dashboard.Html.esc;
 import static io.echomq.dashboard.Html.url;
 
+import io.echomq.queue.JobErrors;
 import io.echomq.queue.JobPage;
 import io.echomq.queue.JobState;
 import io.echomq.queue.JobSummary;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
+import io.echomq.queue.ThroughputHistory;
+import java.util.Map;
 
 /**
  * A queue's jobs in one state, a page at a time, with the search by id and the queue's actions.
@@ -82,7 +85,9 @@ final class JobsPage {
                 .append(" · <a href=\"").append(esc("/workers?queue=" + url(name))).append("\">Workers</a></p>");
         b.append(QueueActions.queueButtons(f, name, s));
         b.append(FlowSection.render(q, s));
-        b.append(ThroughputChart.render(index.throughput(name)));
+        ThroughputHistory.Window hour = index.throughput(name);
+        b.append(ThroughputChart.render(hour));
+        b.append(ErrorsPanel.render(index.topErrors(name), hour));
         b.append("<nav class=\"tabs\">");
         for (JobState t : JobState.values()) {
             long n = switch (t) {
@@ -110,9 +115,12 @@ final class JobsPage {
                     .append("</p>");
         } else {
             boolean pick = state == JobState.DEAD;
+            Map<String, String> errors = pick
+                    ? JobErrors.lastErrors(q, page.jobs().stream().map(JobSummary::id).toList()) : Map.of();
             b.append("<table class=\"jobs\"><thead><tr>").append(pick ? SelectionRedrive.headerCell(f) : "")
                     .append("<th>Id</th><th class=\"n\">Attempts</th><th class=\"n\">Priority</th><th>")
-                    .append(esc(whereHeading(state))).append("</th><th>Claimed</th><th>Finished</th></tr></thead><tbody>");
+                    .append(esc(whereHeading(state))).append("</th><th>Claimed</th><th>Finished</th>")
+                    .append(pick ? "<th>Error</th>" : "").append("</tr></thead><tbody>");
             int n = 0;
             for (JobSummary j : page.jobs()) {
                 b.append("<tr>").append(pick ? SelectionRedrive.checkboxCell(f, n++, j.id()) : "").append("<td><a href=\"")
@@ -120,7 +128,8 @@ final class JobsPage {
                         .append(esc(j.id())).append("</a></td><td class=\"n\">").append(j.attempts())
                         .append("</td><td class=\"n\">").append(j.priority()).append("</td><td>").append(where(j))
                         .append("</td><td>").append(Html.time(j.claimedAt())).append("</td><td>")
-                        .append(Html.time(j.finishedAt())).append("</td></tr>");
+                        .append(Html.time(j.finishedAt())).append("</td>")
+                        .append(pick ? ErrorsPanel.cell(errors.get(j.id())) : "").append("</tr>");
             }
             b.append("</tbody></table>").append(pick ? SelectionRedrive.form(f, name) : "");
         }

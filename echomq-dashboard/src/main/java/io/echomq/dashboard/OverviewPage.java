@@ -73,7 +73,7 @@ final class OverviewPage {
         }
         b.append("<table class=\"queues\"><thead><tr><th>Queue</th><th class=\"n\">Pending</th><th class=\"n\">Active</th>"
                 + "<th class=\"n\">Delayed</th><th class=\"n\">Dead</th><th class=\"n\">Completed</th>"
-                + "<th class=\"n\">Failed</th><th>Last hour</th><th class=\"n\">Overdue leases</th>"
+                + "<th class=\"n\">Failed</th><th class=\"n\">Failed/min</th><th>Last hour</th><th class=\"n\">Overdue leases</th>"
                 + "<th>State</th></tr></thead><tbody>");
         for (Row r : rows) {
             QueueStats s = r.stats();
@@ -89,6 +89,8 @@ final class OverviewPage {
                     .append(cell(s.dead(), link + "&state=dead", s.dead() > 0 ? "bad" : ""))
                     .append(cell(s.completed(), link + "&state=done", ""))
                     .append("<td class=\"n").append(s.failed() == 0 ? " zero" : "").append("\">").append(count(s.failed()))
+                    .append("</td><td class=\"n rate").append(ErrorsPanel.failedLastMinute(r.hour()) > 0 ? " bad" : " zero")
+                    .append("\">").append(esc(ErrorsPanel.rate(r.hour())))
                     .append("</td><td class=\"hour\">").append(ThroughputChart.spark(r.hour()))
                     .append("</td><td class=\"n").append(s.overdue() > 0 ? " bad" : " zero").append("\">")
                     .append(count(s.overdue())).append("</td><td>").append(s.paused()
@@ -100,7 +102,8 @@ final class OverviewPage {
             b.append("<p class=\"note\">Showing the first ").append(count(rows.size())).append(" by name.</p>");
         }
         b.append("<p class=\"note\">Completed and failed count since the queue was created (each retry is a "
-                + "failure). The last hour shows completed jobs per minute, failed minutes marked under them, then the "
+                + "failure); failed/min is the failed attempts of the last whole minute (– when no worker sampled "
+                + "it). The last hour shows completed jobs per minute, failed minutes marked under them, then the "
                 + "hour's completed / failed. Overdue leases are active jobs past their deadline, which the next reap returns.</p>");
         return Html.page(f, "Queues", b.toString());
     }

@@ -1,5 +1,7 @@
 package io.echomq.dashboard;
 
+import io.echomq.queue.ErrorGroup;
+import io.echomq.queue.ErrorGroups;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueDirectory;
 import io.echomq.queue.QueueOperations;
@@ -39,6 +41,7 @@ final class QueueIndex {
     private final QueueDirectory directory;
     private final WorkerDirectory workers;
     private final ThroughputHistory history;
+    private final ErrorGroups errors;
     private final long maxAgeMillis;
     private final long firstWaitNanos;
     private Walk last;                 // guarded by this
@@ -68,6 +71,7 @@ final class QueueIndex {
         this.directory = QueueDirectory.of(client);
         this.workers = WorkerDirectory.of(client);
         this.history = ThroughputHistory.of(client);
+        this.errors = ErrorGroups.of(client);
         this.maxAgeMillis = maxAge.toMillis();
         this.firstWaitNanos = firstWait.toNanos();
     }
@@ -205,5 +209,13 @@ final class QueueIndex {
      */
     ThroughputHistory.Window throughput(String name) {
         return history.lastMinutes(name, ThroughputChart.MINUTES);
+    }
+
+    /**
+     * @param name an opened queue's name
+     * @return its top {@value ErrorsPanel#SHOWN} errors, the most counted first
+     */
+    List<ErrorGroup> topErrors(String name) {
+        return errors.top(name, ErrorsPanel.SHOWN);
     }
 }

@@ -37,10 +37,12 @@ class PagesTest extends DashboardTestBase {
 
         HttpResponse<String> r = get("/");
         assertThat(r.statusCode()).isEqualTo(200);
-        // Queue, pending, active, delayed, dead, completed, failed, last hour (no history yet), overdue, state
-        assertThat(row(r.body(), "emails")).containsExactly("emails", "0", "1", "1", "1", "1", "1", "—", "1", "running");
+        // Queue, pending, active, delayed, dead, completed, failed, failed/min and last hour (no history yet),
+        // overdue, state
+        assertThat(row(r.body(), "emails")).containsExactly("emails", "0", "1", "1", "1", "1", "1", "–", "—", "1",
+                "running");
         assertThat(row(r.body(), "orders 3 partitions")).containsExactly("orders 3 partitions", "4", "0", "0", "0",
-                "0", "0", "—", "0", "paused");
+                "0", "0", "–", "—", "0", "paused");
         assertThat(r.body()).contains("2 queues").doesNotContain("orders#");
     }
 

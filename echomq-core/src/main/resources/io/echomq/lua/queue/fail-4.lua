@@ -1,7 +1,9 @@
 -- fail-4.lua: the fenced failure of an attempt. If the attempt is still current and its lease
 -- still runs, the job either waits in delayed for a retry (exponential backoff with jitter, on the
 -- server clock) or, once it has spent max_attempts or the caller forbids a retry, goes to dead.
--- Either way the error is kept in last_error, and a grouped job frees its group's place
+-- Either way the error is kept in last_error and, with the attempt and the server time, in the job's
+-- bounded 'errors' field, and counted in the queue's error groups (includes/error-log.lua: the keys
+-- <prefix>errors and <prefix>errors:seen); a grouped job frees its group's place
 -- (includes/groups.lua); a retried one goes back to its group when promoted. A move to dead then applies the dead set's caps
 -- (includes/dead-cap.lua: the queue's dead_max and dead_age_ms in <prefix>retention).
 -- Either way it writes an event to <prefix>events (includes/events.lua): 'retrying' with reason
@@ -52,15 +54,16 @@ local jk = prefix .. 'job:' .. id
 --@include events
 --@include groups
 --@include publish
+--@include error-log
 local now = serverNow()
 local laterProtocol = protocolRefusal(prefix)
 if laterProtocol then return laterProtocol end
 
 local refused = guard(active, 'zset') or guard(delayed, 'zset') or guard(dead, 'zset') or guard(stats, 'hash')
-  or guardDeadCap(prefix)
+  or guardDeadCap(prefix) or guardErrorLog(prefix)
 if refused then return refused end
 
-local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms', 'group')
+local h = redis.call('HMGET', jk, 'state', 'attempts', 'spent', 'max_attempts', 'backoff_ms', 'backoff_max_ms', 'group', 'errors')
 local code = fenceCheck(h, attempt, active, id, now)
 if code ~= 1 then return {code, 0} end
 if h[7] then
@@ -71,6 +74,8 @@ end
 redis.call('ZREM', active, id)
 redis.call('DEL', jk .. ':lock')
 redis.call('HINCRBY', stats, 'failed', 1)
+local errors = attemptErrors(h[8], attempt, now, ARGV[4])
+countError(prefix, ARGV[4], now)
 if h[7] then
   groupRelease(prefix, h[7])
   if groupsFreed > 0 then publishOn(ARGV[8], prefix .. 'wake', groupsFreed) end
@@ -80,7 +85,7 @@ local maxAttempts = tonumber(h[4] or '3')
 if ARGV[6] ~= '1' or spent >= maxAttempts then
   local reason = 'failed on attempt ' .. spent .. ' of ' .. maxAttempts
   if ARGV[6] ~= '1' then reason = 'failed without retry on attempt ' .. spent end
-  redis.call('HSET', jk, 'state', 'dead', 'last_error', ARGV[4], 'dead_reason', reason, 'finished_at', now)
+  redis.call('HSET', jk, 'state', 'dead', 'last_error', ARGV[4], 'errors', errors, 'dead_reason', reason, 'finished_at', now)
   redis.call('ZADD', dead, now, id)
   capDead(dead, prefix, now, 1)
   emitEvent(prefix, 'dead', id, attempt, 'reason', reason, 'error', ARGV[4])
@@ -97,7 +102,7 @@ else
   if d > cap then d = cap end
   delay = math.floor(d / 2 + tonumber(ARGV[5]) * d / 2)
 end
-redis.call('HSET', jk, 'state', 'delayed', 'last_error', ARGV[4])
+redis.call('HSET', jk, 'state', 'delayed', 'last_error', ARGV[4], 'errors', errors)
 redis.call('ZADD', delayed, now + delay, id)
 emitEvent(prefix, 'retrying', id, attempt, 'reason', ARGV[4], 'delay_ms', delay)
 return {2, delay}
