@@ -106,6 +106,8 @@ final class JobsPage {
             b.append("<p class=\"empty\">No ").append(state.wireName()).append(" jobs")
                     .append(after == null ? "" : " after this point").append(".")
                     .append(state == JobState.DONE && after == null ? " " + esc(DONE_NOT_KEPT) : "").append("</p>");
+        } else if (state == JobState.ACTIVE) {
+            b.append(WhoRuns.read(index, name).activeTable(page.jobs()));
         } else {
             boolean pick = state == JobState.DEAD;
             b.append("<table class=\"jobs\"><thead><tr>").append(pick ? SelectionRedrive.headerCell(f) : "")
@@ -158,7 +160,9 @@ final class JobsPage {
     private static String order(JobState state) {
         return switch (state) {
             case PENDING -> "In claim order: highest priority first, oldest first within a priority.";
-            case ACTIVE -> "By lease deadline, earliest first.";
+            case ACTIVE -> "By running time, longest first, within each page (pages follow the lease deadline). The "
+                    + "worker is the one whose last heartbeat lists the job: a job claimed since its worker's last beat "
+                    + "(at most one maintenance interval, 2 s by default) shows none yet.";
             case DELAYED -> "By due time, earliest first.";
             case DEAD -> "By time of death, oldest first.";
             case DONE -> "By time of completion, oldest first: the completed jobs the queue's retention keeps "
