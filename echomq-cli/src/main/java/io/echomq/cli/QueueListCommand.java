@@ -24,8 +24,13 @@ import picocli.CommandLine.ParameterException;
             "where <where> is score=<pending score> (score=- for a priority-0 job in the wait list) for pending, "
                 + "and the time of the state's score for the others: the lease deadline (active), the due time "
                 + "(delayed), the time of death (dead), of completion (done) or of the cancel (cancelled). Times are ISO-8601 UTC.",
-            "Orders: pending in claim order; active by deadline; delayed by due time; dead, done and cancelled oldest "
-                + "first; cancelled lists the last 10,000 cancels the queue records. "
+            "Active jobs add two columns, joined from the workers' heartbeats (emq queue workers): "
+                + "running_for=<seconds>s (since the job's last claim, by the server's clock) and worker=<name>@<id> "
+                + "(the worker that listed the job at its last beat; - for a job claimed since, or by a worker that "
+                + "records no heartbeat).",
+            "Orders: pending in claim order; active by running time, longest first, within each page (pages follow "
+                + "the lease deadline); delayed by due time; dead, done and cancelled oldest first; cancelled lists "
+                + "the last 10,000 cancels the queue records. "
                 + "A sharded queue lists its partitions one after the other. Only a queue with stored retention "
                 + "settings (emq queue retention) keeps and lists done jobs; for another, --state done says so on stderr.",
             "When more jobs follow, the last line on stderr is next=<cursor>: pass it to --after for the next "
@@ -78,15 +83,16 @@ final class QueueListCommand extends QueueSubcommand {
                         + "job keeps no hash unless the queue's retention asks (emq queue retention " + queue
                         + " --done-max <n>)");
             }
+            ActiveJobs active = s == JobState.ACTIVE ? ActiveJobs.read(client, queue) : null;
             String cursor = after;
             Rows rows = format.text() ? null : format.rows(out(), COLUMNS);
             do {
                 JobPage page = q.list(s, limit, cursor);
                 Map<String, String> errors = rows == null ? Map.of()
                         : JobErrors.lastErrors(q, page.jobs().stream().map(JobSummary::id).toList());
-                for (JobSummary j : page.jobs()) {
+                for (JobSummary j : active == null ? page.jobs() : ActiveJobs.longestFirst(page.jobs())) {
                     if (rows == null) {
-                        out().println(line(j));
+                        out().println(active == null ? line(j) : line(j) + active.columns(j));
                     } else {
                         String error = errors.get(j.id());
                         rows.row(j.id(), j.state().wireName(), j.attempts(), j.priority(),

@@ -52,8 +52,11 @@ import picocli.CommandLine.Spec;
                 + "The lease is renewed while the command runs; if it is lost, or the command runs past its timeout "
                 + "(the job's own, else its queue's default, else --timeout), the command and its children are "
                 + "killed (SIGKILL).",
-            "On stderr: a start line (worker <queue>: concurrency N, lease M ms[, timeout T ms], server <server>), "
-                + "a summary "
+            "On stderr: a start line (worker <queue>: concurrency N, lease M ms[, timeout T ms], server <server>, "
+                + "worker <name>@<id>, where <id> is <host>-<pid>-<n>, unique to this worker: emq queue workers and "
+                + "emq queue list --state active show it), a line 'worker <queue>: queue <queue> is paused: claiming "
+                + "nothing until it is resumed' when the queue is paused at the start or later (and '... is resumed: "
+                + "claiming again' once it is), a summary "
                 + "every 5 s while there is work (completed=N retrying=N dead=N lost=N running=N), and a final "
                 + "summary that adds returned=N (leases given back unspent at shutdown).",
             "Runs until SIGTERM or SIGINT (Ctrl-C), then prints 'stopping: waiting up to <grace> for N running "
@@ -123,6 +126,12 @@ final class WorkerCommand implements Callable<Integer> {
     @Mixin
     CreateOption createOption;
 
+    @Option(names = "--name", paramLabel = "<name>",
+            description = "The worker's name, as emq queue workers, emq queue list --state active and the dashboard "
+                + "show it: 1..100 characters, no control character. Default: emq-worker-<queue>-<n>. Two workers "
+                + "of one name are still told apart by their id (<host>-<pid>-<n>).")
+    String name;
+
     @Option(names = "--print-settled",
             description = "Also print one line on stdout for each job the server has settled: SETTLED <job id> "
                 + "<attempt> <outcome>, where <outcome> is COMPLETED, RETRYING, DEAD, RETURNED or LEASE_LOST. A "
@@ -142,6 +151,8 @@ final class WorkerCommand implements Callable<Integer> {
     private volatile boolean stopAtOnce;
     /** Whether --exit-when-idle found the queue drained. */
     private boolean drained;
+    /** Whether the queue was paused when the worker started, as the start read it. */
+    private boolean pausedAtStart;
     /** Jobs this worker sent to dead, counted once it has stopped. */
     private long deadJobs;
 
@@ -158,6 +169,13 @@ final class WorkerCommand implements Callable<Integer> {
                 " milliseconds");
         Long timeout = timeoutMillis == null ? null
                 : QueueArgs.inRange(spec, "--timeout", timeoutMillis, 1, Queue.MAX_LEASE.toMillis(), " milliseconds");
+        if (name != null) {
+            try {
+                Worker.checkName(name);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--name': " + e.getMessage());
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String who = "worker " + queue;
@@ -198,6 +216,9 @@ final class WorkerCommand implements Callable<Integer> {
             if (timeout != null) {
                 builder.timeout(Duration.ofMillis(timeout));
             }
+            if (name != null) {
+                builder.name(name);
+            }
             Worker worker = builder
                     .concurrency(n)
                     .lease(Duration.ofMillis(lease))
@@ -229,7 +250,11 @@ final class WorkerCommand implements Callable<Integer> {
             try {
                 err.println(who + ": concurrency " + n + ", lease " + lease + " ms"
                         + (timeout == null ? "" : ", timeout " + timeout + " ms") + ", server "
-                        + describeServer(client.serverDescription()));
+                        + describeServer(client.serverDescription()) + ", worker " + worker.name() + "@" + worker.id());
+                pausedAtStart = q.isPaused();
+                if (pausedAtStart) {
+                    err.println(pausedLine(who, true));
+                }
                 err.flush();
                 run(worker, q, who, err);
             } finally {
@@ -272,7 +297,13 @@ final class WorkerCommand implements Callable<Integer> {
         long nextSummary = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SUMMARY_EVERY_MS);
         String lastSummary = summary(worker);
         long nextStatsWarning = System.nanoTime();
+        boolean paused = pausedAtStart;
         while (!stop.await(CHECK_EVERY_MS, TimeUnit.MILLISECONDS)) {
+            if (worker.sawPaused() != paused) {
+                paused = !paused;
+                err.println(pausedLine(who, paused));
+                err.flush();
+            }
             if (System.nanoTime() - nextSummary >= 0) {
                 nextSummary = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SUMMARY_EVERY_MS);
                 String now = summary(worker);
@@ -308,6 +339,12 @@ final class WorkerCommand implements Callable<Integer> {
     static String describeServer(String description) {
         return description.replace("SPUBLISH: yes", "sharded pub/sub (SPUBLISH): yes")
                 .replace("SPUBLISH: no", "sharded pub/sub (SPUBLISH, Redis 7+): no, wake-ups use PUBLISH");
+    }
+
+    /** @return the line that says the queue is paused (the worker claims nothing) or resumed */
+    private String pausedLine(String who, boolean paused) {
+        return who + ": queue " + queue + (paused ? " is paused: claiming nothing until it is resumed (emq queue resume "
+                + queue + ")" : " is resumed: claiming again");
     }
 
     /** @return {@code completed=N retrying=N dead=N lost=N running=N} */

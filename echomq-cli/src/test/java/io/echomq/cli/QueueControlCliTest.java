@@ -125,7 +125,7 @@ class QueueControlCliTest extends QueueCliTestBase {
                 .concurrency(3).maintenanceInterval(Duration.ofMillis(50)).start()) {
             long deadline = System.nanoTime() + 15_000_000_000L;
             EmqRun run = emq("queue", "workers", "q");
-            while (!run.out().contains(" in_hand=1 ")) {
+            while (!run.out().contains(" jobs=1")) {
                 assertThat(System.nanoTime()).as("the worker's heartbeat, holding its job: %s", run).isLessThan(deadline);
                 Thread.sleep(20);
                 run = emq("queue", "workers", "q");
@@ -135,7 +135,7 @@ class QueueControlCliTest extends QueueCliTestBase {
             assertThat(run.err()).isEqualTo("workers=1\n");
             assertThat(run.out()).matches("[A-Za-z0-9._-]+-" + pid + "-[0-9]+ host=[A-Za-z0-9._-]+ pid=" + pid + " name="
                     + java.util.regex.Pattern.quote(w.toString())
-                    + " concurrency=3 in_hand=1 since_beat_ms=[0-9]+ started=[0-9T:.-]+Z\n");
+                    + " concurrency=3 in_hand=1 since_beat_ms=[0-9]+ started=[0-9T:.-]+Z paused=no jobs=1\n");
             release.countDown();
         }
         assertThat(emq("queue", "workers", "q")).isEqualTo(new EmqRun(0, "", "workers=0\n"));

@@ -246,7 +246,7 @@ class WorkerCommandTest extends QueueCliTestBase {
     }
 
     /** A worker running on another thread, through the same command tree as {@link Emq#main}. */
-    private record Background(WorkerCommand command, FutureTask<Integer> task, StringWriter out, StringWriter err) {
+    record Background(WorkerCommand command, FutureTask<Integer> task, StringWriter out, StringWriter err) {
         static Background start(String... args) {
             CommandLine cli = Emq.commandLine(Map.of(RedisOptions.ENV, REDIS.url()));
             StringWriter out = new StringWriter();

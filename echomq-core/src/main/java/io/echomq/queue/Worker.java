@@ -4,6 +4,7 @@ import io.echomq.MonotonicClock;
 import io.echomq.internal.Checks;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -90,6 +91,8 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements AutoCloseable {
     /** Most handlers one worker may run at once. */
     public static final int MAX_CONCURRENCY = 10_000;
+    /** Longest name a worker may be given ({@link Builder#name(String)}). */
+    public static final int MAX_NAME_LENGTH = 100;
     /** Default lease of each claimed job. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
     /** Default time {@link #close()} waits for running jobs. */
@@ -121,6 +124,7 @@ public final class Worker implements AutoCloseable {
     private final JobRunner runner;
     private final Runs runs;
     private final Dispatcher dispatcher;
+    private final Heartbeat heartbeat;
     private final Maintenance maintenance;
     private final CancelWatch cancels;
     private final boolean interruptHandlers;
@@ -138,7 +142,8 @@ public final class Worker implements AutoCloseable {
         this.defaultGrace = b.shutdownGrace;
         this.interruptHandlers = b.interruptHandlers;
         this.clock = context.clock();
-        this.name = "emq-worker-" + source.name() + "-" + SEQUENCE.incrementAndGet();
+        int n = SEQUENCE.incrementAndGet();
+        this.name = b.name != null ? b.name : "emq-worker-" + source.name() + "-" + n;
         this.ownExecutor = b.executor == null;
         this.executor = ownExecutor ? HandlerThreads.create(name, concurrency) : b.executor;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -152,8 +157,9 @@ public final class Worker implements AutoCloseable {
                 clock, b.timeoutMs, b.interruptHandlers);
         this.runs = new Runs(name, LOG, state, leases, runner, source, executor, clock);
         this.dispatcher = new Dispatcher(name, LOG, context.wakeSignals(), source, state, leaseMs, b.idlePoll.toMillis(), runs::hand);
+        this.heartbeat = new Heartbeat(name, context, concurrency, runs::busy, leases::held, state::paused, maintenanceMs);
         this.maintenance = new Maintenance(name, LOG, context, source, dispatcher::span, this::isIdle, state::running,
-                maintenanceMs, new Heartbeat(name, context, concurrency, runs::busy, maintenanceMs));
+                maintenanceMs, heartbeat);
         this.cancels = new CancelWatch(name, LOG, context.wakeSignals(), source::queues, leases);
     }
 
@@ -171,12 +177,47 @@ public final class Worker implements AutoCloseable {
         scheduler.scheduleAtFixedRate(cancels::refresh, maintenanceMs, maintenanceMs, TimeUnit.MILLISECONDS);
         registry.add(this);
         dispatcher.start();
-        LOG.info("{} started: concurrency {}, lease {} ms", name, concurrency, leaseMs);
+        LOG.info("{} started as {}: concurrency {}, lease {} ms", name, heartbeat.id(), concurrency, leaseMs);
     }
 
     /** @return the queue this worker works (for a sharded queue, its name) */
     public String queueName() {
         return source.name();
+    }
+
+    /**
+     * Checks a worker's name as {@link Builder#name(String)} does, for a tool that judges its input before it connects.
+     *
+     * @param name 1..{@value #MAX_NAME_LENGTH} characters, not blank, none of them a control character
+     * @return name
+     * @throws IllegalArgumentException if it is not such a name (the message shows control characters as {@code ?})
+     * @throws NullPointerException if name is null
+     */
+    public static String checkName(String name) {
+        Objects.requireNonNull(name, "name");
+        if (name.isBlank() || name.length() > MAX_NAME_LENGTH || name.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("a worker's name must be 1.." + MAX_NAME_LENGTH
+                    + " characters, not blank, with no control character; was \"" + name.replaceAll("\\p{Cntrl}", "?") + '"');
+        }
+        return name;
+    }
+
+    /** @return the worker's name, as its log lines, threads and heartbeat show it: the builder's, or {@code emq-worker-<queue>-<n>} */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * @return the worker's unique id in its heartbeat ({@link WorkerDirectory}): {@code <host>-<pid>-<n>}, which
+     *     tells apart workers of one name in different processes, on different machines or in one process
+     */
+    public String id() {
+        return heartbeat.id();
+    }
+
+    /** @return whether the worker's last claim found its queue paused (it claims nothing until a resume) */
+    public boolean sawPaused() {
+        return state.paused();
     }
 
     /** @return true until shutdown (or abandon) begins */
@@ -319,6 +360,7 @@ public final class Worker implements AutoCloseable {
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
         private long timeoutMs;   // 0: none
         private boolean interruptHandlers;
+        private String name;   // null: emq-worker-<queue>-<n>
 
         /**
          * @param context  what the client built its queues with
@@ -330,6 +372,21 @@ public final class Worker implements AutoCloseable {
             this.registry = registry;
             this.source = source;
             this.handler = handler;
+        }
+
+        /**
+         * Names the worker, as its log lines, its threads and its heartbeat ({@link WorkerDirectory}) show it, so that
+         * an operator can tell which worker runs a job. The name need not be unique: the heartbeat's id
+         * ({@link Worker#id()}: host, pid and a count) tells apart workers of one name.
+         *
+         * @param name 1..{@value #MAX_NAME_LENGTH} characters, none of them a control character; default
+         *     {@code emq-worker-<queue>-<n>}
+         * @throws IllegalArgumentException if the name is blank, longer, or holds a control character
+         * @throws NullPointerException if name is null
+         */
+        public Builder name(String name) {
+            this.name = checkName(name);
+            return this;
         }
 
         /** @param n handlers at once, 1..{@link #MAX_CONCURRENCY}; default 4 per CPU */

@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  *       the default maintenance interval).</li>
  * </ol>
  *
- * <p>Each Java {@link Worker} writes its heartbeat when its jobs in hand change and at least every
+ * <p>Each Java {@link Worker} writes its heartbeat when its jobs in hand (their ids included) or its paused state change and at least every
  * five maintenance runs (10 s at most), and removes it when it is closed; {@code docs/protocol.md} ("Workers' heartbeats") has the keys and fields, for
  * clients in other languages. Thread-safe.
  */
@@ -80,11 +80,49 @@ public final class WorkerDirectory {
             out.add(new WorkerInfo(ids.get(i), h.getOrDefault("host", ""), number(h.get("pid")),
                     h.getOrDefault("name", ""), (int) number(h.get("concurrency")), (int) number(h.get("in_hand")),
                     Instant.ofEpochMilli(number(h.get("started_at"))), Instant.ofEpochMilli(beat),
-                    Instant.ofEpochMilli(expires), Duration.ofMillis(Math.max(0, nowMs - beat))));
+                    Instant.ofEpochMilli(expires), Duration.ofMillis(Math.max(0, nowMs - beat)),
+                    jobIds(h.get("jobs")), "1".equals(h.get("paused"))));
         }
         out.sort(Comparator.comparing(WorkerInfo::host).thenComparingLong(WorkerInfo::pid)
                 .thenComparing(WorkerInfo::name).thenComparing(WorkerInfo::id));
         return out;
+    }
+
+    /**
+     * @return the server's clock now, to tell how long a job has run from its {@code claimed_at}
+     *     (both the server's, so a client's clock skew does not enter)
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    public Instant serverTime() {
+        List<String> t = RedisEngine.await(context.engine().commands().time().toCompletableFuture(), "TIME", "");
+        return Instant.ofEpochMilli(Long.parseLong(t.get(0)) * 1000 + Long.parseLong(t.get(1)) / 1000);
+    }
+
+    /**
+     * Joins jobs to the workers that hold them, for a page or command that lists jobs: reads only
+     * the workers' records, never a job.
+     *
+     * @param workers what {@link #list(String)} answered
+     * @return each listed job id to the worker that listed it (the first, should two list one job
+     *     for a moment: a job whose lease passed to another worker before the first one's next beat)
+     * @throws NullPointerException if workers is null
+     */
+    public static Map<String, WorkerInfo> holders(List<WorkerInfo> workers) {
+        Map<String, WorkerInfo> out = new java.util.HashMap<>();
+        for (WorkerInfo w : workers) {
+            for (String id : w.jobIds()) {
+                out.putIfAbsent(id, w);
+            }
+        }
+        return out;
+    }
+
+    /** @return the ids a {@code jobs} field lists, separated by {@code :} (no job id holds one) */
+    private static List<String> jobIds(String field) {
+        if (field == null || field.isEmpty()) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(field.split(":")).filter(id -> !id.isEmpty()).toList();
     }
 
     private static long number(String s) {

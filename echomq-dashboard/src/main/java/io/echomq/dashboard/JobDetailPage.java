@@ -75,6 +75,9 @@ final class JobDetailPage {
         fact(b, "Enqueued", Html.time(j.field("created_at")));
         fact(b, "Last claimed", Html.time(j.field("claimed_at")));
         if ("active".equals(j.state())) {
+            WhoRuns who = WhoRuns.read(index, name);
+            fact(b, "Worker", who.workerFact(j.id()));
+            fact(b, "Running for", who.runningFor(claimedAt(j)));
             fact(b, "Lease deadline", leaseDeadline(q, j.id()));
             fact(b, "Worker's lock", "<a href=\"" + esc("/lock?queue=" + url(name) + "&job=" + url(j.id()))
                     + "\">the job's lease</a>");
@@ -121,6 +124,16 @@ final class JobDetailPage {
             cursor = page.next().get();
         }
         return "— (not among the first " + Html.count((long) DEADLINE_PAGE * DEADLINE_PAGES) + " active jobs)";
+    }
+
+    /** @return the job's last claim, server epoch ms, when it holds one as a number */
+    private static OptionalLong claimedAt(JobInfo j) {
+        try {
+            String v = j.field("claimed_at");
+            return v == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(v.strip()));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        }
     }
 
     private static String number(java.util.function.LongSupplier read) {

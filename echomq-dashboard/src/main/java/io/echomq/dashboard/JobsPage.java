@@ -113,6 +113,8 @@ final class JobsPage {
                     .append(after == null ? "" : " after this point").append(".")
                     .append(after == null ? EmptyReason.of(q, s, state).map(x -> " " + esc(x)).orElse("") : "")
                     .append("</p>");
+        } else if (state == JobState.ACTIVE) {
+            b.append(WhoRuns.read(index, name).activeTable(page.jobs()));
         } else {
             boolean pick = state == JobState.DEAD;
             Map<String, String> errors = pick
@@ -170,7 +172,9 @@ final class JobsPage {
     private static String order(JobState state) {
         return switch (state) {
             case PENDING -> "In claim order: highest priority first, oldest first within a priority.";
-            case ACTIVE -> "By lease deadline, earliest first.";
+            case ACTIVE -> "By running time, longest first, within each page (pages follow the lease deadline). The "
+                    + "worker is the one whose last heartbeat lists the job: a job claimed since its worker's last beat "
+                    + "(at most one maintenance interval, 2 s by default) shows none yet.";
             case DELAYED -> "By due time, earliest first.";
             case DEAD -> "By time of death, oldest first.";
             case CANCELLED -> "By time of the cancel, oldest first: the last 10,000 cancellations the queue records. "

@@ -192,6 +192,14 @@ final class QueueIndex {
     }
 
     /**
+     * @return the server's clock now (one {@code TIME}), to tell how long a job has run
+     * @throws io.echomq.RedisCommandException if Redis fails
+     */
+    java.time.Instant serverTime() {
+        return workers.serverTime();
+    }
+
+    /**
      * @param name a queue's name from a walk or an opened queue (not checked again)
      * @return its live workers; none for a name that is gone or that no queue can have
      */

@@ -20,8 +20,10 @@ import java.util.OptionalLong;
  * the queue's set and one hash per worker), over the queues of the kept walk (while the first walk
  * runs, say so instead), at most
  * {@value OverviewPage#MAX_QUEUES} of them; show each worker's host, pid, name, concurrency, jobs
- * in hand, how long ago it last beat (by the server's clock) and when it started. A worker beats
- * when its jobs in hand change and at least every five maintenance intervals (10 s at most); one
+ * in hand with their ids (links to the job pages; at most 100 listed, the rest counted), whether
+ * its last claim found the queue paused, how long ago it last beat (by the server's clock) and when
+ * it started. A worker beats when its jobs in hand, their ids or its paused state change (at most
+ * once per maintenance interval) and at least every five maintenance intervals (10 s at most); one
  * that stopped without closing drops out when its record expires, three such periods after its
  * last beat.
  */
@@ -78,25 +80,44 @@ final class WorkersPage {
         } else {
             b.append("<table class=\"workers\"><thead><tr><th>Queue</th><th>Host</th><th class=\"n\">PID</th>"
                     + "<th>Worker</th><th class=\"n\">Concurrency</th><th class=\"n\">Jobs in hand</th>"
-                    + "<th>Last heartbeat</th><th>Started</th></tr></thead><tbody>");
+                    + "<th>Last heartbeat</th><th>Started</th><th>Id</th><th>Jobs</th></tr></thead><tbody>");
             for (Line l : lines) {
                 WorkerInfo w = l.worker();
                 b.append("<tr><td><a href=\"").append(esc("/queue?name=" + url(l.queue()))).append("\">")
                         .append(esc(l.queue())).append("</a></td><td>").append(esc(w.host()))
                         .append("</td><td class=\"n\">").append(w.pid()).append("</td><td>").append(esc(w.name()))
+                        .append(w.paused() ? " <span class=\"badge warn\" title=\"its last claim found the queue "
+                                + "paused: it claims nothing until a resume\">paused</span>" : "")
                         .append("</td><td class=\"n\">").append(count(w.concurrency())).append("</td><td class=\"n")
                         .append(w.inHand() == 0 ? " zero" : "").append("\">").append(count(w.inHand()))
                         .append("</td><td>").append(ago(w.sinceBeat())).append("</td><td>")
-                        .append(Html.time(OptionalLong.of(w.startedAt().toEpochMilli()))).append("</td></tr>");
+                        .append(Html.time(OptionalLong.of(w.startedAt().toEpochMilli())))
+                        .append("</td><td class=\"worker-id\">").append(esc(w.id()))
+                        .append("</td><td class=\"held\">").append(jobs(l.queue(), w)).append("</td></tr>");
             }
             b.append("</tbody></table>");
         }
         b.append("<p class=\"note\">").append(count(lines.size())).append(lines.size() == 1 ? " worker" : " workers")
                 .append(" on ").append(count(queues)).append(queues == 1 ? " queue" : " queues")
                 .append(", read now from the heartbeats the workers keep in Redis (a sharded queue's on its partition 0). "
-                        + "Jobs in hand are as of the last heartbeat: a worker beats when they change, and else every 10 s "
-                        + "(with the default maintenance interval).</p>");
+                        + "Jobs in hand, their ids and the paused badge are as of the last heartbeat: a worker beats when "
+                        + "they change (at most once per maintenance interval, 2 s by default), and else every 10 s. "
+                        + "The id (host, pid and a count) tells apart workers of one name.</p>");
         return Html.page(f, queue == null ? "Workers" : queue + " · workers", b.toString());
+    }
+
+    /** @return links to the jobs a worker listed at its last beat, and how many it holds past those listed */
+    private static String jobs(String queue, WorkerInfo w) {
+        if (w.jobIds().isEmpty()) {
+            return w.inHand() == 0 ? "—" : "(not listed yet)";
+        }
+        StringBuilder b = new StringBuilder();
+        for (String id : w.jobIds()) {
+            b.append(b.isEmpty() ? "" : " ").append("<a href=\"").append(esc("/job?queue=" + url(queue) + "&id=" + url(id)))
+                    .append("\">").append(esc(id)).append("</a>");
+        }
+        int more = w.inHand() - w.jobIds().size();
+        return more > 0 ? b.append(" +").append(count(more)).append(" more").toString() : b.toString();
     }
 
     /** @return how long ago, coarsely: "0.4 s ago", "12 s ago", "3 min ago" */

@@ -152,6 +152,7 @@ class BrowserTest extends DashboardTestBase {
             assertThat(browser.findAll(By.cssSelector("table.workers tbody tr"))).hasSize(3);
             assertThat(browser.mainText()).contains(workers.get(0).toString(), workers.get(2).toString());
             browser.screenshot("dashboard-workers");
+            whoRunsAJob();
 
             browser.click(By.linkText("thumbnails"));
             assertThat(browser.title()).isEqualTo("thumbnails · pending · EchoMQ");
@@ -162,6 +163,25 @@ class BrowserTest extends DashboardTestBase {
             release.countDown();
             workers.forEach(io.echomq.queue.Worker::close);
         }
+    }
+
+    /** From the workers page, a held job's link opens the job, whose page names the worker that runs it. */
+    private static void whoRunsAJob() {
+        org.openqa.selenium.WebElement link = browser.find(By.cssSelector("table.workers td.held a"));
+        String id = link.getText();
+        io.echomq.queue.WorkerInfo holder = io.echomq.queue.WorkerDirectory.of(client).list("orders").stream()
+                .filter(w -> w.holds(id)).findFirst().orElseThrow(() -> new AssertionError("no worker lists " + id));
+        link.click();
+        assertThat(browser.title()).isEqualTo("Job " + id + " · EchoMQ");
+        List<String> terms = browser.findAll(By.cssSelector("dl.facts dt")).stream()
+                .map(org.openqa.selenium.WebElement::getText).toList();
+        List<String> facts = browser.findAll(By.cssSelector("dl.facts dd")).stream()
+                .map(org.openqa.selenium.WebElement::getText).toList();
+        assertThat(facts.get(terms.indexOf("Worker"))).isEqualTo(holder.label());
+        assertThat(facts.get(terms.indexOf("Running for"))).matches("[0-9.]+ s|[0-9]+ min [0-9]+ s");
+        browser.click(By.linkText(holder.label()));
+        assertThat(browser.title()).isEqualTo("orders · workers · EchoMQ");
+        browser.click(By.linkText("Workers"));
     }
 
     private static void sleep() {

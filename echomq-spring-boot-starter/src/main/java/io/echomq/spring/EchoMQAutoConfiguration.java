@@ -132,6 +132,9 @@ public class EchoMQAutoConfiguration {
         java.time.Duration max = java.time.Duration.ofHours(1);
         PropertyChecks.between("echomq.worker.maintenance-interval", w.getMaintenanceInterval(), min, max);
         PropertyChecks.between("echomq.worker.idle-poll", w.getIdlePoll(), min, max);
+        if (w.getName() != null) {
+            PropertyChecks.apply("echomq.worker.name", w.getName(), io.echomq.queue.Worker::checkName);
+        }
         return new WorkerLifecycle(registry, client, properties, beanFactory, WorkerThreads.from(environment));
     }
 

@@ -229,6 +229,21 @@ public class EchoMQProperties {
          */
         private boolean interruptHandlers;
 
+        /**
+         * The workers' name, as their log lines, the dashboard's workers page and emq queue workers show it:
+         * 1..100 characters, no control character. Unset: emq-worker-<queue>-<n>. Each worker is still told apart
+         * by its id (host, pid and a count).
+         */
+        private String name;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
+
         public boolean isEnabled() {
             return enabled;
         }

@@ -166,7 +166,7 @@ class AutoConfigurationTest {
                 "echomq.redis.trusted-certificates", "echomq.lock.namespace", "echomq.lock.poll-interval", "echomq.lock.mark-fences-for-protocol1",
                 "echomq.lock.holder-label", "echomq.queue.max-payload-bytes", "echomq.queue.retain-completed", "echomq.worker.enabled",
                 "echomq.worker.shutdown-grace", "echomq.worker.maintenance-interval", "echomq.worker.idle-poll",
-                "echomq.worker.interrupt-handlers",
+                "echomq.worker.interrupt-handlers", "echomq.worker.name",
                 "echomq.health.queues", "echomq.health.max-overdue", "echomq.health.max-dead",
                 "echomq.dashboard.enabled", "echomq.dashboard.path", "echomq.dashboard.token",
                 "echomq.dashboard.read-only", "echomq.metrics.enabled", "echomq.metrics.queues",

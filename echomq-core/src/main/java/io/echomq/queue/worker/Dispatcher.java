@@ -130,6 +130,13 @@ final class Dispatcher {
             boolean dry = got < n;
             state.queueDry(dry);
             state.capped(claimed.capped());
+            if (state.paused(claimed.paused())) {
+                if (claimed.paused()) {
+                    log.info("{}: queue {} is paused: claiming nothing until it is resumed", name, source.name());
+                } else {
+                    log.info("{}: queue {} is resumed: claiming again", name, source.name());
+                }
+            }
             if (got > 0) {
                 run.accept(claimed.jobs());
             }

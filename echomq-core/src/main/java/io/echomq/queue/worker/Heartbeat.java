@@ -7,8 +7,11 @@ import io.echomq.internal.RedisEngine;
 import io.echomq.internal.Scripts;
 import io.lettuce.core.ScriptOutputType;
 import java.net.InetAddress;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +22,14 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>{@link #beat(QueueKeys)}, called at every maintenance tick, sends one {@code heartbeat-2.lua}
  *       call on the worker's first queue (a plain queue, or partition 0 of a sharded queue, where
- *       its schedules live too) when the jobs in hand changed since the last beat, or the last
- *       beat is {@link #periodMillis(long) a period} old: five maintenance intervals, at most 10 s.
- *       The call writes the worker's facts (host, pid, name, concurrency, jobs in hand) into an
- *       expiring HASH and its id into the queue's ZSET of live workers. So an idle worker costs
- *       the server one short script per period, and a busy one at most one per interval.
+ *       its schedules live too) when the jobs in hand, the ids of the jobs it holds or its paused
+ *       state changed since the last beat, or the last beat is {@link #periodMillis(long) a period}
+ *       old: five maintenance intervals, at most 10 s. The call writes the worker's facts (host,
+ *       pid, name, concurrency, jobs in hand, up to {@link #MAX_JOB_IDS} of their ids, paused)
+ *       into an expiring HASH and its id into the queue's ZSET of live workers. So an idle worker
+ *       costs the server one short script per period, and a busy one at most one per interval;
+ *       the claim itself writes nothing about its worker: a reader joins a job to its worker
+ *       through these records. A job claimed since the last tick is listed at the next one.
  *       Asynchronous; a failure is logged at DEBUG, since the maintenance itself reports an
  *       outage.</li>
  *   <li>The record lives three periods ({@link #ttlMillis(long)}, at least a second), so a missed
@@ -41,6 +47,8 @@ final class Heartbeat {
     static final long MAX_PERIOD_MS = 10_000;
     /** Shortest life of a record, whatever the maintenance interval. */
     static final long MIN_TTL_MS = 1000;
+    /** Most job ids one beat lists; {@code in_hand} still counts them all. */
+    static final int MAX_JOB_IDS = 100;
 
     private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -52,6 +60,8 @@ final class Heartbeat {
     private final String name;
     private final String concurrency;
     private final IntSupplier inHand;
+    private final Supplier<List<Job>> held;
+    private final BooleanSupplier paused;
     private final long periodNanos;
     private final String period;
     private final String ttl;
@@ -62,19 +72,26 @@ final class Heartbeat {
     private volatile boolean started;
     private long lastBeat;   // guarded by this: the clock's nanoTime of the last beat sent
     private int lastInHand = -1;   // guarded by this: the jobs in hand it told
+    private String lastJobs = "";   // guarded by this: the job ids it told
+    private boolean lastPaused;   // guarded by this: the paused state it told
 
     /**
      * @param name        the worker's name, as its log lines and threads show it
      * @param concurrency its handlers at most
      * @param inHand      how many jobs it runs now
+     * @param held        the jobs it holds now, whose ids a beat lists
+     * @param paused      whether its last claim found the queue paused
      * @param intervalMs  its maintenance interval: at most one beat each
      */
-    Heartbeat(String name, QueueContext context, int concurrency, IntSupplier inHand, long intervalMs) {
+    Heartbeat(String name, QueueContext context, int concurrency, IntSupplier inHand, Supplier<List<Job>> held,
+              BooleanSupplier paused, long intervalMs) {
         this.engine = context.engine();
         this.clock = context.clock();
         this.name = name;
         this.concurrency = Integer.toString(concurrency);
         this.inHand = inHand;
+        this.held = held;
+        this.paused = paused;
         this.periodNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(periodMillis(intervalMs));
         this.period = Long.toString(periodMillis(intervalMs));
         this.ttl = Long.toString(ttlMillis(intervalMs));
@@ -97,21 +114,27 @@ final class Heartbeat {
     }
 
     /**
-     * Sends one beat on {@code queue}'s keys when the jobs in hand changed or a period has passed
-     * since the last one, unless the record was removed. Never blocks.
+     * Sends one beat on {@code queue}'s keys when the jobs in hand, their ids or the paused state
+     * changed, or a period has passed since the last one, unless the record was removed. Never blocks.
      */
     synchronized void beat(QueueKeys queue) {
         int hand = inHand.getAsInt();
+        String jobs = jobIds(held.get());
+        boolean isPaused = paused.getAsBoolean();
         long now = clock.nanoTime();
-        if (removed || (beating != null && hand == lastInHand && now - lastBeat < periodNanos)) {
+        if (removed || (beating != null && hand == lastInHand && jobs.equals(lastJobs) && isPaused == lastPaused
+                && now - lastBeat < periodNanos)) {
             return;
         }
         beating = queue;
         lastBeat = now;
         lastInHand = hand;
+        lastJobs = jobs;
+        lastPaused = isPaused;
         try {
             send(queue, ttl, started ? "0" : "1", "host", Host.NAME, "pid", PID, "name", name, "concurrency",
-                    concurrency, "in_hand", Integer.toString(hand), "period_ms", period)
+                    concurrency, "in_hand", Integer.toString(hand), "period_ms", period, "jobs", jobs,
+                    "paused", isPaused ? "1" : "0")
                     .whenComplete((expires, failure) -> {
                         if (failure != null) {
                             LOG.debug("{}: heartbeat failed: {}", name, RedisEngine.unwrap(failure).toString());
@@ -139,6 +162,15 @@ final class Heartbeat {
             // the record expires by itself within its ttl
             LOG.debug("{}: could not remove the heartbeat: {}", name, e.toString());
         }
+    }
+
+    /**
+     * @return the ids of {@code jobs}, sorted so that the same jobs give the same text, at most
+     *     {@value #MAX_JOB_IDS}, joined by {@code :}, which no job id holds
+     */
+    static String jobIds(List<Job> jobs) {
+        return jobs.stream().map(Job::id).sorted().limit(MAX_JOB_IDS)
+                .collect(java.util.stream.Collectors.joining(":"));
     }
 
     private java.util.concurrent.CompletableFuture<Long> send(QueueKeys queue, String ttlMs, String first,

@@ -30,6 +30,7 @@ final class WorkerState {
     private volatile boolean abandoned;
     private volatile boolean queueDry;
     private volatile boolean capped;
+    private volatile boolean paused;
 
     WorkerState(int concurrency) {
         this.concurrency = concurrency;
@@ -63,6 +64,24 @@ final class WorkerState {
 
     Semaphore slots() {
         return slots;
+    }
+
+    /** @return whether the last claim found the queue paused */
+    boolean paused() {
+        return paused;
+    }
+
+    /**
+     * Records what the last claim found.
+     *
+     * @return whether that differs from what the claim before it found (false at a first claim on a running queue)
+     */
+    boolean paused(boolean now) {
+        if (paused == now) {
+            return false;
+        }
+        paused = now;
+        return true;
     }
 
     boolean queueDry() {

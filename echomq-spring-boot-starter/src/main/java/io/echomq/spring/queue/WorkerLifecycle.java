@@ -80,6 +80,9 @@ public final class WorkerLifecycle implements SmartLifecycle {
                     Worker.Builder b = client.worker(r.queue(), r.handler()).concurrency(r.concurrency()).lease(r.lease())
                             .shutdownGrace(w.getShutdownGrace()).maintenanceInterval(w.getMaintenanceInterval())
                             .idlePoll(w.getIdlePoll()).interruptHandlers(w.isInterruptHandlers()).executor(executor);
+                    if (w.getName() != null) {
+                        b.name(w.getName());
+                    }
                     if (!r.retryPolicy().isEmpty()) {
                         b.retryPolicy(beanFactory.getBean(r.retryPolicy(), RetryPolicy.class));
                     }

@@ -135,6 +135,38 @@ class WorkerLifecycleTest {
         }
     }
 
+    public static class Named {
+        @EchoJobHandler(queue = "named")
+        public void run(String payload) {
+        }
+    }
+
+    @Test
+    void theHandlersWorkersCarryTheConfiguredName() {
+        try (QueueClient probe = QueueClient.create(REDIS.url())) {
+            runner.withBean(Named.class).withPropertyValues("echomq.worker.name=billing-api",
+                    "echomq.worker.maintenance-interval=50ms").run(ctx -> {
+                        assertThat(ctx).hasNotFailed();
+                        await().atMost(Duration.ofSeconds(15))
+                                .until(() -> !io.echomq.queue.WorkerDirectory.of(probe).list("named").isEmpty());
+                        java.util.List<io.echomq.queue.WorkerInfo> workers = io.echomq.queue.WorkerDirectory.of(probe)
+                                .list("named");
+                        assertThat(workers).extracting(io.echomq.queue.WorkerInfo::name).containsExactly("billing-api");
+                        assertThat(workers.get(0).id()).matches(".+-" + ProcessHandle.current().pid() + "-[0-9]+");
+                    });
+        }
+    }
+
+    @Test
+    void aBadWorkerNameFailsTheStartupNamingTheProperty() {
+        runner.withBean(Named.class).withPropertyValues("echomq.worker.name= ").run(ctx -> {
+            assertThat(ctx).hasFailed();
+            assertThat(ctx.getStartupFailure()).rootCause()
+                    .isInstanceOf(io.echomq.spring.InvalidEchoMQPropertyException.class)
+                    .hasMessageContaining("echomq.worker.name");
+        });
+    }
+
     public static class BadLease {
         @EchoJobHandler(queue = "q", lease = "5ms")
         public void run(String a) {
