@@ -23,20 +23,23 @@ import org.junit.jupiter.api.Test;
  * classes with their file,
  * comments, javadoc and string literals left out. A part is given what it needs (a
  * {@code QueueContext}, a logger, a rule's owner) instead of reaching back up into the facade it
- * serves, so the total may only go down: it must stay at or under {@link #CEILING}, which is
- * lowered as references go. The table printed on each run names every file and facade counted.
+ * serves, so the total must stay at {@link #CEILING}: none. The table printed on each run names
+ * every file and facade found, entry points included.
  *
- * <p>What the count still holds, by design: the public tools of the package ({@code JobLock},
- * {@code JobTimeline}, {@code QueueDirectory}, {@code WorkerDirectory}, {@code ThroughputHistory},
- * {@code QueueEventSettings}, {@code ErrorGroups}, {@code JobErrors}) are entry points a user calls with a {@code QueueClient} or a
- * {@code QueueOperations}, so their signatures name one; no part below a facade names one.
+ * <p>The package's public tools ({@link #ENTRY_POINTS}) are left out of the total, by design: they
+ * are entry points a user calls with a {@code QueueClient} or a {@code QueueOperations}, so their
+ * signatures name one. Adding one is a decision made in that list, in review, never by raising the
+ * ceiling; no part below a facade names one.
  */
 class FacadeReferencesTest {
     /** The public entry types of the package; everything else in it is a part. */
     static final Set<String> FACADES = Set.of("Queue", "QueueClient", "ShardedQueue", "Worker", "QueueOperations",
             "QueueFacade");
-    /** The highest total accepted: lower it when references go, never raise it. */
-    static final int CEILING = 12;
+    /** The public tools whose signatures take a facade: listed, not counted. */
+    static final Set<String> ENTRY_POINTS = Set.of("JobLock", "JobTimeline", "QueueDirectory", "WorkerDirectory",
+            "ThroughputHistory", "QueueEventSettings", "ErrorGroups", "JobErrors");
+    /** The highest total accepted from the parts: none. */
+    static final int CEILING = 0;
     private static final Path PACKAGE = Path.of("src", "main", "java", "io", "echomq", "queue");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*");
 
@@ -44,7 +47,12 @@ class FacadeReferencesTest {
     void partsNameTheirFacadesNoMoreThanTheCeiling() {
         Map<String, Map<String, Integer>> byFile = count(PACKAGE);
         assertThat(byFile).as("no parts found under %s", PACKAGE.toAbsolutePath()).isNotEmpty();
-        int total = byFile.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
+        for (String tool : ENTRY_POINTS) {
+            assertThat(PACKAGE.resolve(tool + ".java")).as("entry point %s is a file of the package", tool).exists();
+        }
+        int total = byFile.entrySet().stream()
+                .filter(e -> !ENTRY_POINTS.contains(e.getKey().substring(0, e.getKey().length() - ".java".length())))
+                .flatMap(e -> e.getValue().values().stream()).mapToInt(Integer::intValue).sum();
         System.out.println(table(byFile, total));
         assertThat(total).as("facade references from parts (ceiling %d):%n%s", CEILING, table(byFile, total))
                 .isLessThanOrEqualTo(CEILING);
