@@ -24,7 +24,7 @@ public final class JobFieldNames {
      */
     public static final Set<String> RESERVED = Set.of("payload", "attempts", "state", "spent", "max_attempts",
             "priority", "backoff_ms", "backoff_max_ms", "created_at", "claimed_at", "score", "last_error", "dead_reason",
-            "finished_at", "progress", "cancel", "idem", "timeout_ms", "result", "group");
+            "finished_at", "progress", "cancel", "idem", "timeout_ms", "result", "group", "errors");
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,63}");
 

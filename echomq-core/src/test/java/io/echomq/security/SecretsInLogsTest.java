@@ -75,7 +75,7 @@ class SecretsInLogsTest {
         }
         String text = printed.toString(StandardCharsets.UTF_8);
         assertThat(text).as("the capture works: INFO lines of the worker were printed")
-                .contains("started: concurrency").contains("stopped");
+                .contains(" started as ").contains(": concurrency").contains("stopped");
         assertThat(text).as("a WARN about the lost job lease was printed").contains("lost");
         assertThat(text).doesNotContain(password);
         assertThat(tokens).isNotEmpty().allSatisfy(t -> assertThat(text).doesNotContain(t));
