@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -157,6 +158,7 @@ class PendingBucketsTest extends SemanticsTestBase {
     }
 
     @Test
+    @Tag("standalone-only")   // reads INFO memory of one server (docs/scaling.md)
     void aPendingJobCostsUnder100BytesOfServerMemory() {
         int n = 20_000;
         raw().call("MEMORY", "PURGE");
