@@ -70,20 +70,8 @@ public final class RedisUrls {
             throw clusterMalformed(trimmed, "a cluster has only database 0 and takes no query ('" + tail + "')");
         }
         String authority = rest.substring(0, end);
-        int at = authority.lastIndexOf('@');
-        String user = null;
-        String password = null;
-        if (at >= 0) {
-            String info = authority.substring(0, at);
-            int colon = info.indexOf(':');
-            if (colon >= 0) {
-                user = UrlAuthority.decode(info.substring(0, colon));
-                password = UrlAuthority.decode(info.substring(colon + 1));
-            } else {
-                password = UrlAuthority.decode(info);
-            }
-            authority = authority.substring(at + 1);
-        }
+        UrlAuthority.Credentials credentials = UrlAuthority.Credentials.of(authority);
+        authority = credentials.hosts();
         if (authority.isEmpty()) {
             throw clusterMalformed(trimmed, "no host");
         }
@@ -92,13 +80,11 @@ public final class RedisUrls {
             if (hostPort.isBlank()) {
                 throw clusterMalformed(trimmed, "an empty host between commas");
             }
-            String single = "redis://" + hostPort;
-            try {
-                UrlAuthority.check(single);
-            } catch (IllegalArgumentException e) {
-                throw clusterMalformed(trimmed, "bad node '" + hostPort + "': "
-                        + e.getMessage().replaceFirst("^.*': ", "").replaceFirst("; expected.*$", ""));
+            String problem = UrlAuthority.hostProblem(hostPort);
+            if (problem != null) {
+                throw clusterMalformed(trimmed, "bad node '" + hostPort + "': " + problem);
             }
+            String single = "redis://" + hostPort;
             RedisURI node;
             try {
                 node = RedisURI.create(single);
@@ -106,13 +92,7 @@ public final class RedisUrls {
                 throw clusterMalformed(trimmed, "bad node '" + hostPort + "': " + e.getMessage());
             }
             node.setSsl(tls);
-            if (password != null) {
-                if (user != null && !user.isEmpty()) {
-                    node.setAuthentication(user, password.toCharArray());
-                } else {
-                    node.setAuthentication(password.toCharArray());
-                }
-            }
+            credentials.applyTo(node);
             seeds.add(node);
         }
         return seeds;

@@ -58,20 +58,8 @@ public final class SentinelUrls {
         if (!(path.isEmpty() || path.equals("/") || path.matches("/\\d{1,9}"))) {
             throw malformed(trimmed, "the path must be the database number ('" + path + "')");
         }
-        int at = authority.lastIndexOf('@');
-        String user = null;
-        String password = null;
-        if (at >= 0) {
-            String info = authority.substring(0, at);
-            int colon = info.indexOf(':');
-            if (colon >= 0) {
-                user = UrlAuthority.decode(info.substring(0, colon));
-                password = UrlAuthority.decode(info.substring(colon + 1));
-            } else {
-                password = UrlAuthority.decode(info);
-            }
-            authority = authority.substring(at + 1);
-        }
+        UrlAuthority.Credentials credentials = UrlAuthority.Credentials.of(authority);
+        authority = credentials.hosts();
         if (authority.isEmpty()) {
             throw malformed(trimmed, "no sentinel host");
         }
@@ -79,11 +67,9 @@ public final class SentinelUrls {
             if (hostPort.isBlank()) {
                 throw malformed(trimmed, "an empty sentinel host between commas");
             }
-            try {
-                UrlAuthority.check("redis://" + hostPort);
-            } catch (IllegalArgumentException e) {
-                throw malformed(trimmed, "bad sentinel '" + hostPort + "': "
-                        + e.getMessage().replaceFirst("^.*': ", "").replaceFirst("; expected.*$", ""));
+            String problem = UrlAuthority.hostProblem(hostPort);
+            if (problem != null) {
+                throw malformed(trimmed, "bad sentinel '" + hostPort + "': " + problem);
             }
         }
         // Lettuce's own parser places the sentinels (default port 26379), the database and TLS. The master's name,
@@ -98,13 +84,7 @@ public final class SentinelUrls {
             throw malformed(trimmed, RedisUrl.redactIn(String.valueOf(e.getMessage()), trimmed));
         }
         uri.setSentinelMasterId(master);
-        if (password != null) {
-            if (user != null && !user.isEmpty()) {
-                uri.setAuthentication(user, password.toCharArray());
-            } else {
-                uri.setAuthentication(password.toCharArray());
-            }
-        }
+        credentials.applyTo(uri);
         if (sentinelPassword != null) {
             uri.getSentinels().forEach(s -> s.setAuthentication(sentinelPassword.toCharArray()));
         }

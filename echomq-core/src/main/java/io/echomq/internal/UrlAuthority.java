@@ -1,6 +1,7 @@
 package io.echomq.internal;
 
 import io.echomq.RedisUrl;
+import io.lettuce.core.RedisURI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
@@ -10,6 +11,51 @@ import java.nio.charset.StandardCharsets;
  */
 final class UrlAuthority {
     private UrlAuthority() {
+    }
+
+    /**
+     * The authority of a multi-host URL, {@code [user[:password]@]host[:port][,host[:port]…]}, split at its
+     * last {@code @}: the decoded credentials (null when absent) and the hosts.
+     */
+    record Credentials(String user, String password, String hosts) {
+        /** @return {@code authority} split into its decoded credentials and its hosts */
+        static Credentials of(String authority) {
+            int at = authority.lastIndexOf('@');
+            if (at < 0) {
+                return new Credentials(null, null, authority);
+            }
+            String info = authority.substring(0, at);
+            int colon = info.indexOf(':');
+            String hosts = authority.substring(at + 1);
+            return colon >= 0
+                    ? new Credentials(decode(info.substring(0, colon)), decode(info.substring(colon + 1)), hosts)
+                    : new Credentials(null, decode(info), hosts);
+        }
+
+        /** Sets these credentials on {@code uri}, a user only when one is given; nothing without a password. */
+        void applyTo(RedisURI uri) {
+            if (password == null) {
+                return;
+            }
+            if (user != null && !user.isEmpty()) {
+                uri.setAuthentication(user, password.toCharArray());
+            } else {
+                uri.setAuthentication(password.toCharArray());
+            }
+        }
+    }
+
+    /**
+     * @return why {@code hostPort}, one {@code host[:port]} of a multi-host URL, is malformed (the reason alone,
+     *     without the URL around it), or null when it is well formed
+     */
+    static String hostProblem(String hostPort) {
+        try {
+            check("redis://" + hostPort);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage().replaceFirst("^.*': ", "").replaceFirst("; expected.*$", "");
+        }
     }
 
     /** @return {@code s} percent-decoded as UTF-8 */
