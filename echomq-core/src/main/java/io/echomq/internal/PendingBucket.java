@@ -10,6 +10,12 @@ import java.util.Map;
  * {@code emq:{<q>}:pb:<id / 128>} ({@link QueueKeys#bucket}) until their first claim writes their hash
  * ({@code includes/buckets.lua}, docs/protocol.md "Pending buckets"). The value is
  * {@code <created_at>:<payload>}, created_at in server milliseconds.
+ *
+ * <p>A reader that looks for a job in both places sends the bucket's read <em>before</em> the
+ * hash's, pipelined on one connection. A claim moves the job from its bucket to its hash in one
+ * script, so a bucket read first and a hash read second see it in at least one of the two; the
+ * other order can fall between them and find it in neither. The hash, when present, is the
+ * newer and wins.
  */
 public final class PendingBucket {
     /** The ids one bucket holds: ids {@code 128n .. 128n + 127} share bucket {@code n}. */

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -86,6 +88,48 @@ class PendingBucketsTest extends SemanticsTestBase {
         assertThat(queue.awaitResult(id, Duration.ofMillis(200)).outcome())
                 .as("a pending job has not ended: the wait times out rather than answer NOT_FOUND")
                 .isEqualTo(JobResult.Outcome.TIMED_OUT);
+    }
+
+    /**
+     * A claim moves a job from its bucket to its hash in one script; a reader that looked in the
+     * hash first and the bucket second could fall between the two and call a live job missing.
+     * Here readers chase a claimer over 600 jobs, each read aimed at the job being claimed.
+     */
+    @Test
+    void aReaderRacingTheClaimAlwaysFindsTheJobInItsBucketOrItsHash() throws Exception {
+        List<JobRequest> bulk = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            bulk.add(JobRequest.of("r" + i));
+        }
+        List<EnqueueResult> ids = queue.enqueueAll(bulk);
+        AtomicInteger front = new AtomicInteger();
+        CompletableFuture<Void> claimer = CompletableFuture.runAsync(() -> {
+            while (front.get() < ids.size()) {
+                queue.claim(LONG_LEASE).orElseThrow().complete();
+                front.incrementAndGet();
+            }
+        });
+        List<String> missed = new ArrayList<>();
+        int reads = 0;
+        int waits = 0;
+        while (!claimer.isDone()) {
+            int at = Math.min(front.get(), ids.size() - 1);
+            String id = ids.get(at).id();
+            reads++;
+            if (queue.inspect(id).isEmpty()) {
+                missed.add("inspect " + id);
+            }
+            if (reads % 8 == 0) {
+                waits++;
+                if (queue.awaitResult(id, Duration.ZERO).outcome() == JobResult.Outcome.NOT_FOUND) {
+                    missed.add("awaitResult " + id);
+                }
+            }
+        }
+        claimer.get();
+        assertThat(reads).as("the readers ran alongside the claims").isGreaterThan(100);
+        assertThat(waits).isPositive();
+        assertThat(missed).as("every read found the job, pending or claimed").isEmpty();
     }
 
     @Test

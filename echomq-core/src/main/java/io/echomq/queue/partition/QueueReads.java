@@ -90,34 +90,31 @@ final class QueueReads {
         return out;
     }
 
-    /** @throws IllegalArgumentException if the id is invalid */
+    /**
+     * Reads the job's bucket before its hash, in one pipeline, so a claim that moves it between
+     * the two is never missed ({@link PendingBucket}).
+     *
+     * @throws IllegalArgumentException if the id is invalid
+     */
     Optional<JobInfo> inspect(String id) {
         Checks.jobId(id);
-        Map<String, byte[]> h = wire.await(wire.async().hgetall(wire.keys().job(id)).toCompletableFuture(), "HGETALL");
+        String bucket = wire.keys().bucket(id);
+        CompletableFuture<byte[]> inBucket = bucket == null ? CompletableFuture.completedFuture(null)
+                // a bucket of another type (foreign data) holds no job
+                : wire.async().hget(bucket, id).toCompletableFuture().exceptionally(wrongType -> null);
+        CompletableFuture<Map<String, byte[]>> hash = wire.async().hgetall(wire.keys().job(id)).toCompletableFuture();
+        byte[] bucketed = wire.await(inBucket, "HGET");
+        Map<String, byte[]> h = wire.await(hash, "HGETALL");
         if (h == null || h.isEmpty()) {
-            h = bucketed(id);
-            if (h == null) {
+            if (bucketed == null) {
                 return Optional.empty();
             }
+            h = PendingBucket.fields(bucketed);
         }
         Map<String, byte[]> copy = new LinkedHashMap<>(h);
         String state = copy.containsKey("state") ? QueueWire.text(copy.get("state")) : "pending";
         long attempts = copy.containsKey("attempts") ? parseLong(QueueWire.text(copy.get("attempts"))) : 0;
         return Optional.of(new JobInfo(id, state, attempts, Collections.unmodifiableMap(copy)));
-    }
-
-    /**
-     * @return the fields of a pending job that waits in its bucket with no hash yet ({@link PendingBucket}),
-     *     or null when its bucket has no field for it (or holds another type: foreign data holds no job)
-     */
-    private Map<String, byte[]> bucketed(String id) {
-        String bucket = wire.keys().bucket(id);
-        if (bucket == null) {
-            return null;
-        }
-        byte[] value = wire.await(wire.async().hget(bucket, id).toCompletableFuture()
-                .exceptionally(wrongType -> null), "HGET");
-        return value == null ? null : PendingBucket.fields(value);
     }
 
     private static long parseLong(String s) {

@@ -1,5 +1,6 @@
 package io.echomq.queue;
 
+import io.echomq.internal.PendingBucket;
 import io.echomq.internal.QueueKeys;
 import io.echomq.internal.RedisEngine;
 import io.lettuce.core.KeyValue;
@@ -13,6 +14,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code awaitResult} of either queue: waits for one job's end, woken by the queue's events
@@ -110,13 +112,25 @@ final class ResultWaiter {
         return known;
     }
 
-    /** @return the job's end as its hash, or else the stream, tells it; null while it has not ended */
+    /**
+     * Reads the job's bucket before its hash, in one pipeline, so a claim that moves it between
+     * the two is never missed ({@link PendingBucket}).
+     *
+     * @return the job's end as its hash, or else the stream, tells it; null while it has not ended
+     */
     private JobResult check() {
-        List<KeyValue<String, byte[]>> h = await(cmd.hmget(keys.job(id), "state", "result", "dead_reason", "payload"),
-                "HMGET");
+        String bucket = keys.bucket(id);
+        CompletableFuture<Boolean> inBucket = bucket == null ? CompletableFuture.completedFuture(false)
+                // a bucket of another type (foreign data) holds no job
+                : cmd.hexists(bucket, id).toCompletableFuture().exceptionally(wrongType -> false);
+        RedisFuture<List<KeyValue<String, byte[]>>> hash = cmd.hmget(keys.job(id), "state", "result", "dead_reason",
+                "payload");
+        boolean waits = RedisEngine.await(inBucket, "HEXISTS", keys.queue());
+        List<KeyValue<String, byte[]>> h = await(hash, "HMGET");
         String state = h.get(0).hasValue() ? text(h.get(0).getValue()) : null;
         if (state == null && !h.get(3).hasValue()) {
-            return waitsInBucket() ? null : lookBack();
+            // pending in its bucket when read, or claimed and ended since: the wait reads the end
+            return waits ? null : lookBack();
         }
         return switch (state == null ? "pending" : state) {
             case "done" -> end(JobResult.Outcome.COMPLETED, h.get(1).getValueOrElse(null), null);
@@ -124,17 +138,6 @@ final class ResultWaiter {
             case "cancelled" -> end(JobResult.Outcome.CANCELLED, null, "cancelled");
             default -> null;
         };
-    }
-
-    /** @return whether the job is pending with no hash yet, its payload in its bucket ({@link QueueKeys#bucket}) */
-    private boolean waitsInBucket() {
-        String bucket = keys.bucket(id);
-        if (bucket == null) {
-            return false;
-        }
-        // a bucket of another type (foreign data) holds no job
-        return RedisEngine.await(cmd.hexists(bucket, id).toCompletableFuture().exceptionally(wrongType -> false),
-                "HEXISTS", keys.queue());
     }
 
     /** @return the end the stream keeps for a job whose hash is gone, newest first; NOT_FOUND when none */
