@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.echomq.testkit.RedisExtension;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,6 +69,30 @@ class ConnectErrorsCliTest {
 
             EmqRun right = emq("redis://:" + password + "@127.0.0.1:" + port, "lock", "inspect", "orders");
             assertThat(right.code()).as("%s", right).isZero();
+        } finally {
+            REDIS.raw().call("CONFIG", "SET", "requirepass", "");
+        }
+    }
+
+    /**
+     * Lettuce completes a refused handshake with the refusal or with the close that follows it,
+     * whichever it sees first; the CLI connects again rather than report the bare close, so every
+     * wrong password reads as one.
+     */
+    @Test
+    void aWrongPasswordReadsAsOneEveryTime() {
+        String password = "pw-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(8));
+        int port = REDIS.server().port();
+        REDIS.raw().call("CONFIG", "SET", "requirepass", password);
+        try {
+            List<String> other = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                EmqRun wrong = emq("redis://:" + password + "x@127.0.0.1:" + port, "lock", "inspect", "o");
+                if (wrong.code() != ExitCodes.REDIS_FAILURE || !wrong.err().contains("wrong password or user")) {
+                    other.add(wrong.err().strip());
+                }
+            }
+            assertThat(other).as("runs that said something else").isEmpty();
         } finally {
             REDIS.raw().call("CONFIG", "SET", "requirepass", "");
         }
