@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.echomq.queue.QueueClient;
 import io.echomq.spring.queue.EchoJobHandler;
 import io.echomq.spring.queue.EchoMQTemplate;
+import io.echomq.spring.queue.EchoSchedule;
 import io.echomq.spring.queue.WorkerLifecycle;
 import io.echomq.test.DrainedJob;
 import io.echomq.test.TestRedis;
@@ -45,6 +46,11 @@ class AutoConfigureEchoMQTestTest {
                 throw new IllegalArgumentException("no address");
             }
             welcomed.add(signup.email());
+        }
+
+        @EchoJobHandler(queue = "digest")
+        @EchoSchedule(name = "hourly-digest", every = "1h")
+        void digest() {
         }
     }
 
@@ -90,6 +96,15 @@ class AutoConfigureEchoMQTestTest {
         List<DrainedJob> ran = queues.drain("welcome");
         assertThat(ran).hasSize(1);
         assertThat(welcomer.welcomed).contains("ada@example.com").doesNotContain("left@example.com");
+        queues.assertThat("welcome").isEmpty();
+    }
+
+    @Test
+    @Order(4)
+    void eachTestFindsTheApplicationsSchedulesStoredAgainAfterTheServerWasEmptied() {
+        QueueClient client = context.getBean(QueueClient.class);
+        assertThat(client.schedules("digest").get("hourly-digest")).as("stored again after this test's FLUSHALL")
+                .hasValueSatisfying(info -> assertThat(info.nextFire()).isPresent());
         queues.assertThat("welcome").isEmpty();
     }
 
