@@ -47,6 +47,13 @@ public final class RedisUrl {
      * user-info.
      */
     public static final String SENTINEL_PASSWORD = "sentinelPassword";
+    /**
+     * The query parameter of a Sentinel URL that names the sentinels' ACL user whose password
+     * {@value #SENTINEL_PASSWORD} is, when the sentinels authenticate clients as a user other than their default:
+     * {@code redis-sentinel://h1,h2,h3?sentinelUsername=ops&sentinelPassword=s3cret#mymaster}. It needs
+     * {@value #SENTINEL_PASSWORD}; without it the password is the default user's.
+     */
+    public static final String SENTINEL_USERNAME = "sentinelUsername";
     /** Every scheme accepted, single-server forms first. */
     public static final List<String> SCHEMES =
             List.of(REDIS, REDIS_TLS, REDIS_SOCKET, CLUSTER, CLUSTER_TLS, SENTINEL, SENTINEL_TLS);

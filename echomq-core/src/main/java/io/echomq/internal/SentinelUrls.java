@@ -6,13 +6,14 @@ import java.util.Locale;
 
 /**
  * Parses a Sentinel URL into the Lettuce {@link RedisURI} that finds the master through its sentinels:
- * {@code redis-sentinel://[user:password@]host[:port][,host[:port]…][/db][?sentinelPassword=…]#master}
+ * {@code redis-sentinel://[user:password@]host[:port][,host[:port]…][/db][?[sentinelUsername=…&]sentinelPassword=…]#master}
  * ({@code rediss-sentinel://} for TLS to the sentinels and the data nodes).
  *
  * <ul>
  *   <li>The hosts are the sentinels; a port defaults to 26379.</li>
  *   <li>The user and password are the data nodes' (the master's and its replicas'); the sentinels' own password,
- *       when they have one, is the {@value RedisUrl#SENTINEL_PASSWORD} parameter, percent-encoded.</li>
+ *       when they have one, is the {@value RedisUrl#SENTINEL_PASSWORD} parameter, percent-encoded, and the ACL user
+ *       it belongs to, when not the sentinels' default user, the {@value RedisUrl#SENTINEL_USERNAME} parameter.</li>
  *   <li>The master's name, after {@code #}, is required: without it no sentinel can say which master is meant.</li>
  * </ul>
  * Lettuce itself asks the sentinels where the master is on every connect and reconnect; nothing here talks to a
@@ -21,7 +22,7 @@ import java.util.Locale;
 public final class SentinelUrls {
     /** The form every error message quotes. */
     static final String EXPECTED = "redis-sentinel://[user:password@]host[:port][,host[:port]...][/db]"
-            + "[?sentinelPassword=...]#master";
+            + "[?[sentinelUsername=...&]sentinelPassword=...]#master";
 
     private SentinelUrls() {
     }
@@ -31,7 +32,8 @@ public final class SentinelUrls {
      * @return the Lettuce URI naming the sentinels (with their password, if given), the master's name, the database,
      *     the data nodes' credentials and TLS
      * @throws IllegalArgumentException if the URL is null, blank, not a Sentinel URL, has no master name, a bad host,
-     *     port or database, or a query parameter other than {@value RedisUrl#SENTINEL_PASSWORD}
+     *     port or database, a query parameter other than {@value RedisUrl#SENTINEL_PASSWORD} and
+     *     {@value RedisUrl#SENTINEL_USERNAME}, or a username without a password
      */
     public static RedisURI parse(String url) {
         if (url == null || url.isBlank()) {
@@ -50,7 +52,9 @@ public final class SentinelUrls {
         }
         String beforeHash = hash < 0 ? rest : rest.substring(0, hash);
         int question = beforeHash.indexOf('?');
-        String sentinelPassword = question < 0 ? null : sentinelPassword(trimmed, beforeHash.substring(question + 1));
+        String[] sentinelAuth = question < 0 ? new String[2] : sentinelAuth(trimmed, beforeHash.substring(question + 1));
+        String sentinelUsername = sentinelAuth[0];
+        String sentinelPassword = sentinelAuth[1];
         String authorityAndPath = question < 0 ? beforeHash : beforeHash.substring(0, question);
         int slash = authorityAndPath.indexOf('/');
         String authority = slash < 0 ? authorityAndPath : authorityAndPath.substring(0, slash);
@@ -85,25 +89,36 @@ public final class SentinelUrls {
         }
         uri.setSentinelMasterId(master);
         credentials.applyTo(uri);
-        if (sentinelPassword != null) {
+        if (sentinelUsername != null) {
+            uri.getSentinels().forEach(s -> s.setAuthentication(sentinelUsername, sentinelPassword.toCharArray()));
+        } else if (sentinelPassword != null) {
             uri.getSentinels().forEach(s -> s.setAuthentication(sentinelPassword.toCharArray()));
         }
         return uri;
     }
 
-    /** @return the decoded {@value RedisUrl#SENTINEL_PASSWORD}, the one parameter a Sentinel URL takes */
-    private static String sentinelPassword(String url, String query) {
-        String found = null;
+    /**
+     * @return the decoded {@value RedisUrl#SENTINEL_USERNAME} and {@value RedisUrl#SENTINEL_PASSWORD}, each null when
+     *     absent or empty: the two parameters a Sentinel URL takes
+     */
+    private static String[] sentinelAuth(String url, String query) {
+        String[] found = new String[2];
         for (String parameter : query.split("&", -1)) {
             int eq = parameter.indexOf('=');
             String name = eq < 0 ? parameter : parameter.substring(0, eq);
-            if (!name.equals(RedisUrl.SENTINEL_PASSWORD) || eq < 0) {
+            int at = name.equals(RedisUrl.SENTINEL_USERNAME) ? 0 : name.equals(RedisUrl.SENTINEL_PASSWORD) ? 1 : -1;
+            if (at < 0 || eq < 0) {
                 throw malformed(url, "unknown query parameter '" + name + "'; a Sentinel URL takes only "
-                        + RedisUrl.SENTINEL_PASSWORD + "=...");
+                        + RedisUrl.SENTINEL_USERNAME + "=... and " + RedisUrl.SENTINEL_PASSWORD + "=...");
             }
-            found = UrlAuthority.decode(parameter.substring(eq + 1));
+            String value = UrlAuthority.decode(parameter.substring(eq + 1));
+            found[at] = value.isEmpty() ? null : value;
         }
-        return found == null || found.isEmpty() ? null : found;
+        if (found[0] != null && found[1] == null) {
+            throw malformed(url, RedisUrl.SENTINEL_USERNAME + " needs " + RedisUrl.SENTINEL_PASSWORD
+                    + ", the password of that user on the sentinels");
+        }
+        return found;
     }
 
     private static IllegalArgumentException malformed(String url, String why) {

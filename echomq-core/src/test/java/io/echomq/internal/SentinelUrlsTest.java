@@ -33,6 +33,23 @@ class SentinelUrlsTest {
     }
 
     @Test
+    void aSentinelUsernameGoesWithTheSentinelsPasswordAndNotToTheDataNodes() {
+        RedisURI uri = SentinelUrls.parse(
+                "redis-sentinel://:p%40ss@s1,s2?sentinelUsername=ops%20team&sentinelPassword=s%26cret#m");
+        for (RedisURI sentinel : uri.getSentinels()) {
+            assertThat(credentials(sentinel).getUsername()).isEqualTo("ops team");
+            assertThat(new String(credentials(sentinel).getPassword())).isEqualTo("s&cret");
+        }
+        assertThat(credentials(uri).getUsername()).isNull();
+        assertThat(new String(credentials(uri).getPassword())).isEqualTo("p@ss");
+        assertThat(credentials(SentinelUrls.parse("redis-sentinel://s1?sentinelPassword=x&sentinelUsername=ops#m")
+                .getSentinels().get(0)).getUsername()).as("in either order").isEqualTo("ops");
+        assertThatThrownBy(() -> SentinelUrls.parse("redis-sentinel://s1?sentinelUsername=ops#m"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sentinelUsername needs sentinelPassword");
+    }
+
+    @Test
     void aMastersNameIsPercentDecoded() {
         assertThat(SentinelUrls.parse("redis-sentinel://s1#my%20master%231").getSentinelMasterId())
                 .isEqualTo("my master#1");

@@ -17,7 +17,7 @@ import org.springframework.core.env.Environment;
  *   <li>else, when {@code spring.data.redis.sentinel.master} or {@code .nodes} is set, a
  *       {@code redis-sentinel://} URL ({@code rediss-sentinel://} with {@code spring.data.redis.ssl.enabled}), as
  *       Spring Data Redis, which prefers Sentinel to the other forms: the sentinels of {@code .nodes}, their
- *       {@code .password}, the master's name of {@code .master}, {@code spring.data.redis.database}, and the data
+ *       {@code .password} and {@code .username} (an ACL user of theirs), the master's name of {@code .master}, {@code spring.data.redis.database}, and the data
  *       nodes' credentials, those of {@code spring.data.redis.url} when it is set, else {@code username} and
  *       {@code password};</li>
  *   <li>else {@code spring.data.redis.url} when set, as Spring Data Redis would use it;</li>
@@ -50,7 +50,8 @@ public final class RedisUrlResolver {
      * @param environment where the {@code spring.data.redis.*} settings are read
      * @return the URL, with any password in it
      * @throws InvalidEchoMQPropertyException if a Sentinel setup lacks its master's name or its sentinels, or
-     *     sets {@code spring.data.redis.sentinel.username}, or the port or database is not a number
+     *     sets {@code spring.data.redis.sentinel.username} without {@code .password}, or the port or database is not
+     *     a number
      */
     public static String url(EchoMQProperties properties, Environment environment) {
         return resolve(properties, environment).url();
@@ -58,7 +59,8 @@ public final class RedisUrlResolver {
 
     /**
      * @throws InvalidEchoMQPropertyException if a Sentinel setup lacks its master's name or its sentinels, or
-     *     sets {@code spring.data.redis.sentinel.username}, or the port or database is not a number
+     *     sets {@code spring.data.redis.sentinel.username} without {@code .password}, or the port or database is not
+     *     a number
      */
     static Resolved resolve(EchoMQProperties properties, Environment environment) {
         String own = properties.getRedis().getUrl();
@@ -105,17 +107,20 @@ public final class RedisUrlResolver {
             throw new InvalidEchoMQPropertyException(SPRING + "sentinel.nodes",
                     "must list the sentinels as host:port[,host:port…], as " + SPRING + "sentinel.master is set");
         }
-        if (text(binder, "sentinel.username") != null) {
-            throw new InvalidEchoMQPropertyException(SPRING + "sentinel.username",
-                    "EchoMQ authenticates to sentinels with a password only (their requirepass); remove the username");
+        String sentinelUsername = text(binder, "sentinel.username");
+        String sentinelPassword = text(binder, "sentinel.password");
+        if (sentinelUsername != null && sentinelPassword == null) {
+            throw new InvalidEchoMQPropertyException(SPRING + "sentinel.password",
+                    "must be set with " + SPRING + "sentinel.username: the password of that user on the sentinels");
         }
         String database = text(binder, "database");
         checkNumber(SPRING + "database", database);
-        String sentinelPassword = text(binder, "sentinel.password");
         String url = (ssl ? "rediss-sentinel://" : "redis-sentinel://") + dataUserInfo
                 + String.join(",", sentinels.stream().map(String::trim).toList())
                 + (database == null ? "" : "/" + database.trim())
-                + (sentinelPassword == null ? "" : "?sentinelPassword=" + encode(sentinelPassword))
+                + (sentinelUsername == null ? "" : "?sentinelUsername=" + encode(sentinelUsername.trim()))
+                + (sentinelPassword == null ? "" : (sentinelUsername == null ? "?" : "&") + "sentinelPassword="
+                        + encode(sentinelPassword))
                 + "#" + encode(master.trim());
         return new Resolved(url, SPRING + "sentinel.nodes");
     }

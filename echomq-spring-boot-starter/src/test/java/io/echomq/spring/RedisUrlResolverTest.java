@@ -95,8 +95,22 @@ class RedisUrlResolverTest {
         assertThatThrownBy(() -> resolve(null, new MockEnvironment().withProperty("spring.data.redis.sentinel.master", "m")
                 .withProperty("spring.data.redis.sentinel.nodes", "s1")
                 .withProperty("spring.data.redis.sentinel.username", "u")))
-                .isInstanceOfSatisfying(InvalidEchoMQPropertyException.class,
-                        e -> assertThat(e.property()).isEqualTo("spring.data.redis.sentinel.username"));
+                .isInstanceOfSatisfying(InvalidEchoMQPropertyException.class, e -> {
+                    assertThat(e.property()).isEqualTo("spring.data.redis.sentinel.password");
+                    assertThat(e.reason()).contains("must be set with spring.data.redis.sentinel.username");
+                });
+    }
+
+    @Test
+    void aSentinelUsernameGoesBeforeItsPasswordInTheQuery() {
+        MockEnvironment env = new MockEnvironment()
+                .withProperty("spring.data.redis.sentinel.master", "m")
+                .withProperty("spring.data.redis.sentinel.nodes", "s1,s2")
+                .withProperty("spring.data.redis.sentinel.username", "ops team")
+                .withProperty("spring.data.redis.sentinel.password", "s&cret");
+        assertThat(resolve(null, env).url())
+                .isEqualTo("redis-sentinel://s1,s2?sentinelUsername=ops%20team&sentinelPassword=s%26cret#m");
+        io.echomq.lock.LockClient.builder().redisUrl(resolve(null, env).url());   // the core takes it
     }
 
     @Test
