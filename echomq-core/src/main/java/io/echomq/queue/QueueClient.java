@@ -56,7 +56,7 @@ public final class QueueClient implements AutoCloseable {
     private QueueClient(Builder b, RedisEngine engine) {
         this.engine = engine;
         this.context = new QueueContext(engine, b.clock, new ChannelSignals(engine), b.instrumentation,
-                b.maxPayloadBytes, b.retainCompleted.toMillis(), b.missedFiresAfter.toMillis());
+                b.maxPayloadBytes, b.retainCompleted.toMillis(), b.missedFiresAfter.toMillis(), b.replicaWait);
     }
 
     /**
@@ -273,8 +273,38 @@ public final class QueueClient implements AutoCloseable {
         private java.nio.file.Path trustedCertificates;
         private QueueInstrumentation instrumentation = QueueInstrumentation.NONE;
         private Duration missedFiresAfter = Schedules.MISSED_AFTER;
+        private ReplicaWait replicaWait;
 
         private Builder() {
+        }
+
+        /**
+         * Makes every enqueue of this client wait until {@code replicas} replicas have acknowledged
+         * it: after the enqueue scripts of a call ({@code enqueue}, {@code enqueueAll}, a sharded
+         * queue's, a schedule's fire excluded), the client sends {@code WAIT replicas timeout} on
+         * the same connection. With fewer acknowledgements the call throws
+         * {@link EnqueueReplicaException}, which holds the jobs' results: they exist on the primary,
+         * and a failover before they replicate could lose them (docs/scaling.md, "What a failover
+         * can lose"). Claims and settles do not wait.
+         *
+         * <p>{@code WAIT} holds up the client's shared connection while it waits, so with a replica
+         * down every enqueue waits the whole timeout and the client's other commands queue behind
+         * it: keep the timeout short. For a single server or a Sentinel-watched master; a
+         * {@code redis-cluster://} client refuses it at {@link #build()}. An ACL user needs
+         * {@code +wait}.
+         *
+         * @param replicas how many replicas must acknowledge, 1..100; 0 turns the wait off (the default)
+         * @param timeout  how long each wait may take, 1 ms..1 minute, and shorter than the command timeout
+         *     (checked at {@link #build()})
+         * @throws IllegalArgumentException if either is out of range
+         */
+        public Builder waitForReplicas(int replicas, Duration timeout) {
+            if (replicas < 0 || replicas > 100) {
+                throw new IllegalArgumentException("waitForReplicas replicas must be in 0..100, was " + replicas);
+            }
+            Checks.ttlMillis(timeout, Duration.ofMinutes(1), "waitForReplicas timeout");
+            this.replicaWait = replicas == 0 ? null : new ReplicaWait(replicas, timeout);
+            return this;
         }
 
         /**
@@ -392,17 +422,28 @@ public final class QueueClient implements AutoCloseable {
         /**
          * Connects.
          *
-         * @throws IllegalArgumentException if the URL is missing or malformed, or trusted certificates were given for a URL that is not rediss://
+         * @throws IllegalArgumentException if the URL is missing or malformed, trusted certificates were given for a URL that is not rediss://, or the waitForReplicas timeout is not shorter than the command timeout
          * @throws RedisCommandException if the server cannot be reached, refuses the credentials, or fails the TLS handshake
          * @throws io.echomq.MissingPermissionsException if the ACL user may not run a command the queue scripts run
+         * @throws UnsupportedOperationException if {@link #waitForReplicas} is set on a {@code redis-cluster://} URL
          */
         public QueueClient build() {
             if (redisUrl == null) {
                 throw new IllegalArgumentException("redisUrl is required");
             }
+            if (replicaWait != null && replicaWait.timeout().compareTo(commandTimeout) >= 0) {
+                throw new IllegalArgumentException("waitForReplicas timeout " + replicaWait.timeout()
+                        + " must be shorter than the command timeout " + commandTimeout);
+            }
             io.echomq.internal.TlsTrust.checkScheme(redisUrl, trustedCertificates);
             RedisEngine engine = EngineConnector.connect(redisUrl, commandTimeout, trustedCertificates);
             try {
+                if (replicaWait != null && engine.isCluster()) {
+                    // WAIT counts the writes of the connection it is sent on; the cluster client sends
+                    // a keyless WAIT to a node of its own choosing, which need not be the queue's master.
+                    throw new UnsupportedOperationException("waitForReplicas is not supported on a "
+                            + "redis-cluster:// URL yet");
+                }
                 // Opened now, never lazily: the first lazy open could otherwise happen on a Lettuce
                 // event-loop thread (a worker's maintenance callback), which deadlocks with a
                 // dispatcher that holds the engine's monitor while its connect waits on that loop.

@@ -8,11 +8,12 @@ import io.echomq.lock.AcquireOptions;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.ReplicaAckException;
+import io.echomq.queue.EnqueueOptions;
+import io.echomq.queue.EnqueueReplicaException;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueStats;
 import io.echomq.queue.Worker;
-import io.echomq.server.RawRedis;
 import io.echomq.testkit.LockHistory;
 import io.echomq.testkit.SentinelGroup;
 import java.time.Duration;
@@ -173,32 +174,28 @@ class SentinelFailoverTest {
     }
 
     /**
-     * Workers complete jobs across the failover; every job enqueued before it (and on the replica then) or after it
+     * Workers complete jobs across the failover; every job whose enqueue returned, before the failover or after it,
      * completes at least once, and none is dead.
      *
-     * <p>The queue has no replica wait on enqueue, so what this checks is bounded by what replication guarantees:
-     * the jobs enqueued before the failover are on the replica when it is forced (the test waits for the replica
-     * to acknowledge everything, {@code WAIT 1} after a write on the master), and those enqueued after it go to
-     * the new master once the old one was turned into its replica. An enqueue acknowledged inside the window can
-     * be lost (docs/scaling.md says so); none is made there. What the failover itself does lose is worker state:
-     * claims and completions the workers made on the old master after the promotion. The jobs they concerned are
-     * active or pending again on the new master, and the reaper returns the active ones when their lease ends, so
-     * each still completes.
+     * <p>The client waits for a replica after each enqueue ({@code waitForReplicas(1, …)}), so a job whose enqueue
+     * returned before the failover is on the replica the sentinels promote. The jobs enqueued after it carry an
+     * idempotency key and are sent again until their enqueue returns: one sent to the old master inside the window
+     * finds no replica to acknowledge it ({@link EnqueueReplicaException}, or a connection error while the client
+     * moves to the new master), and is sent again there, where the key creates it once. What the failover does lose
+     * is worker state: claims and completions the workers made on the old master after the promotion. The jobs
+     * they concerned are active or pending again on the new master, and the reaper returns the active ones when
+     * their lease ends, so each still completes.
      */
     @Test
     void noJobIsLostWhenWorkersRunAcrossTheFailover() {
         try (SentinelGroup group = SentinelGroup.start();
              QueueClient queues = QueueClient.builder().redisUrl(group.url())
-                     .commandTimeout(Duration.ofSeconds(1)).build()) {
+                     .commandTimeout(Duration.ofSeconds(1)).waitForReplicas(1, Duration.ofMillis(500)).build()) {
             Queue q = queues.queue("failover-q");
             Set<String> completed = ConcurrentHashMap.newKeySet();
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
-                ids.add(q.enqueue("job-" + i));
-            }
-            try (RawRedis master = RawRedis.connect(group.master().host(), group.master().port())) {
-                master.call("SET", "replicated-up-to-here", "1");
-                assertThat(master.call("WAIT", "1", "5000")).isEqualTo(1L);
+                ids.add(q.enqueue("job-" + i));   // returns once the replica holds it
             }
             try (Worker ignored = queues.worker("failover-q", job -> {
                         Thread.sleep(20);   // the handler's work: spreads the jobs over the failover
@@ -218,15 +215,20 @@ class SentinelFailoverTest {
         }
     }
 
-    /** Enqueues on the new master, sending again while the client's connection to the old one is being replaced. */
+    /**
+     * Enqueues with the payload as idempotency key, sending again until a replica acknowledged it: while the old
+     * master has no replica left (an {@link EnqueueReplicaException}) and while the client's connection to it is
+     * being replaced (a {@link RedisCommandException}).
+     */
     private static String enqueueAfterFailover(Queue q, String payload) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        EnqueueOptions keyed = EnqueueOptions.defaults().withIdempotencyKey(payload, Duration.ofHours(1));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
             try {
-                return q.enqueue(payload);
-            } catch (RedisCommandException reconnecting) {
+                return q.enqueue(payload, keyed).id();
+            } catch (RedisCommandException | EnqueueReplicaException notYet) {
                 if (System.nanoTime() > deadline) {
-                    throw reconnecting;
+                    throw notYet;
                 }
             }
         }

@@ -3,6 +3,7 @@ package io.echomq.spring;
 import io.echomq.lock.LockClient;
 import io.echomq.observe.Instrumentation;
 import io.echomq.queue.QueueClient;
+import java.time.Duration;
 import org.springframework.core.env.Environment;
 
 /**
@@ -71,6 +72,15 @@ final class EchoMQClients {
         PropertyChecks.apply("echomq.queue.max-payload-bytes", properties.getQueue().getMaxPayloadBytes(), b::maxPayloadBytes);
         PropertyChecks.apply("echomq.queue.retain-completed", properties.getQueue().getRetainCompleted(), b::retainCompleted);
         PropertyChecks.apply("echomq.schedules.missed-after", properties.getSchedules().getMissedAfter(), b::missedFiresAfter);
+        int replicas = properties.getQueue().getWaitForReplicas();
+        PropertyChecks.apply("echomq.queue.wait-for-replicas", replicas, n -> b.waitForReplicas(n, Duration.ofMillis(1)));
+        PropertyChecks.apply("echomq.queue.replica-timeout", properties.getQueue().getReplicaTimeout(), timeout -> {
+            b.waitForReplicas(replicas, timeout);
+            if (replicas > 0 && redis.getCommandTimeout() != null && timeout.compareTo(redis.getCommandTimeout()) >= 0) {
+                throw new IllegalArgumentException("must be shorter than echomq.redis.command-timeout ("
+                        + redis.getCommandTimeout() + "), was " + timeout);
+            }
+        });
         b.instrumentation(instrumentation);
         return build(b::build);
     }

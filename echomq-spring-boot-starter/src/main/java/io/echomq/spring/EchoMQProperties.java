@@ -186,6 +186,32 @@ public class EchoMQProperties {
          */
         private Duration retainCompleted = Duration.ZERO;
 
+        /**
+         * Replicas that must acknowledge each enqueue before it returns ({@code WAIT}), 0 to 100;
+         * 0, the default, waits for none. Fewer acknowledgements throw EnqueueReplicaException. A
+         * single server or a Sentinel-watched master only.
+         */
+        private int waitForReplicas = 0;
+
+        /** How long each enqueue waits for its replicas, shorter than echomq.redis.command-timeout. */
+        private Duration replicaTimeout = Duration.ofMillis(200);
+
+        public int getWaitForReplicas() {
+            return waitForReplicas;
+        }
+
+        public void setWaitForReplicas(int waitForReplicas) {
+            this.waitForReplicas = waitForReplicas;
+        }
+
+        public Duration getReplicaTimeout() {
+            return replicaTimeout;
+        }
+
+        public void setReplicaTimeout(Duration replicaTimeout) {
+            this.replicaTimeout = replicaTimeout;
+        }
+
         public int getMaxPayloadBytes() {
             return maxPayloadBytes;
         }

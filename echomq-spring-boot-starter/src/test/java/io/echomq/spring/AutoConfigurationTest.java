@@ -111,7 +111,9 @@ class AutoConfigurationTest {
                 "echomq.lock.holder-label=has space", "echomq.lock.holder-label",
                 "echomq.queue.max-payload-bytes=0", "echomq.queue.max-payload-bytes",
                 "echomq.queue.retain-completed=-1h", "echomq.queue.retain-completed",
-                "echomq.schedules.missed-after=500ms", "echomq.schedules.missed-after");
+                "echomq.schedules.missed-after=500ms", "echomq.schedules.missed-after",
+                "echomq.queue.wait-for-replicas=101", "echomq.queue.wait-for-replicas",
+                "echomq.queue.replica-timeout=0ms", "echomq.queue.replica-timeout");
         FailureAnalyzer analyzer = new EchoMQFailureAnalyzer();
         bad.forEach((setting, property) -> runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), setting).run(ctx -> {
             assertThat(ctx).hasFailed();
@@ -120,6 +122,16 @@ class AutoConfigurationTest {
             assertThat(analysis.getDescription()).as(setting).startsWith(property + ": ").doesNotContain("\n");
             assertThat(analysis.getAction()).contains(property);
         }));
+    }
+
+    @Test
+    void aReplicaTimeoutNotShorterThanTheCommandTimeoutIsRefusedByName() {
+        runner.withPropertyValues("echomq.redis.url=" + REDIS.url(), "echomq.redis.command-timeout=1s",
+                "echomq.queue.wait-for-replicas=1", "echomq.queue.replica-timeout=1s").run(ctx -> {
+            assertThat(ctx).hasFailed();
+            assertThat(new EchoMQFailureAnalyzer().analyze(ctx.getStartupFailure()).getDescription())
+                    .startsWith("echomq.queue.replica-timeout: must be shorter than echomq.redis.command-timeout");
+        });
     }
 
     @Test
@@ -164,7 +176,8 @@ class AutoConfigurationTest {
         metadata.path("properties").forEach(p -> described.put(p.path("name").asString(), p.path("description").asString()));
         assertThat(described.keySet()).containsExactlyInAnyOrder("echomq.redis.url", "echomq.redis.command-timeout",
                 "echomq.redis.trusted-certificates", "echomq.lock.namespace", "echomq.lock.poll-interval", "echomq.lock.mark-fences-for-protocol1",
-                "echomq.lock.holder-label", "echomq.queue.max-payload-bytes", "echomq.queue.retain-completed", "echomq.worker.enabled",
+                "echomq.lock.holder-label", "echomq.queue.max-payload-bytes", "echomq.queue.retain-completed",
+                "echomq.queue.wait-for-replicas", "echomq.queue.replica-timeout", "echomq.worker.enabled",
                 "echomq.worker.shutdown-grace", "echomq.worker.maintenance-interval", "echomq.worker.idle-poll",
                 "echomq.worker.interrupt-handlers", "echomq.worker.name",
                 "echomq.health.queues", "echomq.health.max-overdue", "echomq.health.max-dead",

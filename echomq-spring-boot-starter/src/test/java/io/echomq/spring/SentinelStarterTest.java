@@ -1,11 +1,12 @@
 package io.echomq.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
+import io.echomq.queue.EnqueueReplicaException;
 import io.echomq.queue.QueueClient;
-import io.echomq.server.RawRedis;
 import io.echomq.server.RedisSentinel;
 import io.echomq.testkit.SentinelGroup;
 import java.time.Duration;
@@ -71,31 +72,25 @@ class SentinelStarterTest {
         });
     }
 
-    /**
-     * Sentinels that authenticate an ACL user of their own: {@code spring.data.redis.sentinel.username} names it.
-     * The same username with the default user's password is refused, so the username is what was sent.
-     */
+    /** echomq.queue.wait-for-replicas: each enqueue returns once the master's replica holds it, or throws. */
     @Test
-    void aSentinelAclUserIsNamedBySentinelUsername() {
-        for (RedisSentinel s : group.sentinels()) {
-            try (RawRedis r = s.connect()) {
-                r.call("ACL", "SETUSER", "ops", "on", ">ops-secret", "allcommands");
-            }
-        }
-        runner.withPropertyValues("spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
-                "spring.data.redis.sentinel.nodes=" + nodes(),
-                "spring.data.redis.sentinel.username=ops",
-                "spring.data.redis.sentinel.password=ops-secret",
-                "spring.data.redis.password=data-secret").run(ctx -> {
+    void enqueuesWaitForTheReplicaTheStarterIsToldToWaitFor() {
+        String[] sentinel = {"spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
+                "spring.data.redis.sentinel.nodes=" + nodes(), "spring.data.redis.sentinel.password=sentinel-secret",
+                "spring.data.redis.password=data-secret"};
+        runner.withPropertyValues(sentinel).withPropertyValues("echomq.queue.wait-for-replicas=1",
+                "echomq.queue.replica-timeout=2s").run(ctx -> {
             assertThat(ctx).hasNotFailed();
-            assertThat(ctx.getBean(LockClient.class).tryAcquire("sentinel-acl-user", Duration.ofSeconds(5)))
-                    .isPresent();
+            String id = ctx.getBean(QueueClient.class).queue("replicated-starter").enqueue("x");
+            try (var replica = group.connect(group.replica())) {
+                assertThat(replica.call("HEXISTS", "emq:{replicated-starter}:pb:" + Long.parseLong(id) / 128, id))
+                        .as("on the replica when the enqueue returned").isEqualTo(1L);
+            }
         });
-        runner.withPropertyValues("spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
-                "spring.data.redis.sentinel.nodes=" + nodes(),
-                "spring.data.redis.sentinel.username=ops",
-                "spring.data.redis.sentinel.password=sentinel-secret",
-                "spring.data.redis.password=data-secret").run(ctx -> assertThat(ctx).hasFailed());
+        runner.withPropertyValues(sentinel).withPropertyValues("echomq.queue.wait-for-replicas=2",
+                "echomq.queue.replica-timeout=100ms").run(ctx -> assertThatThrownBy(
+                        () -> ctx.getBean(QueueClient.class).queue("replicated-starter").enqueue("y"))
+                .isInstanceOfSatisfying(EnqueueReplicaException.class, e -> assertThat(e.acknowledged()).isEqualTo(1L)));
     }
 
     @Test

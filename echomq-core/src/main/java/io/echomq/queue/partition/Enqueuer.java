@@ -21,7 +21,8 @@ import java.util.List;
  *       the default options takes the compact form, any other the full one ({@link #full}); both
  *       write the same jobs.</li>
  *   <li>Decodes the replies, in order, into one result per job ({@link #collect}), and reports
- *       the jobs created to the client's instrumentation.</li>
+ *       the jobs created to the client's instrumentation; then, when the client asks for it,
+ *       waits for replicas to acknowledge them ({@link ReplicaWait}).</li>
  *   <li>Around one bulk, tells the instrumentation's trace calls its start and end, and sends the
  *       extra job fields they give after the publish mode ({@link #enqueue}); with none, the
  *       ARGV is what it was.</li>
@@ -38,11 +39,14 @@ final class Enqueuer {
     private final QueueWire wire;
     private final String[] keys;
     private final QueueObservations observations;
+    private final ReplicaWait replicaWait;
 
-    Enqueuer(int maxPayloadBytes, QueueWire wire, QueueObservations observations) {
+    /** @param replicaWait the wait for replicas after each bulk, or null for none */
+    Enqueuer(int maxPayloadBytes, QueueWire wire, QueueObservations observations, ReplicaWait replicaWait) {
         this.maxPayloadBytes = maxPayloadBytes;
         this.wire = wire;
         this.observations = observations;
+        this.replicaWait = replicaWait;
         QueueKeys k = wire.keys();
         this.keys = new String[] {k.pending(), k.delayed(), k.seq(), k.wake(), k.waitList()};
     }
@@ -101,7 +105,12 @@ final class Enqueuer {
                 false);
     }
 
-    /** Awaits the calls of {@link #send}, in order; ids are this queue's own (no partition prefix). */
+    /**
+     * Awaits the calls of {@link #send}, in order; ids are this queue's own (no partition prefix).
+     *
+     * @throws EnqueueReplicaException if the client waits for replicas and too few acknowledged
+     *     (the jobs exist; the exception holds their results)
+     */
     List<EnqueueResult> collect(List<EnqueueCall> calls) {
         List<EnqueueResult> out = new ArrayList<>();
         for (EnqueueCall call : calls) {
@@ -109,6 +118,9 @@ final class Enqueuer {
                     out);
         }
         observations.enqueued(out);
+        if (replicaWait != null) {
+            replicaWait.confirm(wire, out);
+        }
         return out;
     }
 

@@ -52,7 +52,7 @@ final class Partition {
         this.idPrefix = idPrefix;
         this.wire = new QueueWire(keys, context.engine());
         this.observations = context.observations(logicalName);
-        this.enqueuer = new Enqueuer(context.maxPayloadBytes(), wire, observations);
+        this.enqueuer = new Enqueuer(context.maxPayloadBytes(), wire, observations, context.replicaWait());
         this.line = new JobLine(wire, logicalName, idPrefix, context.clock(), context.retainCompletedMs(),
                 context.maxPayloadBytes(), observations.observed() ? observations::claimed : null);
         this.claims = line.claims();

@@ -19,10 +19,11 @@ import io.echomq.internal.RedisEngine;
  * @param maxPayloadBytes the largest payload or progress value accepted, in bytes
  * @param retainCompletedMs how long a completed job's hash is kept, in ms
  * @param missedFiresAfterMs how far before the server's now a schedule's fire time is missed, in ms
+ * @param replicaWait     the wait for replicas after each enqueue, or null for none
  */
 record QueueContext(RedisEngine engine, MonotonicClock clock, ChannelSignals wakeSignals,
         QueueInstrumentation instrumentation, int maxPayloadBytes, long retainCompletedMs,
-        long missedFiresAfterMs) {
+        long missedFiresAfterMs, ReplicaWait replicaWait) {
 
     /** @return what the queue named {@code queue} (a sharded queue's name, for a partition) reports */
     QueueObservations observations(String queue) {
