@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
  * emq server                               # a redis-server on 127.0.0.1:6379
  * emq demo                                 # the six acts, each with PASS or FAIL
  * emq dashboard --redis redis://10.0.0.5   # a web page of every queue; prints the URL to open
+ * emq top --redis redis://10.0.0.5         # every queue, one line each, refreshed in place
  * </pre>
  *
  * <p>{@link #commandLine(Map)} builds the whole command tree with its error handling, so tests
@@ -35,7 +36,7 @@ import picocli.CommandLine.Command;
             "Also, run by ./emq from a source tree: bench  Measures EchoMQ against its peers "
                 + "(./emq bench locks|queue|scaling; ./emq bench locks --help)."},
         subcommands = {LockCommands.class, QueueCommands.class, ScheduleCommands.class, WorkerCommand.class,
-            SchedulerCommand.class, ServerCommand.class, DemoCommand.class, DashboardCommand.class})
+            SchedulerCommand.class, ServerCommand.class, DemoCommand.class, DashboardCommand.class, TopCommand.class})
 public final class Emq {
 
     Emq() {
