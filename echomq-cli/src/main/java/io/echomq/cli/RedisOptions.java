@@ -122,8 +122,8 @@ final class RedisOptions {
      * Connects made before a failure is explained. Lettuce closes the channel when the server
      * refuses the handshake (a wrong password) and completes the connect with whichever of that
      * refusal and the close it sees first, so the same refusal now and then reads only "Connection
-     * closed prematurely". A second connect tells the cause; a server that really closes every
-     * handshake is reported after the last.
+     * closed prematurely" (or "RedisHandshakeHandler not registered"). A second connect tells the
+     * cause; a server that really closes every handshake is reported after the last.
      */
     private static final int CONNECT_ATTEMPTS = 3;
 
