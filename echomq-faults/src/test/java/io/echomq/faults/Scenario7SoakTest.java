@@ -31,6 +31,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,6 +59,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * <p>Runs 90 s by default, so CI stays within budget; {@code -Demq.soak.seconds=N} or {@code EMQ_SOAK_SECONDS=N}
  * runs it longer.
  */
+@Tag("soak")
 class Scenario7SoakTest {
     @RegisterExtension
     static final RedisExtension REDIS = new RedisExtension();

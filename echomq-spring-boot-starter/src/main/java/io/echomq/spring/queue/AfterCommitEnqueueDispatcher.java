@@ -58,7 +58,8 @@ public final class AfterCommitEnqueueDispatcher implements EnqueueDispatcher {
                 result.complete(send.apply(jobs));
             } catch (RuntimeException e) {
                 // The commit stands whatever happens here: report, never throw into the committer.
-                LOG.warn("EchoMQ: {} job(s) for queue '{}' were not enqueued after the transaction committed: {}",
+                // an EnqueueReplicaException's jobs were enqueued, unacknowledged: its message says so
+                LOG.warn("EchoMQ: the send of {} job(s) for queue '{}' after the transaction committed failed: {}",
                         jobs.size(), queue, e.toString(), e);
                 result.completeExceptionally(e);
             }
