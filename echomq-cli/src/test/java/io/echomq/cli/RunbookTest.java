@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * comment {@code # exit N: text} under a command is checked: its exit code is N and what it prints (stdout and
  * stderr) contains the text. A line without such a comment (a variable set from a command) runs as written.
  */
-@Timeout(120)
+@Timeout(300)
 class RunbookTest extends QueueCliTestBase {
     private static final Pattern BLOCK = Pattern.compile("<!-- runbook: run by RunbookTest -->\\n```bash\\n(.*?)```",
             Pattern.DOTALL);
@@ -96,7 +96,7 @@ class RunbookTest extends QueueCliTestBase {
             env.put(RedisOptions.ENV, REDIS.url());
             Process p = pb.start();
             String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.waitFor(200, TimeUnit.SECONDS)).as("the runbook ends").isTrue();
             Files.writeString(Path.of("target", "runbook.log"), log, StandardCharsets.UTF_8);   // what each command printed
             assertThat(p.exitValue()).as("the runbook, as run:\n%s", log).isZero();
             assertThat(log).as("every check ran").contains("---- emq queue list refunds --state cancelled");

@@ -88,7 +88,7 @@ class SentinelStarterTest {
             }
         });
         runner.withPropertyValues(sentinel).withPropertyValues("echomq.queue.wait-for-replicas=2",
-                "echomq.queue.replica-timeout=100ms").run(ctx -> assertThatThrownBy(
+                "echomq.queue.replica-timeout=1s").run(ctx -> assertThatThrownBy(
                         () -> ctx.getBean(QueueClient.class).queue("replicated-starter").enqueue("y"))
                 .isInstanceOfSatisfying(EnqueueReplicaException.class, e -> assertThat(e.acknowledged()).isEqualTo(1L)));
     }

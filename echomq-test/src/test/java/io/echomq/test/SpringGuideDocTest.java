@@ -1,9 +1,7 @@
 package io.echomq.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URL;
@@ -11,17 +9,11 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
@@ -66,46 +58,14 @@ class SpringGuideDocTest {
         for (Map.Entry<String, String> r : resources.entrySet()) {
             Files.writeString(dir.resolve(r.getKey()), r.getValue(), StandardCharsets.UTF_8);
         }
-        compile(dir, classes);
+        PageClasses.compile(dir, classes, "-proc:none", "-parameters");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
                 SpringGuideDocTest.class.getClassLoader())) {
-            TestExecutionSummary summary = run(loader, "com.example.billing.BillingServiceTest");
+            TestExecutionSummary summary = PageClasses.run(loader, "com.example.billing.BillingServiceTest");
             StringWriter failures = new StringWriter();
             summary.printFailuresTo(new PrintWriter(failures), 30);
             assertThat(summary.getTotalFailureCount()).as("the guide's test failed:\n" + failures).isZero();
             assertThat(summary.getTestsSucceededCount()).as("the guide's tests that passed").isEqualTo(1);
-        }
-    }
-
-    /** Compiles the classes into {@code dir}, each in its package's folder, in one javac run. */
-    private static void compile(Path dir, Map<String, String> classes) throws Exception {
-        Path sources = Files.createTempDirectory("emq-spring-guide-src");
-        List<String> args = new ArrayList<>(List.of("-proc:none", "-parameters", "-cp",
-                System.getProperty("java.class.path"), "-d", dir.toString()));
-        for (Map.Entry<String, String> c : classes.entrySet()) {
-            Path file = sources.resolve(c.getKey().replace('.', '/') + ".java");
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, c.getValue(), StandardCharsets.UTF_8);
-            args.add(file.toString());
-        }
-        ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = ToolProvider.getSystemJavaCompiler().run(null, errors, errors, args.toArray(String[]::new));
-        assertThat(rc).as("the guide's classes do not compile as written:\n" + errors.toString(StandardCharsets.UTF_8))
-                .isZero();
-    }
-
-    /** Runs one class's tests as a build would, with the application's loader as the thread's. */
-    private static TestExecutionSummary run(ClassLoader loader, String name) throws Exception {
-        Thread thread = Thread.currentThread();
-        ClassLoader saved = thread.getContextClassLoader();
-        try {
-            thread.setContextClassLoader(loader);
-            SummaryGeneratingListener listener = new SummaryGeneratingListener();
-            LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
-                    .selectors(selectClass(loader.loadClass(name))).build(), listener);
-            return listener.getSummary();
-        } finally {
-            thread.setContextClassLoader(saved);
         }
     }
 }

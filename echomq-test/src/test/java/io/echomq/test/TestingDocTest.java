@@ -1,9 +1,7 @@
 package io.echomq.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URL;
@@ -11,17 +9,11 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
@@ -44,47 +36,16 @@ class TestingDocTest {
         }
         assertThat(tests.keySet()).as("the test classes the page shows, marked as run by this test")
                 .containsExactly("SignupTest", "WelcomeEmailTest");
-        Path dir = compile(tests);
+        Path dir = Files.createTempDirectory("emq-testing-doc");
+        PageClasses.compile(dir, tests, "-proc:none");   // the page's classes are in the default package
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, TestingDocTest.class.getClassLoader())) {
             for (String name : tests.keySet()) {
-                TestExecutionSummary summary = run(loader, name);
+                TestExecutionSummary summary = PageClasses.run(loader, name);
                 StringWriter failures = new StringWriter();
                 summary.printFailuresTo(new PrintWriter(failures), 20);
                 assertThat(summary.getTotalFailureCount()).as(name + " failed:\n" + failures).isZero();
                 assertThat(summary.getTestsSucceededCount()).as(name + "'s tests that passed").isEqualTo(1);
             }
-        }
-    }
-
-    /** @return the directory of the classes javac made of the texts, in one run */
-    private static Path compile(Map<String, String> classes) throws Exception {
-        Path dir = Files.createTempDirectory("emq-testing-doc");
-        List<String> args = new ArrayList<>(List.of("-proc:none", "-cp", System.getProperty("java.class.path"),
-                "-d", dir.toString()));
-        for (Map.Entry<String, String> c : classes.entrySet()) {
-            Path file = dir.resolve(c.getKey() + ".java");
-            Files.writeString(file, c.getValue(), StandardCharsets.UTF_8);
-            args.add(file.toString());
-        }
-        ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = ToolProvider.getSystemJavaCompiler().run(null, errors, errors, args.toArray(String[]::new));
-        assertThat(rc).as("the page's tests do not compile as written:\n" + errors.toString(StandardCharsets.UTF_8))
-                .isZero();
-        return dir;
-    }
-
-    /** Runs one class's tests as a build would, with the class's loader as the context's. */
-    private static TestExecutionSummary run(ClassLoader loader, String name) throws Exception {
-        Thread thread = Thread.currentThread();
-        ClassLoader saved = thread.getContextClassLoader();
-        try {
-            thread.setContextClassLoader(loader);
-            SummaryGeneratingListener listener = new SummaryGeneratingListener();
-            LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request()
-                    .selectors(selectClass(loader.loadClass(name))).build(), listener);
-            return listener.getSummary();
-        } finally {
-            thread.setContextClassLoader(saved);
         }
     }
 }
