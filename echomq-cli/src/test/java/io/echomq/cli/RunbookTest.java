@@ -116,6 +116,7 @@ class RunbookTest extends QueueCliTestBase {
             Job job = payments.claim(Duration.ofSeconds(30)).orElseThrow();
             if (Long.parseLong(job.id()) % 3 == 2) {   // ids 2, 5, 8 and 11: a third of them
                 job.fail("java.lang.IllegalStateException: card processor answered 502");
+                Thread.sleep(3);   // each death in its own millisecond: the dead set orders by it, then by id as text
             } else {
                 job.complete();
             }
@@ -142,6 +143,7 @@ class RunbookTest extends QueueCliTestBase {
         for (int i = 1; i <= 2; i++) {   // ids 1 and 2: dead
             refunds.enqueue("{\"refund\":" + i + "}", EnqueueOptions.defaults().withMaxAttempts(1));
             refunds.claim(Duration.ofSeconds(30)).orElseThrow().fail("bank rejected the refund");
+            Thread.sleep(3);
         }
         refunds.cancel(refunds.enqueue("{\"refund\":3}"));   // id 3: cancelled
         return mailer;
