@@ -151,8 +151,11 @@ public final class EngineConnector {
         client.setOptions(options.build());
         RedisEngine engine;
         try {
-            engine = new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
-                    commandTimeout, redacted);
+            engine = direct
+                    ? new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
+                            commandTimeout, redacted)
+                    : new RedisEngine(client, resources, codec -> throughSentinels(() -> client.connect(codec)),
+                            () -> throughSentinels(client::connectPubSub), false, commandTimeout, redacted);
         } catch (RuntimeException e) {
             IllegalArgumentException clusterNode = direct ? ClusterNodeGuard.refusalFor(e, uri, redacted) : null;
             if (clusterNode == null && direct) {
@@ -174,6 +177,41 @@ public final class EngineConnector {
             throw clusterNode;
         }
         return engine;
+    }
+
+    /** Connects made for one connection through the sentinels before a lookup that lost Lettuce's race fails it. */
+    private static final int SENTINEL_LOOKUP_ATTEMPTS = 3;
+
+    /**
+     * Opens a connection through the sentinels, again when the master's lookup lost a race inside Lettuce: the
+     * lookup's command can be sent on the sentinel connection before that connection counts as connected, and our
+     * {@code REJECT_COMMANDS} then fails it at once, which Lettuce reports as "Cannot obtain master using SENTINEL
+     * MASTER" with "Currently not connected" suppressed. Any other failure, and the last attempt's, is thrown.
+     */
+    private static <T> T throughSentinels(java.util.function.Supplier<T> connect) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return connect.get();
+            } catch (RuntimeException e) {
+                if (attempt == SENTINEL_LOOKUP_ATTEMPTS || !lookupRejectedBeforeConnected(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** @return whether {@code failure} is a master lookup whose command was rejected as "not connected" */
+    static boolean lookupRejectedBeforeConnected(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("Cannot obtain master using SENTINEL MASTER")) {
+                for (Throwable s : t.getSuppressed()) {
+                    if (String.valueOf(s.getMessage()).contains("Currently not connected")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /**
