@@ -4,12 +4,44 @@ import io.echomq.Names;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /** The checks of a queue command's input, made before it connects, so bad input exits 2 without touching Redis. */
 final class QueueArgs {
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,18})(ms|s|m|h|d)");
+
     private QueueArgs() {
+    }
+
+    /**
+     * Reads a duration as the commands' options write it: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h},
+     * {@code 1d}, or ISO-8601 ({@code PT5M}). Each caller checks its own range and words its own refusal.
+     *
+     * @return the duration, or null when {@code text} is neither form or too large for a {@link Duration}
+     */
+    static Duration duration(String text) {
+        Matcher m = SHORT_DURATION.matcher(text.strip().toLowerCase(Locale.ROOT));
+        try {
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            }
+            return Duration.parse(text.strip());
+        } catch (DateTimeException | ArithmeticException e) {
+            return null;
+        }
     }
 
     /**

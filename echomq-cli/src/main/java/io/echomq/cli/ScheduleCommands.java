@@ -7,14 +7,10 @@ import io.echomq.queue.ScheduleInfo;
 import io.echomq.queue.ScheduleSpec;
 import io.echomq.queue.Schedules;
 import java.io.PrintWriter;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,7 +39,6 @@ import picocli.CommandLine.Spec;
         subcommands = {ScheduleCommands.Add.class, ScheduleCommands.ListSchedules.class, ScheduleCommands.Next.class,
             ScheduleCommands.Remove.class})
 final class ScheduleCommands {
-    private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
     private ScheduleCommands() {
     }
@@ -161,26 +156,14 @@ final class ScheduleCommands {
             return ExitCodes.OK;
         }
 
-        /** @return {@code 30s}, {@code 5m}, … or an ISO-8601 duration */
+        /** @return {@code 30s}, {@code 5m}, … or an ISO-8601 duration ({@link QueueArgs#duration}) */
         static Duration interval(String text) {
-            String t = text.strip().toLowerCase(Locale.ROOT);
-            Matcher m = SHORT.matcher(t);
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                switch (m.group(2)) {
-                    case "ms": return Duration.ofMillis(n);
-                    case "s": return Duration.ofSeconds(n);
-                    case "m": return Duration.ofMinutes(n);
-                    case "h": return Duration.ofHours(n);
-                    default: return Duration.ofDays(n);
-                }
-            }
-            try {
-                return Duration.parse(text.strip());
-            } catch (DateTimeException e) {
+            Duration d = QueueArgs.duration(text);
+            if (d == null) {
                 throw new IllegalArgumentException("--every '" + text + "' is no interval: use 500ms, 30s, 5m, 2h, 1d "
                         + "or an ISO-8601 duration such as PT5M");
             }
+            return d;
         }
     }
 

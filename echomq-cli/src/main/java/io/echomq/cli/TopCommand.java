@@ -14,19 +14,15 @@ import io.echomq.queue.ThroughputHistory;
 import io.echomq.queue.ThroughputMinute;
 import io.echomq.queue.WorkerDirectory;
 import java.io.PrintWriter;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -70,8 +66,6 @@ final class TopCommand implements Callable<Integer> {
             description = "Most queues shown, 1..1000, in name order. Default: ${DEFAULT-VALUE}.")
     int max;
 
-    private static final Pattern SHORT = Pattern.compile("(\\d{1,9})(ms|s|m)");
-
     /** One queue's line of a frame. */
     record Row(String name, QueueStats stats, long donePerMin, long failedPerMin, Duration oldest, String state) {
     }
@@ -107,19 +101,10 @@ final class TopCommand implements Callable<Integer> {
      * @throws ParameterException (exit code 2) otherwise
      */
     static Duration interval(CommandSpec spec, String text) {
-        Matcher m = SHORT.matcher(text.strip().toLowerCase(Locale.ROOT));
-        Duration d;
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            d = m.group(2).equals("ms") ? Duration.ofMillis(n) : m.group(2).equals("s") ? Duration.ofSeconds(n)
-                    : Duration.ofMinutes(n);
-        } else {
-            try {
-                d = Duration.parse(text.strip());
-            } catch (DateTimeException e) {
-                throw new ParameterException(spec.commandLine(), "Invalid value for --interval: '" + text
-                        + "' is no duration; use 500ms, 2s, 1m or an ISO-8601 duration such as PT5S");
-            }
+        Duration d = QueueArgs.duration(text);
+        if (d == null) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for --interval: '" + text
+                    + "' is no duration; use 500ms, 2s, 1m or an ISO-8601 duration such as PT5S");
         }
         if (d.compareTo(Duration.ofMillis(500)) < 0 || d.compareTo(Duration.ofMinutes(1)) > 0) {
             throw new ParameterException(spec.commandLine(), "Invalid value for --interval: '" + text

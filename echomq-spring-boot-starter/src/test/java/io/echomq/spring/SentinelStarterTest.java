@@ -7,6 +7,7 @@ import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.queue.EnqueueReplicaException;
 import io.echomq.queue.QueueClient;
+import io.echomq.server.RawRedis;
 import io.echomq.server.RedisSentinel;
 import io.echomq.testkit.SentinelGroup;
 import java.time.Duration;
@@ -91,6 +92,34 @@ class SentinelStarterTest {
                 "echomq.queue.replica-timeout=1s").run(ctx -> assertThatThrownBy(
                         () -> ctx.getBean(QueueClient.class).queue("replicated-starter").enqueue("y"))
                 .isInstanceOfSatisfying(EnqueueReplicaException.class, e -> assertThat(e.acknowledged()).isEqualTo(1L)));
+    }
+
+    /**
+     * Sentinels that authenticate an ACL user of their own: {@code spring.data.redis.sentinel.username} names it.
+     * The same username with the default user's password is refused, so the username is what was sent. The
+     * user it adds to the group's sentinels leaves their default user as it was, which the other tests use.
+     */
+    @Test
+    void aSentinelAclUserIsNamedBySentinelUsername() {
+        for (RedisSentinel s : group.sentinels()) {
+            try (RawRedis r = s.connect()) {
+                r.call("ACL", "SETUSER", "ops", "on", ">ops-secret", "allcommands");
+            }
+        }
+        runner.withPropertyValues("spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
+                "spring.data.redis.sentinel.nodes=" + nodes(),
+                "spring.data.redis.sentinel.username=ops",
+                "spring.data.redis.sentinel.password=ops-secret",
+                "spring.data.redis.password=data-secret").run(ctx -> {
+            assertThat(ctx).hasNotFailed();
+            assertThat(ctx.getBean(LockClient.class).tryAcquire("sentinel-acl-user", Duration.ofSeconds(5)))
+                    .isPresent();
+        });
+        runner.withPropertyValues("spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
+                "spring.data.redis.sentinel.nodes=" + nodes(),
+                "spring.data.redis.sentinel.username=ops",
+                "spring.data.redis.sentinel.password=sentinel-secret",
+                "spring.data.redis.password=data-secret").run(ctx -> assertThat(ctx).hasFailed());
     }
 
     @Test
