@@ -13,6 +13,7 @@ module io.echomq.core {
     exports io.echomq.lock;
     exports io.echomq.queue;
     exports io.echomq.observe;
+    exports io.echomq.audit;
 
     // Kinds of recurring schedule beyond the fixed interval (cron: the echomq-cron module).
     uses io.echomq.queue.FireTimesProvider;

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  *
  * <ul>
  *   <li>The core really is a named module here, so the rest of this class is about the descriptor.</li>
- *   <li>It exports {@code io.echomq}, {@code io.echomq.lock}, {@code io.echomq.queue} and {@code io.echomq.observe},
- *       and not the engine.</li>
+ *   <li>It exports {@code io.echomq}, {@code io.echomq.lock}, {@code io.echomq.queue}, {@code io.echomq.observe}
+ *       and {@code io.echomq.audit}, and not the engine.</li>
  *   <li>A user module that requires it compiles against the exports, and one that imports the engine does not
  *       compile (javac, on the same module path).</li>
  *   <li>A lock round trip on a real server works with the core on the module path (Lettuce and Netty as
@@ -47,7 +47,8 @@ class ModulePathCheck {
         ModuleDescriptor descriptor = CORE.getDescriptor();
         assertThat(descriptor.exports()).allMatch(e -> !e.isQualified())
                 .extracting(ModuleDescriptor.Exports::source)
-                .containsExactlyInAnyOrder("io.echomq", "io.echomq.lock", "io.echomq.queue", "io.echomq.observe");
+                .containsExactlyInAnyOrder("io.echomq", "io.echomq.lock", "io.echomq.queue", "io.echomq.observe",
+                        "io.echomq.audit");
         assertThat(CORE.isExported("io.echomq.internal")).isFalse();
         assertThat(CORE.isOpen("io.echomq.internal")).isFalse();
         assertThat(descriptor.requires()).extracting(ModuleDescriptor.Requires::name)

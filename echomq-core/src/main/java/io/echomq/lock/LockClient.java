@@ -300,6 +300,14 @@ public final class LockClient implements Locks {
         return engine.describe();
     }
 
+    /**
+     * @return the audit trail of this client's server ({@link io.echomq.audit.AuditTrail}), over this client's
+     *     connection: valid while the client is open, and the same records whichever client reads them
+     */
+    public io.echomq.audit.AuditTrail auditTrail() {
+        return new io.echomq.internal.AuditStream(engine);
+    }
+
     /** Closes the connections and stops the watchdog. Leases are not released; see the class doc. */
     @Override
     public void close() {

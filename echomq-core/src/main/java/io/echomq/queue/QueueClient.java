@@ -245,6 +245,14 @@ public final class QueueClient implements AutoCloseable {
         engine.connectionListener(listener);
     }
 
+    /**
+     * @return the audit trail of this client's server ({@link io.echomq.audit.AuditTrail}), over this client's
+     *     connection: valid while the client is open, and the same records whichever client reads them
+     */
+    public io.echomq.audit.AuditTrail auditTrail() {
+        return new io.echomq.internal.AuditStream(engine);
+    }
+
     /** Stops every worker (each with its grace) and scheduler started from this client, then closes the connections. */
     @Override
     public void close() {
