@@ -36,7 +36,8 @@ import picocli.CommandLine.Command;
             "Also, run by ./emq from a source tree: bench  Measures EchoMQ against its peers "
                 + "(./emq bench locks|queue|scaling; ./emq bench locks --help)."},
         subcommands = {LockCommands.class, QueueCommands.class, ScheduleCommands.class, WorkerCommand.class,
-            SchedulerCommand.class, ServerCommand.class, DemoCommand.class, DashboardCommand.class, TopCommand.class})
+            SchedulerCommand.class, ServerCommand.class, DemoCommand.class, DashboardCommand.class, TopCommand.class,
+            AuditCommand.class})
 public final class Emq {
 
     Emq() {

@@ -174,6 +174,7 @@ final class ExitCodes {
             "  3  Redis failure: unreachable, wrong password, or the embedded",
             "     redis-server did not start",
             "     (it runs until a signal ends it: 130 for SIGINT, Ctrl-C, or 143 for SIGTERM)"});
+        BY_COMMAND.put("audit", new String[] {"  0  the records (none or more) were printed"});
         BY_COMMAND.put("top", new String[] {
             "  0  with --once: the frame was printed",
             "     (without it, it runs until a signal ends it: 130 for SIGINT, Ctrl-C, or 143",

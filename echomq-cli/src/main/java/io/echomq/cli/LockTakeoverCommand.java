@@ -1,5 +1,7 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
+import io.echomq.audit.AuditTarget;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.LockInfo;
@@ -127,6 +129,9 @@ final class LockTakeoverCommand implements Callable<Integer> {
                 return ExitCodes.NO;
             }
             Lease lease = taken.get();
+            AuditNote.record(locks.auditTrail(), AuditTarget.lock(resource), AuditAction.TAKEN_OVER,
+                    "from holder " + LockCommands.Inspect.describe(seen, false) + " to fence " + lease.fence(), err,
+                    "emq lock takeover");
             out.println("TAKEN token=" + lease.token() + " fence=" + lease.fence() + " ttl_ms=" + ttlMillis);
             return ExitCodes.OK;
         }

@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.CancelOutcome;
 import io.echomq.queue.QueueClient;
 import picocli.CommandLine.Command;
@@ -24,6 +25,9 @@ final class QueueCancelCommand extends QueueSubcommand {
         CancelOutcome outcome;
         try (QueueClient client = connect()) {
             outcome = open(client).cancel(id);
+            if (outcome == CancelOutcome.CANCELLED || outcome == CancelOutcome.SIGNALLED) {
+                audit(client, AuditAction.CANCELLED, "job " + id + " (" + outcome + ")");
+            }
         }
         out().println(outcome);
         return outcome == CancelOutcome.CANCELLED || outcome == CancelOutcome.SIGNALLED ? ExitCodes.OK : ExitCodes.NO;

@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.FlowControl;
 import io.echomq.queue.QueueClient;
 import java.util.OptionalInt;
@@ -28,9 +29,14 @@ final class QueueCapCommand extends CreatingQueueSubcommand {
         try (QueueClient client = connect()) {
             FlowControl flow = open(client).flowControl();
             if ("off".equals(capText)) {
-                out().println(flow.clearConcurrencyCap() ? "CLEARED" : "NOT_SET");
+                boolean cleared = flow.clearConcurrencyCap();
+                if (cleared) {
+                    audit(client, AuditAction.CAP_CLEARED, null);
+                }
+                out().println(cleared ? "CLEARED" : "NOT_SET");
             } else if (cap != null) {
                 flow.setConcurrencyCap(cap);
+                audit(client, AuditAction.CAP_SET, "cap " + cap);
                 out().println("cap=" + cap);
             } else {
                 OptionalInt stored = flow.concurrencyCap();

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
  * emq queue enqueue emails '{"to":"ada@example.com"}' --priority 10   # 17
  * emq queue enqueue emails '{"to":"bob@example.com"}' --timeout 60000 # 18: a handler may run 60 s on it
  * emq queue timeout emails 30000                                      # timeout=30000, for jobs without their own
- * emq queue stats emails      # pending=3 active=1 delayed=0 dead=2 completed=40 failed=5 overdue=0 paused=0
+ * emq queue stats emails      # pending=3 active=1 delayed=0 dead=2 completed=40 failed=5 overdue=0 paused=0 limit=none cap=none throttled=no
  * emq queue pause emails      # PAUSED
  * emq queue cancel emails 17  # SIGNALLED
  * emq queue dead emails       # 12	2024-05-01T12:00:00.123Z	attempts=3	failed on attempt 3 of 3	exit status 1

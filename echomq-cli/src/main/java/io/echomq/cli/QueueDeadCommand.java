@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.DeadJob;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
@@ -60,18 +61,23 @@ final class QueueDeadCommand extends QueueSubcommand {
         QueueArgs.inRange(spec, "--limit", limit, 1, Queue.MAX_BATCH, "");
         try (QueueClient client = connect()) {
             QueueOperations q = open(client);
+            List<String> ids = List.of();
             if (retry || purge) {
-                List<String> ids = q.dead(ConfirmOptions.SHOWN_IDS).stream().map(DeadJob::id).toList();
+                ids = q.dead(ConfirmOptions.SHOWN_IDS).stream().map(DeadJob::id).toList();
                 Integer refused = confirm.confirm(spec, (retry ? "redrive" : "purge") + " the dead jobs of queue "
                         + queue, q.stats().dead(), ids, false);
                 if (refused != null) {
                     return refused;
                 }
             }
-            if (retry) {
-                out().println("redriven=" + drain("redriven", () -> (int) q.redrive(DEAD_BATCH)));
-            } else if (purge) {
-                out().println("purged=" + drain("purged", () -> (int) q.purgeDead(DEAD_BATCH)));
+            if (retry || purge) {
+                long moved = retry ? drain("redriven", () -> (int) q.redrive(DEAD_BATCH))
+                        : drain("purged", () -> (int) q.purgeDead(DEAD_BATCH));
+                out().println((retry ? "redriven=" : "purged=") + moved);
+                if (moved > 0) {
+                    audit(client, retry ? AuditAction.REDRIVEN : AuditAction.PURGED,
+                            AuditNote.jobs(moved, ids.subList(0, (int) Math.min(ids.size(), moved))));
+                }
             } else {
                 list(q);
             }

@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.DeleteResult;
 import io.echomq.queue.JobState;
 import io.echomq.queue.QueueClient;
@@ -50,6 +51,7 @@ final class QueueDeleteCommand extends QueueSubcommand {
                 }
             }
             long[] nextNote = {PROGRESS_EVERY};
+            long jobs = s.pending() + s.active() + s.delayed() + s.dead();
             r = q.delete(force, n -> {
                 if (n >= nextNote[0]) {
                     err().println(spec.qualifiedName() + ": deleted " + n + " keys so far");
@@ -57,6 +59,11 @@ final class QueueDeleteCommand extends QueueSubcommand {
                     nextNote[0] = (n / PROGRESS_EVERY + 1) * PROGRESS_EVERY;
                 }
             });
+            if (r.deleted()) {
+                audit(client, AuditAction.DELETED, AuditNote.jobs(jobs, List.of()) + " (pending=" + s.pending()
+                        + " active=" + s.active() + " delayed=" + s.delayed() + " dead=" + s.dead() + "), "
+                        + r.keys() + " keys" + (force ? ", --force" : ""));
+            }
         }
         if (!r.deleted()) {
             err().println(spec.qualifiedName() + ": queue " + queue + " has " + r.activeJobs() + " active job"

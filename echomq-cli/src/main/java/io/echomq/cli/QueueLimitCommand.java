@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.FlowControl;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.RateLimit;
@@ -35,9 +36,14 @@ final class QueueLimitCommand extends CreatingQueueSubcommand {
         try (QueueClient client = connect()) {
             FlowControl flow = open(client).flowControl();
             if ("off".equals(limitText)) {
-                out().println(flow.clearRateLimit() ? "CLEARED" : "NOT_SET");
+                boolean cleared = flow.clearRateLimit();
+                if (cleared) {
+                    audit(client, AuditAction.RATE_LIMIT_CLEARED, null);
+                }
+                out().println(cleared ? "CLEARED" : "NOT_SET");
             } else if (limit != null) {
                 flow.setRateLimit(limit);
+                audit(client, AuditAction.RATE_LIMIT_SET, "limit " + limit);
                 out().println("limit=" + limit);
             } else {
                 out().println("limit=" + flow.rateLimit().map(RateLimit::toString).orElse("none"));

@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.QueueClient;
 import picocli.CommandLine.Command;
 
@@ -16,6 +17,9 @@ final class QueuePauseCommand extends CreatingQueueSubcommand {
         boolean changed;
         try (QueueClient client = connect()) {
             changed = open(client).pause();
+            if (changed) {
+                audit(client, AuditAction.PAUSED, null);
+            }
         }
         out().println(changed ? "PAUSED" : "ALREADY_PAUSED");
         return ExitCodes.OK;

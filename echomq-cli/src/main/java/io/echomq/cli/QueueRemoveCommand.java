@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
@@ -48,6 +49,9 @@ final class QueueRemoveCommand extends QueueSubcommand {
                 }
             }
             outcome = q.remove(id, force);
+            if (outcome == RemoveOutcome.REMOVED) {
+                audit(client, AuditAction.REMOVED, "job " + id + (force ? " (--force)" : ""));
+            }
         }
         out().println(outcome);
         return outcome == RemoveOutcome.REMOVED ? ExitCodes.OK : ExitCodes.NO;

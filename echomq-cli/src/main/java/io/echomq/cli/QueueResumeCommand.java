@@ -1,5 +1,6 @@
 package io.echomq.cli;
 
+import io.echomq.audit.AuditAction;
 import io.echomq.queue.QueueClient;
 import picocli.CommandLine.Command;
 
@@ -14,6 +15,9 @@ final class QueueResumeCommand extends QueueSubcommand {
         boolean changed;
         try (QueueClient client = connect()) {
             changed = open(client).resume();
+            if (changed) {
+                audit(client, AuditAction.RESUMED, null);
+            }
         }
         out().println(changed ? "RESUMED" : "NOT_PAUSED");
         return ExitCodes.OK;

@@ -77,6 +77,15 @@ abstract class QueueSubcommand implements Callable<Integer> {
         return null;
     }
 
+    /**
+     * Records what this run changed on the queue in the server's audit trail ({@link AuditNote}): a failure
+     * to write it is told on stderr, never thrown.
+     */
+    void audit(QueueClient client, io.echomq.audit.AuditAction action, String detail) {
+        AuditNote.record(client.auditTrail(), io.echomq.audit.AuditTarget.queue(queue), action, detail, err(),
+                spec.qualifiedName());
+    }
+
     PrintWriter out() {
         return spec.commandLine().getOut();
     }

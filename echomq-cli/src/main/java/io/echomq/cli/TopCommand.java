@@ -1,7 +1,6 @@
 package io.echomq.cli;
 
 import io.echomq.RedisUrl;
-import io.echomq.queue.FlowControl;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.JobPage;
 import io.echomq.queue.JobState;
@@ -9,7 +8,6 @@ import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueDirectory;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
-import io.echomq.queue.RateLimit;
 import io.echomq.queue.ThroughputHistory;
 import io.echomq.queue.ThroughputMinute;
 import io.echomq.queue.WorkerDirectory;
@@ -19,7 +17,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -180,20 +177,8 @@ final class TopCommand implements Callable<Integer> {
         if (stats.paused()) {
             return "paused";
         }
-        FlowControl flow = q.flowControl();
-        Duration hold = flow.holdRemaining();
-        if (!hold.isZero()) {
-            return "throttled (a handler's back-off holds claims " + hold.toMillis() + " ms more)";
-        }
-        Optional<RateLimit> limit = flow.rateLimit();
-        if (limit.isPresent() && flow.startedInWindow() >= limit.get().max()) {
-            return "throttled (rate limit " + limit.get().max() + " per " + limit.get().window() + " reached)";
-        }
-        OptionalInt cap = flow.concurrencyCap();
-        if (cap.isPresent() && stats.active() >= cap.getAsInt()) {
-            return "throttled (cap " + cap.getAsInt() + " of " + cap.getAsInt() + " active)";
-        }
-        return "ok";
+        Throttle t = Throttle.of(q.flowControl(), stats);
+        return t == Throttle.NONE ? "ok" : "throttled (" + t.words() + ")";
     }
 
     /** @return {@code -}, or the age as {@code 850ms}, {@code 12s}, {@code 4m05s} or {@code 3h07m} */

@@ -147,7 +147,7 @@ class QueueCommandsTest extends QueueCliTestBase {
     void statsPrintsEveryCountOnOneLine() {
         assertThat(emq("queue", "pause", "q", "--create").code()).isZero();
         assertThat(emq("queue", "stats", "q"))
-                .isEqualTo(new EmqRun(0, "pending=0 active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=1\n", ""));
+                .isEqualTo(new EmqRun(0, "pending=0 active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=1 limit=none cap=none throttled=no\n", ""));
         assertThat(emq("queue", "resume", "q").code()).isZero();
 
         Queue q = client.queue("q");
@@ -158,7 +158,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         emq("queue", "enqueue", "q", "later", "--delay", "60000");
 
         assertThat(emq("queue", "stats", "q"))
-                .isEqualTo(new EmqRun(0, "pending=1 active=1 delayed=1 dead=1 completed=1 failed=1 overdue=0 paused=0\n", ""));
+                .isEqualTo(new EmqRun(0, "pending=1 active=1 delayed=1 dead=1 completed=1 failed=1 overdue=0 paused=0 limit=none cap=none throttled=no\n", ""));
     }
 
     @Test
@@ -168,7 +168,7 @@ class QueueCommandsTest extends QueueCliTestBase {
         q.enqueue("once".getBytes(StandardCharsets.UTF_8), EnqueueOptions.defaults().withMaxAttempts(1));
         assertThat(q.claim(2, Queue.MIN_LEASE)).hasSize(2);
         await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().overdue() == 2);
-        assertThat(emq("queue", "stats", "q").out()).contains(" active=2 ").endsWith(" overdue=2 paused=0\n");
+        assertThat(emq("queue", "stats", "q").out()).contains(" active=2 ").endsWith(" overdue=2 paused=0 limit=none cap=none throttled=no\n");
 
         assertThat(emq("queue", "reap", "q")).isEqualTo(new EmqRun(0, "returned=1 dead=1\n", ""));
 

@@ -22,11 +22,11 @@ class QueueControlCliTest extends QueueCliTestBase {
         assertThat(emq("queue", "pause", "q")).isEqualTo(new EmqRun(0, "ALREADY_PAUSED\n", ""));
         assertThat(q.isPaused()).isTrue();
         assertThat(q.claim(LEASE)).isEmpty();
-        assertThat(emq("queue", "stats", "q").out()).endsWith(" paused=1\n").startsWith("pending=1 ");
+        assertThat(emq("queue", "stats", "q").out()).contains(" paused=1 ").startsWith("pending=1 ");
 
         assertThat(emq("queue", "resume", "q")).isEqualTo(new EmqRun(0, "RESUMED\n", ""));
         assertThat(emq("queue", "resume", "q")).isEqualTo(new EmqRun(0, "NOT_PAUSED\n", ""));
-        assertThat(emq("queue", "stats", "q").out()).endsWith(" paused=0\n");
+        assertThat(emq("queue", "stats", "q").out()).contains(" paused=0 ");
         assertThat(q.claim(LEASE)).isPresent();
     }
 
@@ -53,7 +53,7 @@ class QueueControlCliTest extends QueueCliTestBase {
         String id = emq("queue", "enqueue", "s", "y").out().strip();
 
         assertThat(emq("queue", "pause", "s")).isEqualTo(new EmqRun(0, "PAUSED\n", ""));
-        assertThat(emq("queue", "stats", "s").out().lines()).allMatch(l -> l.endsWith(" paused=1"));
+        assertThat(emq("queue", "stats", "s").out().lines()).allMatch(l -> l.contains(" paused=1"));
         assertThat(emq("queue", "cancel", "s", id)).isEqualTo(new EmqRun(0, "CANCELLED\n", ""));
         assertThat(emq("queue", "cancel", "s", "7")).satisfies(run -> {
             assertThat(run.code()).isEqualTo(2);

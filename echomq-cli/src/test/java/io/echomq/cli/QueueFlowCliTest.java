@@ -2,6 +2,8 @@ package io.echomq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.echomq.queue.Job;
+import io.echomq.queue.Queue;
 import io.echomq.queue.RateLimit;
 import java.time.Duration;
 import java.util.OptionalInt;
@@ -54,5 +56,24 @@ class QueueFlowCliTest extends QueueCliTestBase {
         assertThat(emq("queue", "cap", "q", "-3").code()).isEqualTo(2);
         assertThat(emq("queue", "cap", "q", "many").err()).contains("is not a whole number of jobs, nor off");
         assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(0L);
+    }
+
+    @Test
+    void statsShowsTheFlowSettingsAndWhatThrottlesClaimsNow() {
+        Queue q = client.queue("q");
+        q.enqueue("a");
+        q.enqueue("b");
+        assertThat(emq("queue", "stats", "q").out()).endsWith(" limit=none cap=none throttled=no\n");
+
+        q.flowControl().setConcurrencyCap(1);
+        Job held = q.claim(Duration.ofSeconds(30)).orElseThrow();
+        assertThat(emq("queue", "stats", "q").out()).contains(" active=1 ").endsWith(" limit=none cap=1 throttled=cap\n");
+        held.complete();
+        assertThat(emq("queue", "stats", "q").out()).endsWith(" limit=none cap=1 throttled=no\n");
+
+        q.flowControl().clearConcurrencyCap();
+        q.flowControl().setRateLimit(1, Duration.ofHours(1));
+        assertThat(q.claim(Duration.ofSeconds(30))).as("the window's one claim").isPresent();
+        assertThat(emq("queue", "stats", "q").out()).endsWith(" limit=1/3600000ms cap=none throttled=rate\n");
     }
 }

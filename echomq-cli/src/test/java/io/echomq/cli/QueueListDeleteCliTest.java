@@ -155,6 +155,8 @@ class QueueListDeleteCliTest extends QueueCliTestBase {
     void deleteOfAnIdleQueueNeedsNoForce() {
         client.queue("q").enqueue("a");   // its hash, wait, seq and the protocol mark
         assertThat(emq("queue", "delete", "q", "--yes")).isEqualTo(new EmqRun(0, "deleted keys=4 active=0\n", ""));
-        assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(0L);
+        // the queue's keys are gone; the deletion's audit record stays
+        assertThat(REDIS.raw().call("DBSIZE")).isEqualTo(1L);
+        assertThat(REDIS.raw().call("EXISTS", io.echomq.audit.AuditTrail.KEY)).isEqualTo(1L);
     }
 }

@@ -41,7 +41,8 @@ class ShardedCliTest extends QueueCliTestBase {
         assertThat(stats.code()).isZero();
         List<String> lines = stats.out().lines().toList();
         assertThat(lines).hasSize(1 + K);
-        assertThat(lines.get(0)).isEqualTo("pending=" + 2 * K + " active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=0");
+        assertThat(lines.get(0)).isEqualTo("pending=" + 2 * K + " active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=0"
+                + " limit=none cap=none throttled=no");
         for (int p = 0; p < K; p++) {
             assertThat(lines.get(1 + p)).isEqualTo("partition=" + p
                     + " pending=" + perPartition[p] + " active=0 delayed=0 dead=0 completed=0 failed=0 overdue=0 paused=0");
