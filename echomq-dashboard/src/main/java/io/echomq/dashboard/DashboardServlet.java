@@ -74,7 +74,8 @@ public final class DashboardServlet extends HttpServlet {
         String mount = req.getContextPath() + req.getServletPath();
         String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
         Routes.Response r = routes.serve(req.getScheme(), mount, req.getMethod(), path, req.getQueryString(),
-                name -> headers(req, name), req.getInputStream());
+                name -> headers(req, name), req.getInputStream(),
+                (req.getRemoteUser() == null ? "" : req.getRemoteUser() + " ") + "from " + req.getRemoteAddr());
         resp.setStatus(r.status());
         for (Map.Entry<String, String> h : r.headers().entrySet()) {
             resp.setHeader(h.getKey(), h.getValue());

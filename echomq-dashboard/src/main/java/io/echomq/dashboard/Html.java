@@ -89,7 +89,7 @@ final class Html {
                 + "<link rel=\"stylesheet\" href=\"/static/dashboard.css\"></head><body>"
                 + "<header><a class=\"brand\" href=\"/\">EchoMQ</a><span class=\"server\">" + esc(f.server())
                 + "</span>" + (f.readOnly() ? "<span class=\"badge ro\">read-only</span>" : "")
-                + "<nav><a href=\"/\">Queues</a> <a href=\"/workers\">Workers</a> <a href=\"/locks\">Locks</a> <a href=\"/safety\">Why it is safe</a></nav>"
+                + "<nav><a href=\"/\">Queues</a> <a href=\"/workers\">Workers</a> <a href=\"/locks\">Locks</a> <a href=\"/audit\">Audit</a> <a href=\"/safety\">Why it is safe</a></nav>"
                 + "</header><main><h1>" + esc(title) + "</h1>" + body + "</main></body></html>\n";
     }
 

@@ -27,7 +27,8 @@ final class JdkExchange implements HttpHandler {
         try (ex) {
             var in = ex.getRequestHeaders();
             Routes.Response r = routes.serve("http", "", ex.getRequestMethod(), ex.getRequestURI().getPath(),
-                    ex.getRequestURI().getRawQuery(), name -> in.getOrDefault(name, List.of()), ex.getRequestBody());
+                    ex.getRequestURI().getRawQuery(), name -> in.getOrDefault(name, List.of()), ex.getRequestBody(),
+                    peer(ex));
             var out = ex.getResponseHeaders();
             for (Map.Entry<String, String> h : r.headers().entrySet()) {
                 out.set(h.getKey(), h.getValue());
@@ -40,5 +41,13 @@ final class JdkExchange implements HttpHandler {
                 }
             }
         }
+    }
+
+    /** @return {@code from <address>}, after the authenticated user's name when an authenticator named one */
+    static String peer(HttpExchange ex) {
+        String address = ex.getRemoteAddress() == null ? "an unknown address"
+                : ex.getRemoteAddress().getAddress() == null ? ex.getRemoteAddress().getHostString()
+                : ex.getRemoteAddress().getAddress().getHostAddress();
+        return (ex.getPrincipal() == null ? "" : ex.getPrincipal().getUsername() + " ") + "from " + address;
     }
 }

@@ -30,9 +30,11 @@ final class JobsPage {
     static final int DEFAULT_LIMIT = 50;
 
     private final QueueIndex index;
+    private final AuditPage audit;
 
-    JobsPage(QueueIndex index) {
+    JobsPage(QueueIndex index, AuditPage audit) {
         this.index = index;
+        this.audit = audit;
     }
 
     /** @return the page, or the job page's path when the request searches an id that exists */
@@ -88,6 +90,7 @@ final class JobsPage {
         ThroughputHistory.Window hour = index.throughput(name);
         b.append(ThroughputChart.render(hour));
         b.append(ErrorsPanel.render(index.topErrors(name), hour));
+        b.append(audit.section(io.echomq.audit.AuditTarget.queue(name)));
         b.append("<nav class=\"tabs\">");
         for (JobState t : JobState.values()) {
             long n = switch (t) {

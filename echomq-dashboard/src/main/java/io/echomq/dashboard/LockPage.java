@@ -42,11 +42,13 @@ final class LockPage {
 
     private final LockClient locks;
     private final QueueIndex index;
+    private final AuditPage audit;
 
     /** @param locks the client whose namespace to show, or null when the dashboard has none */
-    LockPage(LockClient locks, QueueIndex index) {
+    LockPage(LockClient locks, QueueIndex index, AuditPage audit) {
         this.locks = locks;
         this.index = index;
+        this.audit = audit;
     }
 
     Answer answer(Request r, Html.Frame f) {
@@ -110,9 +112,10 @@ final class LockPage {
             fact(b, "Serves", "the maintenance (reap and promote) of queue <a href=\"" + esc("/queue?name=" + url(m.group(1)))
                     + "\">" + esc(m.group(1)) + "</a>");
         }
-        b.append("</dl>").append(LockTakeover.button(f, l)).append("<h2>History</h2><p class=\"empty\">No per-lock history is recorded: locks write no events "
-                + "stream. The last fence above dates the last grant; it is not a count of grants. A job's own lock "
-                + "(its lease) has its job's timeline: open it from an active job's page.</p>");
+        b.append("</dl>").append(LockTakeover.button(f, l)).append("<h2>History</h2><p class=\"empty\">No per-lock history of "
+                + "grants is recorded: locks write no events stream. The last fence above dates the last grant; it is "
+                + "not a count of grants. A job's own lock (its lease) has its job's timeline: open it from an active "
+                + "job's page.</p>").append(audit.section(io.echomq.audit.AuditTarget.lock(resource)));
         return Html.page(f, "Lock " + resource, b.toString());
     }
 

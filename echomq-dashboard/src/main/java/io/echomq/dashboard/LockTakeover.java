@@ -3,6 +3,8 @@ package io.echomq.dashboard;
 import static io.echomq.dashboard.Html.esc;
 import static io.echomq.dashboard.Html.url;
 
+import io.echomq.audit.AuditAction;
+import io.echomq.audit.AuditTarget;
 import io.echomq.lock.Lease;
 import io.echomq.lock.LockClient;
 import io.echomq.lock.LockInfo;
@@ -39,10 +41,12 @@ final class LockTakeover {
     static final long DEFAULT_TTL_MS = 30_000;
 
     private final LockClient locks;
+    private final ActionAudit audit;
 
     /** @param locks the client whose namespace the dashboard shows, or null when it has none */
-    LockTakeover(LockClient locks) {
+    LockTakeover(LockClient locks, ActionAudit audit) {
         this.locks = locks;
+        this.audit = audit;
     }
 
     /** @return the takeover button of a held lock; "" when read-only or not held */
@@ -131,7 +135,11 @@ final class LockTakeover {
                     + "is stored; its writes without a fence are not.";
         }
         String body = "<p class=\"outcome\">" + esc(outcome) + "</p><p>" + esc(detail) + "</p><p><a href=\""
-                + esc("/lock?resource=" + url(seen.resource())) + "\">Back to the lock</a></p>";
+                + esc("/lock?resource=" + url(seen.resource())) + "\">Back to the lock</a></p>"
+                + (taken.isEmpty() ? "" : audit.record(r, AuditTarget.lock(seen.resource()), AuditAction.TAKEN_OVER,
+                        "from holder " + prefix(seen.holder()) + "… to fence " + taken.get().fence()
+                                + (then.equals("free") ? ", then freed" : ", held by the dashboard for " + ttl.toMillis()
+                                        + " ms")));
         return Answer.html(Html.page(f, "Take over " + seen.resource(), body));
     }
 

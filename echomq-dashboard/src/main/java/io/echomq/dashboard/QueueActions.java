@@ -3,6 +3,8 @@ package io.echomq.dashboard;
 import static io.echomq.dashboard.Html.esc;
 import static io.echomq.dashboard.Html.url;
 
+import io.echomq.audit.AuditAction;
+import io.echomq.audit.AuditTarget;
 import io.echomq.queue.CancelOutcome;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.JobState;
@@ -69,10 +71,19 @@ final class QueueActions {
 
     private final QueueIndex index;
     private final SelectionRedrive selection;
+    private final ActionAudit audit;
 
-    QueueActions(QueueIndex index) {
+    QueueActions(QueueIndex index, ActionAudit audit) {
         this.index = index;
-        this.selection = new SelectionRedrive(index);
+        this.audit = audit;
+        this.selection = new SelectionRedrive(index, audit);
+    }
+
+    /** @return {@code <n> job(s)}, and when any ids are known {@code , first ids: a, b, c} (at most {@value #FIRST_IDS}) */
+    static String jobsDetail(long n, List<String> ids) {
+        String text = n + (n == 1 ? " job" : " jobs");
+        return ids.isEmpty() ? text : text + ", first ids: " + String.join(", ", ids.subList(0, Math.min(ids.size(),
+                FIRST_IDS)));
     }
 
     /** @return the pause or resume button of a queue; "" when read-only */
@@ -153,11 +164,17 @@ final class QueueActions {
         QueueOperations q = index.open(queue);
         String outcome;
         String detail;
+        AuditAction done = null;   // what to record, when the action changed something
+        String doneDetail = null;
         try {
             switch (a) {
                 case REMOVE, FORCE_REMOVE -> {
                     RemoveOutcome o = q.remove(id, a == Action.FORCE_REMOVE);
                     outcome = o.name();
+                    if (o == RemoveOutcome.REMOVED) {
+                        done = AuditAction.REMOVED;
+                        doneDetail = "job " + id + (a == Action.FORCE_REMOVE ? " (forced)" : "");
+                    }
                     detail = switch (o) {
                         case REMOVED -> "The job, its lock and its idempotency key are gone.";
                         case LOCKED -> "A worker holds the job; nothing changed. Remove it with force to take it anyway.";
@@ -167,6 +184,10 @@ final class QueueActions {
                 case CANCEL -> {
                     CancelOutcome o = q.cancel(id);
                     outcome = o.name();
+                    if (o == CancelOutcome.CANCELLED || o == CancelOutcome.SIGNALLED) {
+                        done = AuditAction.CANCELLED;
+                        doneDetail = "job " + id + " (" + o + ")";
+                    }
                     detail = switch (o) {
                         case CANCELLED -> "The job left its set and will not run.";
                         case SIGNALLED -> "The job was running: its attempt is ended and its worker is told.";
@@ -177,10 +198,16 @@ final class QueueActions {
                 case REDRIVE -> {
                     boolean moved = q.redrive(List.of(id)) == 1;
                     outcome = moved ? "REDRIVEN" : "NOT_DEAD";
+                    if (moved) {
+                        done = AuditAction.REDRIVEN;
+                        doneDetail = jobsDetail(1, List.of(id));
+                    }
                     detail = moved ? "The job is pending again, with a fresh budget of attempts."
                             : "The job is not in the dead set (redriven or removed already); nothing changed.";
                 }
                 case REDRIVE_ALL -> {
+                    List<String> first = q.list(JobState.DEAD, FIRST_IDS, null).jobs().stream().map(JobSummary::id)
+                            .toList();
                     long total = 0;
                     long deadline = System.nanoTime() + REDRIVE_ALL_BUDGET_MS * 1_000_000;
                     long moved;
@@ -190,16 +217,24 @@ final class QueueActions {
                     } while (moved > 0 && System.nanoTime() < deadline);
                     long left = q.stats().dead();
                     outcome = "REDRIVEN " + Html.count(total);
+                    if (total > 0) {
+                        done = AuditAction.REDRIVEN;
+                        doneDetail = jobsDetail(total, first.subList(0, (int) Math.min(first.size(), total)));
+                    }
                     detail = left == 0 ? "No dead job is left."
                             : Html.count(left) + " dead jobs are left (stopped after " + REDRIVE_ALL_BUDGET_MS / 1000
                                     + " s, or they cannot be redriven: a dead entry without a job hash stays dead).";
                 }
                 case PAUSE -> {
-                    outcome = q.pause() ? "PAUSED" : "ALREADY_PAUSED";
+                    boolean changed = q.pause();
+                    outcome = changed ? "PAUSED" : "ALREADY_PAUSED";
+                    done = changed ? AuditAction.PAUSED : null;
                     detail = "No job of the queue is claimed until it is resumed.";
                 }
                 case RESUME -> {
-                    outcome = q.resume() ? "RESUMED" : "NOT_PAUSED";
+                    boolean changed = q.resume();
+                    outcome = changed ? "RESUMED" : "NOT_PAUSED";
+                    done = changed ? AuditAction.RESUMED : null;
                     detail = "Claims go on; idle workers were woken.";
                 }
                 default -> throw new IllegalStateException(a.name());
@@ -213,7 +248,7 @@ final class QueueActions {
                         ? " · <a class=\"button\" href=\"" + esc("/confirm?queue=" + url(queue) + "&action="
                                 + Action.FORCE_REMOVE.wire + "&id=" + url(id)) + "\">" + esc(Action.FORCE_REMOVE.label)
                                 + "…</a>" : "")
-                + "</p>";
+                + "</p>" + (done == null ? "" : audit.record(r, AuditTarget.queue(queue), done, doneDetail));
         return Answer.html(Html.page(f, a.label + (id == null ? " " + queue : " job " + id + " of " + queue), body));
     }
 

@@ -219,6 +219,11 @@ final class QueueIndex {
         return history.lastMinutes(name, ThroughputChart.MINUTES);
     }
 
+    /** @return the server's audit trail, read and written through this index's client */
+    io.echomq.audit.AuditTrail auditTrail() {
+        return client.auditTrail();
+    }
+
     /**
      * @param name an opened queue's name
      * @return its top {@value ErrorsPanel#SHOWN} errors, the most counted first

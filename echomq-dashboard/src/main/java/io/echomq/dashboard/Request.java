@@ -32,9 +32,11 @@ final class Request {
     private final Function<String, List<String>> headers;
     private final Map<String, String> query;
     private final Map<String, String> form;
+    private final String peer;
 
     private Request(String method, String scheme, String mount, String path, String rawQuery,
-                    Function<String, List<String>> headers, Map<String, String> query, Map<String, String> form) {
+                    Function<String, List<String>> headers, Map<String, String> query, Map<String, String> form,
+                    String peer) {
         this.method = method;
         this.scheme = scheme;
         this.mount = mount;
@@ -43,6 +45,7 @@ final class Request {
         this.headers = headers;
         this.query = query;
         this.form = form;
+        this.peer = peer;
     }
 
     /**
@@ -56,11 +59,13 @@ final class Request {
      * @param rawQuery the query as sent (still URL-encoded), or null
      * @param headers  every value of a header by its name (any case); an empty list when absent
      * @param body     the body, read only for a POST
+     * @param peer     who sent it, as the server in front knows them: the remote address, after the user name
+     *                 when the container authenticated one ({@code alice from 10.0.0.7}); null when unknown
      * @throws HttpError 400 for a malformed query or form, 413 for a body over {@value #MAX_BODY} bytes
      * @throws IOException if the body cannot be read
      */
     static Request read(String method, String scheme, String mount, String path, String rawQuery,
-                        Function<String, List<String>> headers, InputStream body) throws IOException {
+                        Function<String, List<String>> headers, InputStream body, String peer) throws IOException {
         Map<String, String> query = decode(rawQuery);
         Map<String, String> form = Map.of();
         if ("POST".equals(method)) {
@@ -72,11 +77,23 @@ final class Request {
                 form = decode(new String(bytes, StandardCharsets.UTF_8));
             }
         }
-        return new Request(method, scheme, mount, path, rawQuery, headers, query, form);
+        return new Request(method, scheme, mount, path, rawQuery, headers, query, form, peer);
     }
 
     String method() {
         return method;
+    }
+
+    /**
+     * @return who acts, as the audit trail names them: {@code dashboard from <address>}, or
+     *     {@code dashboard <user> from <address>} when the container authenticated a user; the address is the
+     *     connection's peer (a proxy in front shows as itself: no forwarded header is trusted)
+     */
+    String who() {
+        String who = "dashboard " + (peer == null || peer.isBlank() ? "from an unknown address" : peer);
+        who = who.replaceAll("\\p{Cntrl}", "_");
+        return who.length() > io.echomq.audit.AuditTrail.MAX_WHO
+                ? who.substring(0, io.echomq.audit.AuditTrail.MAX_WHO) : who;
     }
 
     /** @return {@code http} or {@code https} */

@@ -50,6 +50,7 @@ final class Routes {
     private final LockTakeover takeover;
     private final WorkersPage workers;
     private final SafetyPage safety;
+    private final AuditPage audit;
 
     Routes(Guard guard, String server, QueueIndex index, io.echomq.lock.LockClient lockClient) {
         this(guard, server, index, lockClient, new SafetyPage(null, null, null), LocksPage.BUDGET);
@@ -61,13 +62,15 @@ final class Routes {
         this.guard = guard;
         this.frame = new Html.Frame(RedisUrl.redactAll(server), guard.readOnly(), guard.csrf());
         this.overview = new OverviewPage(index);
-        this.jobs = new JobsPage(index);
+        this.audit = new AuditPage(index.auditTrail());
+        ActionAudit recorder = new ActionAudit(index.auditTrail());
+        this.jobs = new JobsPage(index, audit);
         this.job = new JobDetailPage(index);
-        this.actions = new QueueActions(index);
+        this.actions = new QueueActions(index, recorder);
         this.locks = new LocksPage(lockClient, lockScanBudget);
         this.schedules = new SchedulesPage(index);
-        this.lock = new LockPage(lockClient, index);
-        this.takeover = new LockTakeover(lockClient);
+        this.lock = new LockPage(lockClient, index, audit);
+        this.takeover = new LockTakeover(lockClient, recorder);
         this.workers = new WorkersPage(index);
         this.safety = safety;
     }
@@ -82,14 +85,15 @@ final class Routes {
      * @param rawQuery the query as sent, or null
      * @param headers  every value of a header by its name; an empty list when absent
      * @param body     the request body
+     * @param peer     who sent it: {@code from <address>}, or {@code <user> from <address>} (see {@link Request#who()})
      * @return what to send; every failure is already a page in it
      */
     Response serve(String scheme, String mount, String method, String path, String rawQuery,
-                   Function<String, List<String>> headers, InputStream body) {
+                   Function<String, List<String>> headers, InputStream body, String peer) {
         Map<String, String> extra = new LinkedHashMap<>();
         Answer answer;
         try {
-            answer = route(Request.read(method, scheme, mount, path, rawQuery, headers, body), extra);
+            answer = route(Request.read(method, scheme, mount, path, rawQuery, headers, body, peer), extra);
         } catch (HttpError e) {
             answer = failure(e.status(), e.getMessage());
         } catch (RedisCommandException e) {
@@ -145,6 +149,11 @@ final class Routes {
                 onlyGet(r);
                 guard.checkToken(r);
                 return locks.answer(r, frame);
+            }
+            case "/audit" -> {
+                onlyGet(r);
+                guard.checkToken(r);
+                return audit.answer(r, frame);
             }
             case "/lock" -> {
                 onlyGet(r);

@@ -3,6 +3,8 @@ package io.echomq.dashboard;
 import static io.echomq.dashboard.Html.esc;
 import static io.echomq.dashboard.Html.url;
 
+import io.echomq.audit.AuditAction;
+import io.echomq.audit.AuditTarget;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.QueueOperations;
 import java.util.ArrayList;
@@ -44,9 +46,11 @@ final class SelectionRedrive {
     private static final String FORM = "redrive-selection";
 
     private final QueueIndex index;
+    private final ActionAudit audit;
 
-    SelectionRedrive(QueueIndex index) {
+    SelectionRedrive(QueueIndex index, ActionAudit audit) {
         this.index = index;
+        this.audit = audit;
     }
 
     /** @return the header cell of the checkbox column; "" when read-only */
@@ -127,6 +131,7 @@ final class SelectionRedrive {
             before.put(id, JobDetailPage.find(q, id));
         }
         Map<String, Integer> counts = new LinkedHashMap<>();
+        List<String> redriven = new ArrayList<>();
         StringBuilder rows = new StringBuilder();
         for (Map.Entry<String, Optional<JobInfo>> e : before.entrySet()) {
             String id = e.getKey();
@@ -146,6 +151,9 @@ final class SelectionRedrive {
                 detail = "It left the dead set just before (redriven or removed); nothing changed.";
             }
             counts.merge(outcome, 1, Integer::sum);
+            if (outcome.equals("REDRIVEN")) {
+                redriven.add(id);
+            }
             rows.append("<tr><td><a href=\"").append(esc("/job?queue=" + url(queue) + "&id=" + url(id))).append("\">")
                     .append(esc(id)).append("</a></td><td><code class=\"outcome\">").append(outcome)
                     .append("</code></td><td>").append(esc(detail)).append("</td></tr>");
@@ -154,7 +162,9 @@ final class SelectionRedrive {
         counts.forEach((k, v) -> summary.append(summary.length() == 0 ? "" : " · ").append(k).append(' ').append(v));
         String body = "<p class=\"outcome\">" + esc(summary.toString()) + "</p><table class=\"outcomes\"><thead><tr>"
                 + "<th>Job</th><th>Outcome</th><th>What happened</th></tr></thead><tbody>" + rows + "</tbody></table>"
-                + "<p><a href=\"" + esc(deadList(queue)) + "\">Back to the dead jobs</a></p>";
+                + "<p><a href=\"" + esc(deadList(queue)) + "\">Back to the dead jobs</a></p>"
+                + (redriven.isEmpty() ? "" : audit.record(r, AuditTarget.queue(queue), AuditAction.REDRIVEN,
+                        QueueActions.jobsDetail(redriven.size(), redriven)));
         return Answer.html(Html.page(f, "Redrive selected " + queue, body));
     }
 

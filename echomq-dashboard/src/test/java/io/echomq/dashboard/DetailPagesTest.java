@@ -71,7 +71,7 @@ class DetailPagesTest extends DashboardTestBase {
         assertThat(r.body()).contains("<dd><span class=\"state active\">held</span></dd>",
                         "<code>" + lease.token().substring(0, LocksPage.TOKEN_SHOWN) + "…</code>",
                         "<dt>Last fence</dt><dd>" + lease.fence() + "</dd>", "<dt>Last granted</dt><dd>20",
-                        "No per-lock history is recorded")
+                        "No per-lock history of grants is recorded", "No operator action was recorded on this lock")
                 .doesNotContain(lease.token());
         lease.close();
         assertThat(get("/lock?resource=orders:1").body()).contains("not held").doesNotContain("Holder token");
