@@ -129,6 +129,7 @@ final class ExitCodes {
             notConfirmed, nothingChanged});
         BY_COMMAND.put("queue inspect", new String[] {"  0  the job (every job named) was printed",
             "  1  no such job (for several ids: one of them; the others were printed)"});
+        BY_COMMAND.put("queue show", new String[] {"  0  the settings and state were printed"});
         BY_COMMAND.put("queue errors", new String[] {"  0  the error groups (none or more) were printed"});
         BY_COMMAND.put("schedule", new String[] {help, PARENT_BAD_INPUT});
         BY_COMMAND.put("schedule add", new String[] {"  0  the schedule was stored: <id> next=<time> version=<n>"});

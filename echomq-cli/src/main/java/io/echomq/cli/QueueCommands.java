@@ -46,7 +46,7 @@ import picocli.CommandLine.Command;
             QueueRetentionCommand.class, QueueTimeoutCommand.class, QueueLimitCommand.class, QueueCapCommand.class,
             QueueGroupsCommand.class, QueueWorkersCommand.class, QueueLayoutCommand.class, QueueDeleteCommand.class,
             QueueEventsCommand.class, QueueEventSettingsCommand.class, QueueWaitCommand.class,
-            QueueErrorsCommand.class})
+            QueueErrorsCommand.class, QueueShowCommand.class})
 final class QueueCommands {
     private QueueCommands() {
     }

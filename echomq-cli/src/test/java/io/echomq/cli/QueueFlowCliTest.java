@@ -76,4 +76,33 @@ class QueueFlowCliTest extends QueueCliTestBase {
         assertThat(q.claim(Duration.ofSeconds(30))).as("the window's one claim").isPresent();
         assertThat(emq("queue", "stats", "q").out()).endsWith(" limit=1/3600000ms cap=none throttled=rate\n");
     }
+
+    @Test
+    void showPrintsTheSettingsAndWhatThrottlesNowOneKeyPerLine() {
+        Queue q = client.queue("q");
+        q.enqueue("a");
+        assertThat(emq("queue", "show", "q").out()).isEqualTo("""
+                partitions=1
+                paused=0
+                throttled=no
+                limit=none
+                started-in-window=0
+                cap=none active=0
+                timeout=none
+                layout=list
+                retention=none
+                events=on max=10000 enqueued=off
+                last-action=none
+                """);
+
+        assertThat(emq("queue", "cap", "q", "1").code()).isZero();
+        assertThat(emq("queue", "limit", "q", "5/1m").code()).isZero();
+        assertThat(emq("queue", "timeout", "q", "30000").code()).isZero();
+        q.claim(Duration.ofSeconds(30)).orElseThrow();
+        String shown = emq("queue", "show", "q").out();
+        assertThat(shown).contains("\nthrottled=cap (cap 1 of 1 active)\n", "\nlimit=5/60000ms\n",
+                "\nstarted-in-window=1\n", "\ncap=1 active=1\n", "\ntimeout=30000ms\n");
+        assertThat(shown).containsPattern("\nlast-action=\\S+Z rate-limit-set by emq \\S+ pid \\d+\n");
+        assertThat(emq("queue", "show", "nope").code()).as("an unknown queue").isEqualTo(2);
+    }
 }
