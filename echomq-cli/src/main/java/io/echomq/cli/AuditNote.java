@@ -5,7 +5,6 @@ import io.echomq.audit.AuditAction;
 import io.echomq.audit.AuditTarget;
 import io.echomq.audit.AuditTrail;
 import java.io.PrintWriter;
-import java.util.List;
 
 /**
  * What an {@code emq} command writes to the server's audit trail after it changed something: who
@@ -43,11 +42,5 @@ final class AuditNote {
             err.println(command + ": done, but no audit record was written: " + e.getMessage());
             err.flush();
         }
-    }
-
-    /** @return {@code <n> job(s)}, and when any ids are known {@code , first ids: a, b, c} */
-    static String jobs(long n, List<String> firstIds) {
-        String text = n + (n == 1 ? " job" : " jobs");
-        return firstIds.isEmpty() ? text : text + ", first ids: " + String.join(", ", firstIds);
     }
 }

@@ -1,6 +1,7 @@
 package io.echomq.cli;
 
 import io.echomq.audit.AuditAction;
+import io.echomq.audit.AuditTrail;
 import io.echomq.queue.DeadJob;
 import io.echomq.queue.Queue;
 import io.echomq.queue.QueueClient;
@@ -76,7 +77,7 @@ final class QueueDeadCommand extends QueueSubcommand {
                 out().println((retry ? "redriven=" : "purged=") + moved);
                 if (moved > 0) {
                     audit(client, retry ? AuditAction.REDRIVEN : AuditAction.PURGED,
-                            AuditNote.jobs(moved, ids.subList(0, (int) Math.min(ids.size(), moved))));
+                            AuditTrail.jobsDetail(moved, ids));
                 }
             } else {
                 list(q);

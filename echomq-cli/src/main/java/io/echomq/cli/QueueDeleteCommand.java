@@ -1,6 +1,7 @@
 package io.echomq.cli;
 
 import io.echomq.audit.AuditAction;
+import io.echomq.audit.AuditTrail;
 import io.echomq.queue.DeleteResult;
 import io.echomq.queue.JobState;
 import io.echomq.queue.QueueClient;
@@ -60,7 +61,7 @@ final class QueueDeleteCommand extends QueueSubcommand {
                 }
             });
             if (r.deleted()) {
-                audit(client, AuditAction.DELETED, AuditNote.jobs(jobs, List.of()) + " (pending=" + s.pending()
+                audit(client, AuditAction.DELETED, AuditTrail.jobsDetail(jobs, List.of()) + " (pending=" + s.pending()
                         + " active=" + s.active() + " delayed=" + s.delayed() + " dead=" + s.dead() + "), "
                         + r.keys() + " keys" + (force ? ", --force" : ""));
             }

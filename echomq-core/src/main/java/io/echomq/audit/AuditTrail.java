@@ -32,6 +32,24 @@ public interface AuditTrail {
     int MAX_DETAIL = 2_000;
     /** Most records one read returns. */
     int MAX_READ = 1_000;
+    /** Most job ids {@link #jobsDetail} names. */
+    int DETAIL_IDS = 10;
+
+    /**
+     * The detail the {@code emq} commands and the dashboard write for an action on several jobs, so that
+     * both read alike: {@code 4 jobs, first ids: 2, 5, 8, 11}, or {@code 1 job} when no id is known.
+     *
+     * @param count    how many jobs the action touched
+     * @param firstIds the first of their ids, in the order the action took them; at most
+     *                 {@value #DETAIL_IDS} and at most {@code count} are named
+     * @return the detail
+     * @throws NullPointerException if firstIds is null
+     */
+    static String jobsDetail(long count, List<String> firstIds) {
+        String text = count + (count == 1 ? " job" : " jobs");
+        long named = Math.min(Math.min(firstIds.size(), DETAIL_IDS), Math.max(count, 0));
+        return named == 0 ? text : text + ", first ids: " + String.join(", ", firstIds.subList(0, (int) named));
+    }
 
     /**
      * Records one action.

@@ -135,4 +135,15 @@ class AuditTrailTest {
                 .isInstanceOf(RedisCommandException.class).hasMessageContaining("WRONGTYPE");
         assertThatThrownBy(() -> trail.recent(5)).isInstanceOf(RedisCommandException.class);
     }
+
+    @Test
+    void theJobsDetailNamesTheCountAndAtMostTenOfTheFirstIds() {
+        assertThat(AuditTrail.jobsDetail(1, List.of())).isEqualTo("1 job");
+        assertThat(AuditTrail.jobsDetail(4, List.of("2", "5", "8", "11"))).isEqualTo("4 jobs, first ids: 2, 5, 8, 11");
+        assertThat(AuditTrail.jobsDetail(2, List.of("2", "5", "8"))).as("no more ids than jobs")
+                .isEqualTo("2 jobs, first ids: 2, 5");
+        List<String> many = java.util.stream.IntStream.rangeClosed(1, 20).mapToObj(Integer::toString).toList();
+        assertThat(AuditTrail.jobsDetail(500, many)).isEqualTo("500 jobs, first ids: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10");
+        assertThat(AuditTrail.jobsDetail(0, many)).isEqualTo("0 jobs");
+    }
 }

@@ -5,6 +5,7 @@ import static io.echomq.dashboard.Html.url;
 
 import io.echomq.audit.AuditAction;
 import io.echomq.audit.AuditTarget;
+import io.echomq.audit.AuditTrail;
 import io.echomq.queue.CancelOutcome;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.JobState;
@@ -79,12 +80,6 @@ final class QueueActions {
         this.selection = new SelectionRedrive(index, audit);
     }
 
-    /** @return {@code <n> job(s)}, and when any ids are known {@code , first ids: a, b, c} (at most {@value #FIRST_IDS}) */
-    static String jobsDetail(long n, List<String> ids) {
-        String text = n + (n == 1 ? " job" : " jobs");
-        return ids.isEmpty() ? text : text + ", first ids: " + String.join(", ", ids.subList(0, Math.min(ids.size(),
-                FIRST_IDS)));
-    }
 
     /** @return the pause or resume button of a queue; "" when read-only */
     static String queueButtons(Html.Frame f, String queue, QueueStats s) {
@@ -200,7 +195,7 @@ final class QueueActions {
                     outcome = moved ? "REDRIVEN" : "NOT_DEAD";
                     if (moved) {
                         done = AuditAction.REDRIVEN;
-                        doneDetail = jobsDetail(1, List.of(id));
+                        doneDetail = AuditTrail.jobsDetail(1, List.of(id));
                     }
                     detail = moved ? "The job is pending again, with a fresh budget of attempts."
                             : "The job is not in the dead set (redriven or removed already); nothing changed.";
@@ -219,7 +214,7 @@ final class QueueActions {
                     outcome = "REDRIVEN " + Html.count(total);
                     if (total > 0) {
                         done = AuditAction.REDRIVEN;
-                        doneDetail = jobsDetail(total, first.subList(0, (int) Math.min(first.size(), total)));
+                        doneDetail = AuditTrail.jobsDetail(total, first);
                     }
                     detail = left == 0 ? "No dead job is left."
                             : Html.count(left) + " dead jobs are left (stopped after " + REDRIVE_ALL_BUDGET_MS / 1000

@@ -5,6 +5,7 @@ import static io.echomq.dashboard.Html.url;
 
 import io.echomq.audit.AuditAction;
 import io.echomq.audit.AuditTarget;
+import io.echomq.audit.AuditTrail;
 import io.echomq.queue.JobInfo;
 import io.echomq.queue.QueueOperations;
 import java.util.ArrayList;
@@ -164,7 +165,7 @@ final class SelectionRedrive {
                 + "<th>Job</th><th>Outcome</th><th>What happened</th></tr></thead><tbody>" + rows + "</tbody></table>"
                 + "<p><a href=\"" + esc(deadList(queue)) + "\">Back to the dead jobs</a></p>"
                 + (redriven.isEmpty() ? "" : audit.record(r, AuditTarget.queue(queue), AuditAction.REDRIVEN,
-                        QueueActions.jobsDetail(redriven.size(), redriven)));
+                        AuditTrail.jobsDetail(redriven.size(), redriven)));
         return Answer.html(Html.page(f, "Redrive selected " + queue, body));
     }
 
