@@ -22,10 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The lock stands alone: the sources of {@code io.echomq.lock}, of the base package {@code io.echomq}
- * and of the engine {@code io.echomq.internal} compile together with only the third-party jars on
- * the class path (Lettuce, its Netty and Reactor, SLF4J), so without {@code io.echomq.queue}. The
- * layers of the core point one way, {@code queue -> lock -> internal -> base}; a lock type that
+ * The lock stands alone: the sources of {@code io.echomq.lock}, of the base package {@code io.echomq},
+ * of the engine {@code io.echomq.internal} and of the audit trail's API {@code io.echomq.audit} compile
+ * together with only the third-party jars on the class path (Lettuce, its Netty and Reactor, SLF4J),
+ * so without {@code io.echomq.queue}. The layers of the core point one way,
+ * {@code queue -> lock -> internal -> audit -> base} (the audit trail's types are values and an
+ * interface that both clients hand out, implemented in the engine); a lock type that
  * names a queue type, or a base type that names a lock or queue type, fails here, and the failure
  * lists each reference the compiler could not resolve and each import of the queue package. The
  * base package, the bottom layer, imports none of the packages below it.
@@ -36,7 +38,8 @@ class LockStandsAloneTest {
     private static final Pattern ERROR = Pattern.compile("(.+\\.java):(\\d+): error: (.*)");
     /** An import of a package below {@code io.echomq}: {@code internal}, {@code lock}, {@code queue}, ... */
     private static final Pattern BASE_REACHES_DOWN = Pattern.compile("^\\s*import (static )?io\\.echomq\\.[a-z]+\\.");
-    private static final List<String> PACKAGES = List.of("io/echomq", "io/echomq/lock", "io/echomq/internal");
+    private static final List<String> PACKAGES = List.of("io/echomq", "io/echomq/lock", "io/echomq/internal",
+            "io/echomq/audit");
 
     @Test
     void lockBaseAndInternalCompileWithoutTheQueuePackage(@TempDir Path out) throws IOException {
