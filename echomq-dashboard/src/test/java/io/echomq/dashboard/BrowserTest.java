@@ -108,7 +108,7 @@ class BrowserTest extends DashboardTestBase {
 
         browser.click(By.linkText("orders:52017"));
         assertThat(browser.title()).isEqualTo("Lock orders:52017 · EchoMQ");
-        assertThat(browser.mainText()).contains("held", "No per-lock history is recorded");
+        assertThat(browser.mainText()).contains("held", "No per-lock history of grants is recorded", "Operator actions");
         browser.screenshot("dashboard-lock");
 
         browser.open(shown.uri() + "job?queue=thumbnails&id=" + retried);
