@@ -21,11 +21,7 @@ final class AuditNote {
 
     /** @return {@code emq <user>@<host> pid <pid>}, cut to {@link AuditTrail#MAX_WHO} characters */
     static String who() {
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) {
-            host = "localhost";
-        }
-        String who = ("emq " + System.getProperty("user.name", "unknown") + "@" + host + " pid "
+        String who = ("emq " + System.getProperty("user.name", "unknown") + "@" + HolderLabel.host() + " pid "
                 + ProcessHandle.current().pid()).replaceAll("\\p{Cntrl}", "_");
         return who.length() > AuditTrail.MAX_WHO ? who.substring(0, AuditTrail.MAX_WHO) : who;
     }

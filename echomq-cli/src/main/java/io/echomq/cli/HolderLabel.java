@@ -18,11 +18,13 @@ final class HolderLabel {
      * @return {@code <host>:<pid>:<app>}, a valid label of at most {@link LockInfo#MAX_LABEL} characters
      */
     static String of(String app) {
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isEmpty()) {
-            host = "localhost";
-        }
-        String label = (host + ":" + ProcessHandle.current().pid() + ":" + app).replaceAll("[^A-Za-z0-9._:@/-]", "_");
+        String label = (host() + ":" + ProcessHandle.current().pid() + ":" + app).replaceAll("[^A-Za-z0-9._:@/-]", "_");
         return label.length() > LockInfo.MAX_LABEL ? label.substring(0, LockInfo.MAX_LABEL) : label;
+    }
+
+    /** @return the {@code HOSTNAME} environment variable, else {@code localhost}: no name lookup */
+    static String host() {
+        String host = System.getenv("HOSTNAME");
+        return host == null || host.isBlank() ? "localhost" : host;
     }
 }

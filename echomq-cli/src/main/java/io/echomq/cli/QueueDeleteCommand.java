@@ -41,9 +41,9 @@ final class QueueDeleteCommand extends QueueSubcommand {
         try (QueueClient client = connect()) {
             QueueOperations q = open(client);
             QueueStats s = q.stats();
+            long jobs = s.pending() + s.active() + s.delayed() + s.dead();
             // Active jobs without --force: the delete refuses by itself, so there is nothing to confirm.
             if (force || s.active() == 0 || confirm.dryRun) {
-                long jobs = s.pending() + s.active() + s.delayed() + s.dead();
                 Integer refused = confirm.confirm(spec, "delete queue " + queue + " (pending=" + s.pending() + " active="
                         + s.active() + " delayed=" + s.delayed() + " dead=" + s.dead() + ", its settings and the "
                         + "completed jobs it keeps)", jobs, firstIds(q), true);
@@ -52,7 +52,6 @@ final class QueueDeleteCommand extends QueueSubcommand {
                 }
             }
             long[] nextNote = {PROGRESS_EVERY};
-            long jobs = s.pending() + s.active() + s.delayed() + s.dead();
             r = q.delete(force, n -> {
                 if (n >= nextNote[0]) {
                     err().println(spec.qualifiedName() + ": deleted " + n + " keys so far");

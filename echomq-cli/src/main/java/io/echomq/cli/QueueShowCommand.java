@@ -2,17 +2,14 @@ package io.echomq.cli;
 
 import io.echomq.audit.AuditEntry;
 import io.echomq.audit.AuditTarget;
-import io.echomq.queue.FlowControl;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueEventSettings;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueRetention;
 import io.echomq.queue.QueueStats;
-import io.echomq.queue.RateLimit;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import picocli.CommandLine.Command;
 
 /** {@code emq queue show <queue>}: the queue's settings and state, one {@code key=value} per line. */
@@ -39,15 +36,13 @@ final class QueueShowCommand extends QueueSubcommand {
         try (QueueClient client = connect()) {
             QueueOperations q = open(client);
             QueueStats s = q.stats();
-            FlowControl flow = q.flowControl();
-            Throttle t = Throttle.of(flow, s);
+            Throttle t = Throttle.of(q.flowControl(), s);
             out.println("partitions=" + q.partitions());
             out.println("paused=" + (s.paused() ? 1 : 0));
             out.println("throttled=" + t.kind() + (t.words().isEmpty() ? "" : " (" + t.words() + ")"));
-            out.println("limit=" + flow.rateLimit().map(RateLimit::toString).orElse("none"));
-            out.println("started-in-window=" + flow.startedInWindow());
-            OptionalInt cap = flow.concurrencyCap();
-            out.println("cap=" + (cap.isPresent() ? Integer.toString(cap.getAsInt()) : "none") + " active=" + s.active());
+            out.println("limit=" + t.limitText());
+            out.println("started-in-window=" + t.startedInWindow());
+            out.println("cap=" + t.capText() + " active=" + s.active());
             out.println("timeout=" + q.defaultTimeout().map(d -> d.toMillis() + "ms").orElse("none"));
             out.println("layout=" + q.layout().wireName());
             Optional<QueueRetention> r = q.retention();

@@ -4,9 +4,7 @@ import io.echomq.queue.FlowControl;
 import io.echomq.queue.QueueClient;
 import io.echomq.queue.QueueOperations;
 import io.echomq.queue.QueueStats;
-import io.echomq.queue.RateLimit;
 import java.util.List;
-import java.util.OptionalInt;
 import picocli.CommandLine.Command;
 
 /** {@code emq queue stats <queue>}. */
@@ -45,9 +43,8 @@ final class QueueStatsCommand extends QueueSubcommand {
 
     /** @return {@code limit=N/Nms|none cap=N|none throttled=no|hold|rate|cap} */
     static String flow(FlowControl flow, QueueStats s) {
-        OptionalInt cap = flow.concurrencyCap();
-        return "limit=" + flow.rateLimit().map(RateLimit::toString).orElse("none") + " cap="
-                + (cap.isPresent() ? Integer.toString(cap.getAsInt()) : "none") + " throttled=" + Throttle.of(flow, s).kind();
+        Throttle t = Throttle.of(flow, s);
+        return "limit=" + t.limitText() + " cap=" + t.capText() + " throttled=" + t.kind();
     }
 
     /** @return {@code pending=N active=N delayed=N dead=N completed=N failed=N overdue=N paused=0|1} */

@@ -178,7 +178,7 @@ final class TopCommand implements Callable<Integer> {
             return "paused";
         }
         Throttle t = Throttle.of(q.flowControl(), stats);
-        return t == Throttle.NONE ? "ok" : "throttled (" + t.words() + ")";
+        return t.none() ? "ok" : "throttled (" + t.words() + ")";
     }
 
     /** @return {@code -}, or the age as {@code 850ms}, {@code 12s}, {@code 4m05s} or {@code 3h07m} */

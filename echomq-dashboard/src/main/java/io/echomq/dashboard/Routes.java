@@ -62,8 +62,9 @@ final class Routes {
         this.guard = guard;
         this.frame = new Html.Frame(RedisUrl.redactAll(server), guard.readOnly(), guard.csrf());
         this.overview = new OverviewPage(index);
-        this.audit = new AuditPage(index.auditTrail());
-        ActionAudit recorder = new ActionAudit(index.auditTrail());
+        io.echomq.audit.AuditTrail trail = index.auditTrail();
+        this.audit = new AuditPage(trail);
+        ActionAudit recorder = new ActionAudit(trail);
         this.jobs = new JobsPage(index, audit);
         this.job = new JobDetailPage(index);
         this.actions = new QueueActions(index, recorder);
