@@ -53,6 +53,17 @@ final class ConnectErrors {
         return failure;
     }
 
+    /**
+     * @return whether the failure says only that the connection closed during its handshake, with
+     *     no reply of the server's to tell why: Lettuce's "Connection closed prematurely", or its
+     *     "RedisHandshakeHandler not registered" when the close came before its handshake started
+     */
+    static boolean closedInHandshake(RedisCommandException failure) {
+        String causes = causes(failure).toUpperCase(Locale.ROOT);
+        return (causes.contains("CONNECTION CLOSED PREMATURELY") || causes.contains("REDISHANDSHAKEHANDLER NOT REGISTERED"))
+                && !causes.contains("WRONGPASS") && !causes.contains("NOAUTH");
+    }
+
     /** @return {@code host:port} of a redis:// or rediss:// URL (port 6379 when not given), else the redacted URL */
     static String hostPort(String url) {
         try {

@@ -119,9 +119,19 @@ final class RedisOptions {
     }
 
     /**
+     * Connects made before a failure is explained. Lettuce closes the channel when the server
+     * refuses the handshake (a wrong password) and completes the connect with whichever of that
+     * refusal and the close it sees first, so the same refusal now and then reads only "Connection
+     * closed prematurely" (or "RedisHandshakeHandler not registered"). A second connect tells the
+     * cause; a server that really closes every handshake is reported after the last.
+     */
+    private static final int CONNECT_ATTEMPTS = 3;
+
+    /**
      * The one connect path of both clients: the CA file (its complaint named after
-     * {@code --redis-ca}), the TLS probe, then the build, a failure of which is explained (the core
-     * already connected again when a failure read only as a close during the handshake).
+     * {@code --redis-ca}), the TLS probe, then the build, a failure of which is explained; one
+     * that reads only as a close during the handshake is tried again first
+     * ({@link #CONNECT_ATTEMPTS}).
      */
     private <C> C connectWith(String url, Consumer<Path> trust, Supplier<C> build) {
         if (trustedCertificates != null) {
@@ -132,10 +142,15 @@ final class RedisOptions {
             }
         }
         TlsProbe.check(url);
-        try {
-            return build.get();
-        } catch (RedisCommandException e) {
-            throw ConnectErrors.explain(url, e);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return build.get();
+            } catch (RedisCommandException e) {
+                if (attempt < CONNECT_ATTEMPTS && ConnectErrors.closedInHandshake(e)) {
+                    continue;
+                }
+                throw ConnectErrors.explain(url, e);
+            }
         }
     }
 

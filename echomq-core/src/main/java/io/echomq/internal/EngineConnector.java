@@ -151,8 +151,11 @@ public final class EngineConnector {
         client.setOptions(options.build());
         RedisEngine engine;
         try {
-            engine = new RedisEngine(client, resources, codec -> againAfterARace(() -> client.connect(codec)),
-                    () -> againAfterARace(client::connectPubSub), false, commandTimeout, redacted);
+            engine = direct
+                    ? new RedisEngine(client, resources, codec -> client.connect(codec), client::connectPubSub, false,
+                            commandTimeout, redacted)
+                    : new RedisEngine(client, resources, codec -> throughSentinels(() -> client.connect(codec)),
+                            () -> throughSentinels(client::connectPubSub), false, commandTimeout, redacted);
         } catch (RuntimeException e) {
             IllegalArgumentException clusterNode = direct ? ClusterNodeGuard.refusalFor(e, uri, redacted) : null;
             if (clusterNode == null && direct) {
@@ -176,50 +179,25 @@ public final class EngineConnector {
         return engine;
     }
 
-    /** Connects made for one connection before a failure that only a race inside Lettuce caused is thrown. */
-    private static final int RACE_ATTEMPTS = 3;
+    /** Connects made for one connection through the sentinels before a lookup that lost Lettuce's race fails it. */
+    private static final int SENTINEL_LOOKUP_ATTEMPTS = 3;
 
     /**
-     * Opens one connection, and again, up to {@value #RACE_ATTEMPTS} times in all, when the failure is one of
-     * two races inside Lettuce that say nothing of the server:
-     * <ul>
-     *   <li>Through sentinels: the master's lookup can be sent on a sentinel connection before that connection
-     *       counts as connected, and our {@code REJECT_COMMANDS} then fails it at once, which Lettuce reports as
-     *       "Cannot obtain master using SENTINEL MASTER" with "Currently not connected" suppressed
-     *       ({@link #lookupRejectedBeforeConnected}).</li>
-     *   <li>Any server: when the server refuses the handshake (a wrong password), Lettuce closes the channel and
-     *       completes the connect with whichever of the refusal and the close it sees first, so the same
-     *       refusal now and then reads only "Connection closed prematurely", or "RedisHandshakeHandler not
-     *       registered" when the close comes before the handshake starts ({@link #closedInHandshake}). A
-     *       connect made again tells the refusal; a server that closes every handshake is reported after the
-     *       last attempt.</li>
-     * </ul>
-     * Any other failure is thrown at once, and the last attempt's as it is.
+     * Opens a connection through the sentinels, again when the master's lookup lost a race inside Lettuce: the
+     * lookup's command can be sent on the sentinel connection before that connection counts as connected, and our
+     * {@code REJECT_COMMANDS} then fails it at once, which Lettuce reports as "Cannot obtain master using SENTINEL
+     * MASTER" with "Currently not connected" suppressed. Any other failure, and the last attempt's, is thrown.
      */
-    private static <T> T againAfterARace(java.util.function.Supplier<T> connect) {
+    private static <T> T throughSentinels(java.util.function.Supplier<T> connect) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return connect.get();
             } catch (RuntimeException e) {
-                if (attempt == RACE_ATTEMPTS || !(lookupRejectedBeforeConnected(e) || closedInHandshake(e))) {
+                if (attempt == SENTINEL_LOOKUP_ATTEMPTS || !lookupRejectedBeforeConnected(e)) {
                     throw e;
                 }
             }
         }
-    }
-
-    /**
-     * @return whether the failure says only that the connection closed during its handshake, with no reply of
-     *     the server's to tell why (see {@link #againAfterARace})
-     */
-    static boolean closedInHandshake(Throwable failure) {
-        StringBuilder all = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            all.append(t.getMessage()).append('\n');
-        }
-        String causes = all.toString().toUpperCase(java.util.Locale.ROOT);
-        return (causes.contains("CONNECTION CLOSED PREMATURELY") || causes.contains("REDISHANDSHAKEHANDLER NOT REGISTERED"))
-                && !causes.contains("WRONGPASS") && !causes.contains("NOAUTH");
     }
 
     /** @return whether {@code failure} is a master lookup whose command was rejected as "not connected" */
